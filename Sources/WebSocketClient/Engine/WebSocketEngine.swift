@@ -1,0 +1,49 @@
+/// Options for opening a connection.
+public struct ConnectOptions: Sendable {
+  /// Extra request headers (e.g. `User-Agent`). Never put secrets in names.
+  public var headers: [(name: String, value: String)]
+  /// Seconds allowed for TCP connect + TLS + the HTTP upgrade together.
+  public var connectTimeout: Double
+  /// Largest reassembled message accepted; bigger ones close with 1009.
+  public var maximumMessageSize: Int
+  /// PEM file of extra trusted CA certificates (`--cacert`); nil = the system store only.
+  public var caCertificateFile: String?
+
+  public init(
+    headers: [(name: String, value: String)] = [],
+    connectTimeout: Double = 10,
+    maximumMessageSize: Int = 16 << 20,
+    caCertificateFile: String? = nil
+  ) {
+    self.headers = headers
+    self.connectTimeout = connectTimeout
+    self.maximumMessageSize = maximumMessageSize
+    self.caCertificateFile = caCertificateFile
+  }
+}
+
+/// A way to open WebSocket connections (URLSession or the native RFC 6455 engine).
+public protocol WebSocketEngine: Sendable {
+  /// A short name for diagnostics: "urlsession" or "native".
+  var name: String { get }
+  /// Opens a connection: TCP (and TLS for `wss`), then the HTTP upgrade.
+  func connect(to url: WebSocketURL, options: ConnectOptions) async throws(WebSocketError)
+    -> any WebSocketConnection
+}
+
+/// One open WebSocket connection.
+///
+/// `messages` is a single ordered sequence of data messages. It finishes normally after a close
+/// handshake (either side started it; `peerCloseStatus` then holds what the peer sent) and throws a
+/// `WebSocketError` when the connection fails. Pings are answered inside the engine.
+public protocol WebSocketConnection: AnyObject, Sendable {
+  var messages: AsyncThrowingStream<WebSocketMessage, any Error> { get }
+  func send(_ message: WebSocketMessage) async throws(WebSocketError)
+  /// Sends a ping; returns when the matching pong arrives.
+  func ping(_ payload: [UInt8]) async throws(WebSocketError)
+  /// Starts (or answers) the close handshake and waits up to `timeout` seconds for the peer's
+  /// close frame, then releases the connection. Never throws; idempotent.
+  func close(_ status: CloseStatus, timeout: Double) async
+  /// The close code and reason the peer sent, once it sent one.
+  var peerCloseStatus: CloseStatus? { get }
+}

@@ -1,0 +1,97 @@
+/// A parsed `ws://` or `wss://` URL: what the engines need to connect, and nothing that would
+/// print a secret by accident (`description` redacts the query string's values).
+public struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
+  public var isSecure: Bool
+  /// Host name or IP literal, without brackets.
+  public var host: String
+  public var port: Int
+  /// Path and query exactly as given, starting with "/" (e.g. "/ws?token=abc").
+  public var target: String
+
+  public init(isSecure: Bool, host: String, port: Int, target: String) {
+    self.isSecure = isSecure
+    self.host = host
+    self.port = port
+    self.target = target
+  }
+
+  /// Parses `ws[s]://host[:port][/path][?query]`. IPv6 literals go in brackets.
+  public init(parsing text: String) throws(TransportError) {
+    let lower = text.lowercased()
+    let rest: Substring
+    if lower.hasPrefix("wss://") {
+      isSecure = true
+      rest = text.dropFirst(6)
+    } else if lower.hasPrefix("ws://") {
+      isSecure = false
+      rest = text.dropFirst(5)
+    } else {
+      throw .invalidURL("the URL must start with ws:// or wss://")
+    }
+    let targetStart = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
+    var authority = rest[..<targetStart]
+    var target = String(rest[targetStart...])
+    if let hash = target.firstIndex(of: "#") { target = String(target[..<hash]) }
+    if target.isEmpty || target.first == "?" { target = "/" + target }
+    if authority.contains("@") {
+      throw .invalidURL("user information in the URL is not supported")
+    }
+    var portText: Substring? = nil
+    if authority.first == "[" {
+      guard let close = authority.firstIndex(of: "]") else {
+        throw .invalidURL("unterminated IPv6 address")
+      }
+      host = String(authority[authority.index(after: authority.startIndex)..<close])
+      let after = authority[authority.index(after: close)...]
+      if !after.isEmpty {
+        guard after.first == ":" else { throw .invalidURL("unexpected text after IPv6 address") }
+        portText = after.dropFirst()
+      }
+    } else {
+      if let colon = authority.lastIndex(of: ":") {
+        portText = authority[authority.index(after: colon)...]
+        authority = authority[..<colon]
+      }
+      host = String(authority)
+    }
+    guard !host.isEmpty else { throw .invalidURL("the URL has no host") }
+    if let portText {
+      guard let p = Int(portText), (1...65535).contains(p) else {
+        throw .invalidURL("invalid port \"\(portText)\"")
+      }
+      port = p
+    } else {
+      port = isSecure ? 443 : 80
+    }
+    self.target = target
+  }
+
+  /// The `Host` header value: host plus the port when it is not the scheme's default.
+  public var hostHeader: String {
+    let h = host.contains(":") ? "[\(host)]" : host
+    let defaultPort = isSecure ? 443 : 80
+    return port == defaultPort ? h : "\(h):\(port)"
+  }
+
+  /// The URL with every query parameter's value replaced by `***`: safe to print.
+  public var description: String {
+    "\(isSecure ? "wss" : "ws")://\(hostHeader)\(Redaction.redactQuery(target))"
+  }
+
+  /// Returns a copy with `name=value` set in the query (replacing an existing `name`).
+  public func settingQueryItem(_ name: String, to value: String) -> WebSocketURL {
+    var copy = self
+    let encoded = Redaction.percentEncodeQueryValue(value)
+    var path = target
+    var query = ""
+    if let q = target.firstIndex(of: "?") {
+      path = String(target[..<q])
+      query = String(target[target.index(after: q)...])
+    }
+    var items = query.split(separator: "&", omittingEmptySubsequences: true).map(String.init)
+    items.removeAll { $0 == name || $0.hasPrefix(name + "=") }
+    items.append("\(name)=\(encoded)")
+    copy.target = path + "?" + items.joined(separator: "&")
+    return copy
+  }
+}
