@@ -28,7 +28,7 @@ let package = Package(
     ),
     .target(name: "URLSessionEngine", dependencies: ["WebSocketClient"]),
     .target(name: "PriceFeed", dependencies: ["WebSocketClient"]),
-    .target(name: "FeedServer", dependencies: ["WebSocketClient"]),
+    .target(name: "FeedServer", dependencies: ["WebSocketClient", "PriceFeed"]),
     .executableTarget(
       name: "ticker",
       dependencies: ["WebSocketClient", "URLSessionEngine", "PriceFeed", "FeedServer"]

@@ -1,1 +1,4 @@
-print("ticker")
+import URLSessionEngine
+
+let s = await URLSessionEngine.support()
+print(s)

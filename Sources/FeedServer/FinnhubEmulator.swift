@@ -1,0 +1,102 @@
+import PriceFeed
+
+/// What Finnhub does with a connection, as a pure state machine: remembers subscriptions,
+/// answers a subscribe to an unknown symbol with `Invalid symbol`, and filters trade messages to
+/// the subscribed symbols. Known symbols are the ones the script trades.
+struct FinnhubEmulator: Sendable {
+  let knownSymbols: Set<String>
+  /// Last scripted price text and trade time per symbol (the synthetic stream starts there).
+  let lastTrades: [String: (price: String, time: Int64)]
+  private(set) var subscriptions: [String] = []
+  /// Subscribe messages received, valid or not.
+  private(set) var subscribeRequests = 0
+
+  init(script: SessionScript) {
+    var known = Set<String>()
+    var last: [String: (price: String, time: Int64)] = [:]
+    for step in script.steps where step.direction == .server && (step.kind == .text || step.kind == .binary) {
+      guard let entries = (try? JSONParser().parse(step.body))?["data"]?.arrayValue else { continue }
+      for entry in entries {
+        guard let symbol = entry["s"]?.stringValue else { continue }
+        known.insert(symbol)
+        if let price = entry["p"]?.numberText, let time = entry["t"]?.numberText.flatMap({ Int64($0) }),
+          time >= last[symbol]?.time ?? .min
+        {
+          last[symbol] = (price, time)
+        }
+      }
+    }
+    knownSymbols = known
+    lastTrades = last
+  }
+
+  var subscriptionCount: Int { subscriptions.count }
+  var subscribedKnownSymbols: [String] { subscriptions.filter { knownSymbols.contains($0) } }
+
+  /// Handles one client text message; returns the messages to send back.
+  mutating func receive(clientText: String) -> [String] {
+    guard let message = try? JSONParser().parse(clientText), let type = message["type"]?.stringValue else {
+      return [Self.error("Invalid message")]
+    }
+    guard let symbol = message["symbol"]?.stringValue else {
+      return type == "subscribe" || type == "unsubscribe" ? [Self.error("Missing symbol")] : []
+    }
+    switch type {
+    case "subscribe":
+      subscribeRequests += 1
+      guard knownSymbols.contains(symbol) else { return [Self.error("Invalid symbol \(symbol)")] }
+      if !subscriptions.contains(symbol) { subscriptions.append(symbol) }
+      return []
+    case "unsubscribe":
+      subscriptions.removeAll { $0 == symbol }
+      return []
+    default:
+      return []
+    }
+  }
+
+  /// The scripted server message as this connection should get it: trades filtered to the
+  /// subscribed symbols (nil when none is left); scripted errors dropped (this emulator makes
+  /// its own); everything else unchanged.
+  func outgoing(_ body: String) -> String? {
+    guard let message = try? JSONParser().parse(body), case .object(let object) = message else { return body }
+    switch object["type"]?.stringValue {
+    case "trade":
+      guard let entries = object["data"]?.arrayValue else { return body }
+      let kept = entries.filter { entry in entry["s"]?.stringValue.map(subscriptions.contains) ?? false }
+      if kept.isEmpty { return nil }
+      if kept.count == entries.count { return body }
+      var filtered = object
+      filtered["data"] = .array(kept)
+      return JSONValue.object(filtered).serialized
+    case "error":
+      return nil
+    default:
+      return body
+    }
+  }
+
+  func syntheticTrades(seed: UInt64) -> SyntheticTrades {
+    SyntheticTrades(seed: seed, start: lastTrades)
+  }
+
+  static func error(_ text: String) -> String {
+    #"{"msg":\#(JSONEscaping.quoted(text)),"type":"error"}"#
+  }
+}
+
+extension JSONValue {
+  /// Compact JSON text; numbers are written exactly as parsed.
+  var serialized: String {
+    switch self {
+    case .null: return "null"
+    case .bool(let b): return b ? "true" : "false"
+    case .number(let text): return text
+    case .string(let s): return JSONEscaping.quoted(s)
+    case .array(let items): return "[" + items.map(\.serialized).joined(separator: ",") + "]"
+    case .object(let object):
+      return "{" + object.members.map { JSONEscaping.quoted($0.key) + ":" + $0.value.serialized }
+        .joined(separator: ",") + "}"
+    }
+  }
+}

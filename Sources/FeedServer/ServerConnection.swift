@@ -1,0 +1,261 @@
+import Dispatch
+import Synchronization
+import WebSocketClient
+
+/// One accepted client of a `FeedServer`: the upgrade, a reader thread for client frames, and
+/// the replay of the script on the connection's own thread.
+final class ServerConnection: Sendable {
+  private let stream: TCPStream
+  private unowned let server: FeedServer
+  /// Signalled when the connection ends, to cut short any wait in the replay.
+  private let ended = DispatchSemaphore(value: 0)
+  /// Signalled on each subscribe (Finnhub emulation starts the replay at the first one).
+  private let subscribed = DispatchSemaphore(value: 0)
+  private let writeLock = Mutex(())
+  private let state: Mutex<State>
+
+  private struct State: Sendable {
+    var emulator: FinnhubEmulator
+    var closeSent = false
+    var finished = false
+  }
+
+  init(stream: TCPStream, server: FeedServer) {
+    self.stream = stream
+    self.server = server
+    self.state = Mutex(State(emulator: FinnhubEmulator(script: server.script)))
+  }
+
+  /// Drops the connection at once (no close frame): `FeedServer.stop()`.
+  func abort() {
+    finish()
+    stream.shutdown()
+  }
+
+  func run() {
+    defer {
+      finish()
+      stream.close()
+    }
+    guard let leftover = handshake() else { return }
+    DispatchQueue(label: "FeedServer.reader").async { self.readLoop(initial: leftover) }
+    replay()
+  }
+
+  // MARK: Handshake
+
+  /// Answers the upgrade; returns the bytes that followed the request head, or nil when the
+  /// connection ends here (refused or broken).
+  private func handshake() -> [UInt8]? {
+    var received: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let n: Int
+      do { n = try readChunk(&chunk, timeout: 10) } catch { return nil }
+      if n == 0 { return nil }
+      received += chunk[0..<n]
+      let parsed: (request: ServerHandshake.Request, consumed: Int)?
+      do {
+        parsed = try ServerHandshake.parseRequest(received)
+      } catch {
+        let status = error.status
+        try? write(ServerHandshake.response(status: status.code, reason: status.reason))
+        return nil
+      }
+      guard let (request, consumed) = parsed else { continue }
+      server.update {
+        $0.connections += 1
+        $0.targets.append(request.target)
+      }
+      let status = server.script.handshakeStatus
+      if status.code != 101 {
+        var headers: [(name: String, value: String)] = [("Content-Type", "text/plain")]
+        if let retry = server.options.retryAfter { headers.append(("Retry-After", String(retry))) }
+        try? write(
+          ServerHandshake.response(
+            status: status.code, reason: status.reason, headers: headers,
+            body: Array("\(status.code) \(status.reason)\n".utf8)))
+        return nil
+      }
+      do {
+        let key = try ServerHandshake.validateUpgrade(request)
+        try write(ServerHandshake.upgradeResponse(forKey: key))
+      } catch let error as ServerHandshake.RequestError {
+        try? write(ServerHandshake.response(status: error.status.code, reason: error.status.reason))
+        return nil
+      } catch {
+        return nil
+      }
+      return Array(received[consumed...])
+    }
+  }
+
+  // MARK: Client frames
+
+  private func readLoop(initial: [UInt8]) {
+    var parser = FrameParser(role: .server, maximumFrameSize: 1 << 20)
+    var assembler = MessageAssembler(maximumMessageSize: 1 << 20)
+    parser.append(initial)
+    var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+    defer { finish() }
+    while true {
+      do {
+        while let frame = try parser.next() {
+          guard let event = try assembler.receive(frame) else { continue }
+          switch event {
+          case .message(.text(let text)):
+            server.update { $0.clientMessages.append(text) }
+            let (replies, didSubscribe) = state.withLock { state in
+              let before = state.emulator.subscribeRequests
+              let replies = state.emulator.receive(clientText: text)
+              return (replies, state.emulator.subscribeRequests > before)
+            }
+            for reply in replies { try sendFrame(Frame(opcode: .text, payload: Array(reply.utf8))) }
+            if didSubscribe { subscribed.signal() }
+          case .message(.binary):
+            break
+          case .ping(let payload):
+            try sendFrame(Frame(opcode: .pong, payload: payload))
+          case .pong:
+            break
+          case .close(let status):
+            server.update { $0.clientCloses.append(status) }
+            try? sendClose(status ?? CloseStatus(code: .normalClosure))
+            return
+          }
+        }
+      } catch let error as FrameError {
+        try? sendClose(CloseStatus(code: error.closeCode, reason: "\(error)"))
+        return
+      } catch {
+        return
+      }
+      do {
+        let n = try readChunk(&chunk, timeout: nil)
+        if n == 0 { return }
+        parser.append(chunk[0..<n])
+      } catch {
+        return
+      }
+    }
+  }
+
+  // MARK: Replay
+
+  private func replay() {
+    let options = server.options
+    if options.emulation == .finnhub {
+      // Finnhub sends nothing before the first subscribe.
+      let needed = max(1, options.awaitSubscriptions)
+      while state.withLock({ $0.emulator.subscribeRequests < needed }) {
+        if isFinished { return }
+        if subscribed.wait(timeout: .now() + 0.05) == .success { break }
+      }
+    }
+    for step in server.script.steps where step.direction == .server && step.kind != .http {
+      guard pause(milliseconds: step.afterMilliseconds) else { return }
+      do {
+        switch step.kind {
+        case .text, .binary:
+          let body: String? =
+            options.emulation == .finnhub
+            ? state.withLock { $0.emulator.outgoing(step.body) } : step.body
+          guard let body else { continue }
+          try sendFrame(Frame(opcode: step.kind == .text ? .text : .binary, payload: Array(body.utf8)))
+        case .ping:
+          try sendFrame(Frame(opcode: .ping, payload: Array(step.body.utf8.prefix(125))))
+        case .close:
+          let parts = step.body.split(separator: " ", maxSplits: 1)
+          let code = parts.first.flatMap { UInt16($0) } ?? 1000
+          try sendClose(CloseStatus(code: CloseCode(code), reason: parts.count > 1 ? String(parts[1]) : ""))
+          waitForEnd(seconds: 5)
+          return
+        case .http:
+          continue
+        }
+      } catch {
+        return
+      }
+    }
+    switch options.ending {
+    case .close(let status):
+      try? sendClose(status)
+      waitForEnd(seconds: 5)
+    case .hold:
+      ended.wait()
+      ended.signal()
+    case .synthetic(let seed, let interval):
+      var generator = state.withLock { $0.emulator.syntheticTrades(seed: seed) }
+      var sincePing = 0.0
+      while pause(milliseconds: Int(interval * 1000)) {
+        sincePing += interval
+        let symbols = state.withLock { $0.emulator.subscribedKnownSymbols }
+        do {
+          if let message = generator.nextMessage(symbols: symbols, elapsedMilliseconds: Int(interval * 1000)) {
+            try sendFrame(Frame(opcode: .text, payload: Array(message.utf8)))
+          }
+          if sincePing >= 60 {
+            sincePing = 0
+            try sendFrame(Frame(opcode: .text, payload: Array(#"{"type":"ping"}"#.utf8)))
+          }
+        } catch {
+          return
+        }
+      }
+    }
+  }
+
+  /// Waits the step's scaled delay; false when the connection ended meanwhile.
+  private func pause(milliseconds: Int) -> Bool {
+    var seconds = Double(milliseconds) / 1000 * server.options.timeScale
+    if let cap = server.options.maximumDelay { seconds = min(seconds, cap) }
+    if seconds <= 0 { return !isFinished }
+    if ended.wait(timeout: .now() + seconds) == .success {
+      ended.signal()  // keep it signalled for everyone else
+      return false
+    }
+    return true
+  }
+
+  private func waitForEnd(seconds: Double) {
+    if ended.wait(timeout: .now() + seconds) == .success { ended.signal() }
+  }
+
+  private var isFinished: Bool { state.withLock { $0.finished } }
+
+  private func finish() {
+    let first = state.withLock { state -> Bool in
+      defer { state.finished = true }
+      return !state.finished
+    }
+    if first { ended.signal() }
+  }
+
+  // MARK: Writing
+
+  private func sendClose(_ status: CloseStatus) throws(TransportError) {
+    let first = state.withLock { state -> Bool in
+      defer { state.closeSent = true }
+      return !state.closeSent
+    }
+    if first { try sendFrame(Frame.close(status)) }
+  }
+
+  private func sendFrame(_ frame: Frame) throws(TransportError) {
+    try write(FrameEncoder.encodeServerFrame(frame))
+  }
+
+  private func write(_ bytes: [UInt8]) throws(TransportError) {
+    try writeLock.withLock { _ throws(TransportError) in try stream.write(bytes, timeout: 10) }
+  }
+
+  private func readChunk(_ chunk: inout [UInt8], timeout: Double?) throws(TransportError) -> Int {
+    var result: Result<Int, TransportError> = .success(0)
+    chunk.withUnsafeMutableBytes { raw in
+      do throws(TransportError) { result = .success(try stream.read(into: raw, timeout: timeout)) } catch {
+        result = .failure(error)
+      }
+    }
+    return try result.get()
+  }
+}

@@ -1,0 +1,72 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// A recorded WebSocket session: one JSON object per line,
+/// `{"dir":"S>"|"C>","kind":"http"|"text"|"binary"|"ping"|"close","after_ms":N,"body":"…"}`.
+/// `S>` is server to client, `C>` client to server; `after_ms` is the delay since the previous line.
+public struct SessionScript: Sendable, Equatable {
+  public enum Direction: String, Sendable, Codable { case server = "S>", client = "C>" }
+  public enum Kind: String, Sendable, Codable { case http, text, binary, ping, close }
+
+  public struct Step: Sendable, Equatable, Codable {
+    public var direction: Direction
+    public var kind: Kind
+    public var afterMilliseconds: Int
+    public var body: String
+
+    public init(direction: Direction, kind: Kind, afterMilliseconds: Int, body: String) {
+      self.direction = direction
+      self.kind = kind
+      self.afterMilliseconds = afterMilliseconds
+      self.body = body
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case direction = "dir", kind, afterMilliseconds = "after_ms", body
+    }
+  }
+
+  public enum ParseError: Error, Sendable, Equatable {
+    /// Line number (1-based) and what was wrong.
+    case invalidLine(Int, String)
+  }
+
+  public var steps: [Step]
+
+  public init(steps: [Step]) { self.steps = steps }
+
+  /// Parses newline-delimited JSON; blank lines are skipped.
+  public init(ndjson text: String) throws(ParseError) {
+    var steps: [Step] = []
+    let decoder = JSONDecoder()
+    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      if trimmed.isEmpty { continue }
+      do {
+        let step = try decoder.decode(Step.self, from: Data(trimmed.utf8))
+        guard step.afterMilliseconds >= 0 else { throw ParseError.invalidLine(index + 1, "negative after_ms") }
+        steps.append(step)
+      } catch let error as ParseError {
+        throw error
+      } catch {
+        throw .invalidLine(index + 1, "not a session step: \(error)")
+      }
+    }
+    self.steps = steps
+  }
+
+  /// The HTTP status the script's server answers the upgrade with (101 unless an `http` step
+  /// says otherwise), with the reason phrase.
+  public var handshakeStatus: (code: Int, reason: String) {
+    guard let http = steps.first(where: { $0.direction == .server && $0.kind == .http }) else {
+      return (101, "Switching Protocols")
+    }
+    // "HTTP/1.1 401 Unauthorized"
+    let parts = http.body.split(separator: " ", maxSplits: 2)
+    guard parts.count >= 2, let code = Int(parts[1]) else { return (101, "Switching Protocols") }
+    return (code, parts.count == 3 ? String(parts[2]) : "")
+  }
+}

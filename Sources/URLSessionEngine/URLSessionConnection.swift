@@ -1,0 +1,176 @@
+import Foundation
+import WebSocketClient
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// One `URLSessionWebSocketTask`, adapted to `WebSocketConnection`.
+final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSocketDelegate,
+  @unchecked Sendable
+{
+  // All mutable state is guarded by `lock`.
+  private let lock = NSLock()
+  private var session: URLSession!
+  private var task: URLSessionWebSocketTask!
+  private var openContinuation: CheckedContinuation<Void, Error>?
+  private var closeWaiters: [CheckedContinuation<Void, Never>] = []
+  private var finished = false
+  private var peerStatus: CloseStatus?
+
+  let messages: AsyncThrowingStream<WebSocketMessage, any Error>
+  private let continuation: AsyncThrowingStream<WebSocketMessage, any Error>.Continuation
+
+  init(request: URLRequest, maximumMessageSize: Int) {
+    (messages, continuation) = AsyncThrowingStream.makeStream()
+    super.init()
+    session = URLSession(configuration: .ephemeral, delegate: self, delegateQueue: nil)
+    task = session.webSocketTask(with: request)
+    task.maximumMessageSize = maximumMessageSize
+  }
+
+  var peerCloseStatus: CloseStatus? { lock.withLock { peerStatus } }
+
+  func open(timeout: Double) async throws(WebSocketError) {
+    do {
+      try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, Error>) in
+        lock.withLock { openContinuation = c }
+        task.resume()
+        // A build without WebSocket support fails `receive` before `didOpen`.
+        receiveLoop()
+      }
+    } catch let error as WebSocketError {
+      throw error
+    } catch {
+      throw Self.map(error, task: task)
+    }
+  }
+
+  private func resumeOpen(_ result: Result<Void, WebSocketError>) {
+    let c = lock.withLock {
+      let c = openContinuation
+      openContinuation = nil
+      return c
+    }
+    c?.resume(with: result.mapError { $0 as Error })
+  }
+
+  private func receiveLoop() {
+    task.receive { [weak self] result in
+      guard let self else { return }
+      switch result {
+      case .success(let message):
+        self.resumeOpen(.success(()))
+        switch message {
+        case .string(let text): self.continuation.yield(.text(text))
+        case .data(let data): self.continuation.yield(.binary([UInt8](data)))
+        @unknown default: break
+        }
+        self.receiveLoop()
+      case .failure(let error):
+        let mapped = Self.map(error, task: self.task)
+        self.resumeOpen(.failure(mapped))
+        self.finish(error: self.task.closeCode == .invalid ? mapped : nil)
+      }
+    }
+  }
+
+  private func finish(error: WebSocketError?) {
+    let waiters: [CheckedContinuation<Void, Never>] = lock.withLock {
+      if finished { return [] }
+      finished = true
+      if peerStatus == nil, task.closeCode != .invalid {
+        let reason = task.closeReason.flatMap { String(data: $0, encoding: .utf8) } ?? ""
+        peerStatus = CloseStatus(code: CloseCode(UInt16(task.closeCode.rawValue)), reason: reason)
+      }
+      defer { closeWaiters = [] }
+      return closeWaiters
+    }
+    if let error { continuation.finish(throwing: error) } else { continuation.finish() }
+    waiters.forEach { $0.resume() }
+    session.finishTasksAndInvalidate()
+  }
+
+  func send(_ message: WebSocketMessage) async throws(WebSocketError) {
+    let m: URLSessionWebSocketTask.Message =
+      switch message {
+      case .text(let text): .string(text)
+      case .binary(let bytes): .data(Data(bytes))
+      }
+    do { try await task.send(m) } catch { throw Self.map(error, task: task) }
+  }
+
+  func ping(_ payload: [UInt8]) async throws(WebSocketError) {
+    do {
+      try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, Error>) in
+        task.sendPing { error in
+          if let error { c.resume(throwing: error) } else { c.resume() }
+        }
+      }
+    } catch {
+      throw Self.map(error, task: task)
+    }
+  }
+
+  func close(_ status: CloseStatus, timeout: Double) async {
+    let alreadyFinished = lock.withLock { finished }
+    if alreadyFinished { return }
+    let code = URLSessionWebSocketTask.CloseCode(rawValue: Int(status.code.rawValue)) ?? .normalClosure
+    task.cancel(with: code, reason: status.reason.data(using: .utf8))
+    await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+      let done = lock.withLock {
+        if finished { return true }
+        closeWaiters.append(c)
+        return false
+      }
+      if done { c.resume() }
+      DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak self] in
+        self?.finish(error: nil)
+      }
+    }
+  }
+
+  // MARK: URLSessionWebSocketDelegate
+
+  func urlSession(
+    _ session: URLSession, webSocketTask: URLSessionWebSocketTask, didOpenWithProtocol protocol: String?
+  ) {
+    resumeOpen(.success(()))
+  }
+
+  func urlSession(
+    _ session: URLSession, webSocketTask: URLSessionWebSocketTask,
+    didCloseWith closeCode: URLSessionWebSocketTask.CloseCode, reason: Data?
+  ) {
+    lock.withLock {
+      peerStatus = CloseStatus(
+        code: CloseCode(UInt16(closeCode.rawValue)),
+        reason: reason.flatMap { String(data: $0, encoding: .utf8) } ?? "")
+    }
+    finish(error: nil)
+  }
+
+  /// Maps Foundation's errors onto the engine's error type.
+  static func map(_ error: Error, task: URLSessionWebSocketTask?) -> WebSocketError {
+    if let status = (task?.response as? HTTPURLResponse)?.statusCode, status != 101, status != 0 {
+      let retry = (task?.response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After").flatMap {
+        Int($0)
+      }
+      return .handshake(
+        .unexpectedStatus(
+          code: status, reason: HTTPURLResponse.localizedString(forStatusCode: status), retryAfter: retry))
+    }
+    let ns = error as NSError
+    switch ns.code {
+    case NSURLErrorUnsupportedURL: return .unsupported(ns.localizedDescription)
+    case NSURLErrorTimedOut: return .transport(.timeout("URLSession: \(ns.localizedDescription)"))
+    case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
+      return .transport(.resolve(host: task?.originalRequest?.url?.host ?? "", message: ns.localizedDescription))
+    case NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasBadDate,
+      NSURLErrorServerCertificateHasUnknownRoot, NSURLErrorServerCertificateNotYetValid:
+      return .transport(.certificateVerification(code: ns.code, message: ns.localizedDescription))
+    case NSURLErrorNetworkConnectionLost: return .abnormalClosure
+    default: return .transport(.tls("URLSession: \(ns.domain) \(ns.code) \(ns.localizedDescription)"))
+    }
+  }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import WebSocketClient
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The engine that wraps Foundation's `URLSessionWebSocketTask`.
+///
+/// On Apple platforms this is the system WebSocket stack. On Linux, FoundationNetworking's
+/// WebSocket support depends on how the toolchain's libcurl binding was built; on the Swift 6.3.1
+/// toolchain it fails every task with `NSURLErrorDomain -1002` ("WebSockets not supported by
+/// libcurl"). `URLSessionEngine.support()` finds that out locally, without a connection.
+public struct URLSessionEngine: WebSocketEngine {
+  public let name = "urlsession"
+
+  public init() {}
+
+  /// Whether URLSession can do WebSockets here, found out locally.
+  ///
+  /// Opens a task for `ws://127.0.0.1:9/` (loopback discard port) and waits for its first
+  /// `receive` to fail. A build without WebSocket support fails with -1002 ("WebSockets not
+  /// supported by libcurl") before creating any socket (checked with strace on Linux); a build
+  /// with support fails with "cannot connect" because nothing listens on port 9 of loopback.
+  /// Either way nothing leaves the machine. The wait is bounded in case something does listen.
+  public static func support() async -> EngineSupport {
+    let session = URLSession(configuration: .ephemeral)
+    defer { session.invalidateAndCancel() }
+    let task = session.webSocketTask(with: URL(string: "ws://127.0.0.1:9/")!)
+    let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Error?, Never>) in
+      let once = ResumeOnce(continuation)
+      task.receive { result in
+        if case .failure(let error) = result { once.resume(error) } else { once.resume(nil) }
+      }
+      task.resume()
+      DispatchQueue.global().asyncAfter(deadline: .now() + 5) { once.resume(nil) }
+    }
+    task.cancel()
+    if let error = outcome as NSError?, error.code == NSURLErrorUnsupportedURL {
+      return .unsupported(
+        "FoundationNetworking says \"\(error.localizedDescription)\" (\(error.domain) \(error.code))")
+    }
+    return .supported
+  }
+
+  public func connect(to url: WebSocketURL, options: ConnectOptions) async throws(WebSocketError)
+    -> any WebSocketConnection
+  {
+    if options.caCertificateFile != nil {
+      throw .unsupported("--cacert is only supported by the native engine")
+    }
+    guard let foundationURL = URL(string: "\(url.isSecure ? "wss" : "ws")://\(url.hostHeader)\(url.target)")
+    else { throw .transport(.invalidURL("the URL is not valid for URLSession")) }
+    var request = URLRequest(url: foundationURL, timeoutInterval: options.connectTimeout)
+    for header in options.headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
+    let connection = URLSessionConnection(request: request, maximumMessageSize: options.maximumMessageSize)
+    try await connection.open(timeout: options.connectTimeout)
+    return connection
+  }
+}
+
+/// Whether an engine can run on this platform, and why not.
+public enum EngineSupport: Sendable, Equatable {
+  case supported
+  case unsupported(String)
+}
+
+/// Resumes a continuation exactly once, whichever callback comes first.
+final class ResumeOnce<T: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var continuation: CheckedContinuation<T, Never>?
+  init(_ continuation: CheckedContinuation<T, Never>) { self.continuation = continuation }
+  func resume(_ value: T) {
+    lock.lock()
+    let c = continuation
+    continuation = nil
+    lock.unlock()
+    c?.resume(returning: value)
+  }
+}

@@ -1,0 +1,27 @@
+/// The ticker's exit codes (sysexits-style), in one place. README "Exit codes" lists the same.
+enum ExitCode: Int32, Sendable {
+  /// The feed ended normally: `--count` reached, stdout's reader went away, or the server closed
+  /// the connection with 1000.
+  case ok = 0
+  /// Bad command line, or no API token where the provider needs one.
+  case usage = 64
+  /// The `--config` file (or `$TICKER_CONFIG`) does not exist or cannot be read.
+  case noInput = 66
+  /// The server could not be reached, or the connection failed or was lost.
+  case unavailable = 69
+  /// A bug: something that should never happen did.
+  case software = 70
+  /// Writing to stdout failed (other than the reader going away).
+  case ioError = 74
+  /// The server broke the WebSocket protocol, refused the upgrade with an unexpected HTTP
+  /// status, or its TLS certificate failed verification.
+  case protocolError = 76
+  /// The server refused the API token (HTTP 401/403 at the handshake).
+  case authRefused = 77
+  /// The configuration file is invalid (unknown key, wrong type, bad value).
+  case config = 78
+  /// Stopped by SIGINT (Ctrl-C), after unsubscribing and closing cleanly: 128 + 2.
+  case interrupted = 130
+  /// Stopped by SIGTERM, after unsubscribing and closing cleanly: 128 + 15.
+  case terminated = 143
+}

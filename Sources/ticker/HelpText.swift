@@ -1,0 +1,70 @@
+/// `ticker --help` and `ticker --version`. A golden test pins this text.
+enum HelpText {
+  static let version = "ticker 0.1.0"
+
+  static let usage = """
+    ticker — live prices from a WebSocket feed, one line per price
+
+    USAGE
+      ticker [--symbol SYMBOL]... [options]
+      ticker --demo [options]
+
+    EXAMPLES
+      FINNHUB_TOKEN=… ticker --symbol BINANCE:BTCUSDT
+      ticker --demo --count 5
+      FINNHUB_TOKEN=… ticker -s BINANCE:BTCUSDT,AAPL --format json | jq .price
+
+    FEED
+      -s, --symbol SYMBOL      symbol to follow; repeat the flag or separate with commas
+                               (default BINANCE:BTCUSDT)
+          --url URL            WebSocket endpoint instead of the provider's
+                               (Finnhub still gets its token parameter)
+          --demo               replay a built-in Finnhub session from a local server:
+                               no token, no internet
+          --count N            exit after printing N price lines
+
+    FILTERING
+          --debounce SECONDS   per-symbol quiet time before a price prints (default 0.5);
+                               0 prints every distinct price
+          --max-wait SECONDS   longest a price may wait under a continuous stream
+                               (default: the debounce interval)
+          --every-trade        print every trade, unfiltered (no debounce, no dedupe)
+
+    OUTPUT
+          --format text|json   text: TIME<TAB>SYMBOL<TAB>PRICE; json: one object per line
+          --color auto|always|never
+                               colour prices by direction (auto: only on a terminal,
+                               never when NO_COLOR is set)
+          --no-color           same as --color never
+
+    CONNECTION
+          --engine auto|urlsession|native
+                               WebSocket engine (default auto: URLSession where it
+                               supports WebSockets, else the native engine)
+          --cacert FILE        also trust the CA certificates in this PEM file
+          --connect-timeout SECONDS
+                               limit for TCP + TLS + upgrade (default 10)
+          --max-message-size BYTES
+                               largest message accepted (default 16777216)
+
+    GENERAL
+          --config FILE        settings file (JSON; see config.example.json)
+      -v, --verbose            say what happens on stderr (engine choice, connection)
+      -h, --help               show this help
+          --version            show the version
+
+    ENVIRONMENT
+      FINNHUB_TOKEN            Finnhub API key (never printed; there is no --token flag)
+      TICKER_CONFIG            settings file when --config is not given
+      TICKER_SYMBOLS, TICKER_URL, TICKER_ENGINE, TICKER_DEBOUNCE, TICKER_FORMAT, …
+                               settings; flags win over these, these over the file
+      NO_COLOR                 disable colour
+
+    EXIT CODES
+      0 feed ended (count reached, reader gone, server closed with 1000)
+      64 usage or missing token    66 config file missing    69 server unavailable
+      70 internal error            74 stdout write error     76 protocol or TLS error
+      77 token refused (401/403)   78 invalid config         130/143 SIGINT/SIGTERM
+
+    """
+}

@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Writes whole byte buffers to a file descriptor, retrying partial writes and EINTR.
+/// Unbuffered: each call reaches the descriptor before it returns, so a line written is a line
+/// flushed, also when stdout is a pipe.
+struct FileDescriptorWriter: Sendable {
+  enum Failure: Error { case readerGone, failed(Int32) }
+
+  let fd: Int32
+
+  func write(_ bytes: [UInt8]) throws(Failure) {
+    var failure: Failure?
+    bytes.withUnsafeBytes { raw in
+      var offset = 0
+      while offset < raw.count {
+        let n = Glibc_write(fd, raw.baseAddress! + offset, raw.count - offset)
+        if n >= 0 {
+          offset += n
+          continue
+        }
+        let e = errno
+        if e == EINTR || e == EAGAIN { continue }
+        failure = e == EPIPE ? .readerGone : .failed(e)
+        return
+      }
+    }
+    if let failure { throw failure }
+  }
+
+  func write(_ text: String) throws(Failure) { try write(Array(text.utf8)) }
+}
+
+@inline(__always)
+private func Glibc_write(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
+  #if canImport(Glibc)
+    return Glibc.write(fd, p, n)
+  #else
+    return Darwin.write(fd, p, n)
+  #endif
+}
+
+/// Whether a descriptor is a terminal.
+func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""An independent WebSocket server (Python `websockets`) for the native engine's tests.
+
+Usage: ws_peer.py SCENARIO [--tls CERT KEY] [--host 127.0.0.1]
+Prints "PORT <n>" on stdout once listening, then serves until stdin closes.
+
+Scenarios
+  echo        echoes every message (text stays text, binary stays binary)
+  fragmented  on "go": sends "Hello, " + "fragmented " + "world" as one fragmented text message
+  ping        on "go": pings the client with payload b"are-you-there", then sends "pong:ok"
+              when the pong arrived (websockets checks the payload)
+  close       on "go": closes with code 4000 and reason "bye"
+  large       on "go N": sends one binary message of N bytes (byte i = i % 251)
+  reject      refuses the upgrade with HTTP 401 and a body
+  headers     sends back the request target (path?query) and Host header as two messages
+"""
+import asyncio
+import http
+import ssl
+import sys
+
+from websockets.asyncio.server import serve
+from websockets.exceptions import ConnectionClosed
+
+
+async def echo(ws):
+    async for message in ws:
+        await ws.send(message)
+
+
+async def fragmented(ws):
+    async for message in ws:
+        if message == "go":
+            await ws.send(["Hello, ", "fragmented ", "world"])
+
+
+async def ping(ws):
+    async for message in ws:
+        if message == "go":
+            waiter = await ws.ping(b"are-you-there")
+            await asyncio.wait_for(waiter, 10)
+            await ws.send("pong:ok")
+
+
+async def close(ws):
+    async for message in ws:
+        if message == "go":
+            await ws.close(4000, "bye")
+
+
+async def large(ws):
+    async for message in ws:
+        if isinstance(message, str) and message.startswith("go "):
+            n = int(message[3:])
+            await ws.send(bytes(i % 251 for i in range(n)))
+
+
+async def headers(ws):
+    await ws.send(ws.request.path)
+    await ws.send(ws.request.headers.get("Host", ""))
+    async for _ in ws:
+        pass
+
+
+def reject_request(connection, request):
+    return connection.respond(http.HTTPStatus.UNAUTHORIZED, "token refused\n")
+
+
+async def main():
+    scenario = sys.argv[1]
+    args = sys.argv[2:]
+    host = "127.0.0.1"
+    ctx = None
+    while args:
+        flag = args.pop(0)
+        if flag == "--tls":
+            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            ctx.load_cert_chain(args.pop(0), args.pop(0))
+        elif flag == "--host":
+            host = args.pop(0)
+    handlers = {"echo": echo, "fragmented": fragmented, "ping": ping, "close": close,
+                "large": large, "headers": headers, "reject": echo}
+    kwargs = {"ssl": ctx, "max_size": 64 * 1024 * 1024, "compression": None}
+    if scenario == "reject":
+        kwargs["process_request"] = reject_request
+
+    async def guarded(ws):
+        try:
+            await handlers[scenario](ws)
+        except ConnectionClosed:
+            pass
+
+    async with serve(guarded, host, 0, **kwargs) as server:
+        port = next(iter(server.sockets)).getsockname()[1]
+        print(f"PORT {port}", flush=True)
+        loop = asyncio.get_running_loop()
+        # Serve until the test closes our stdin (or kills us).
+        await loop.run_in_executor(None, sys.stdin.read)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

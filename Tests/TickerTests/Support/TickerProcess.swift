@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// Runs the built `ticker` binary as a person would: arguments, environment, stdin closed,
+/// stdout and stderr captured, the exit status returned.
+struct TickerProcess {
+  struct Result: Sendable {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+  }
+
+  /// The `ticker` executable next to the test bundle (SwiftPM builds it with the tests).
+  static var executable: URL {
+    let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    var dir = exe.deletingLastPathComponent()
+    // On Linux the test runner is `<bin>/tickerPackageTests.xctest`; on macOS it is inside a bundle.
+    while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("ticker").path), dir.path != "/" {
+      dir = dir.deletingLastPathComponent()
+    }
+    return dir.appendingPathComponent("ticker")
+  }
+
+  /// An environment without the caller's Finnhub/ticker settings, so the host cannot leak in.
+  static func cleanEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
+    var env = ProcessInfo.processInfo.environment.filter { key, _ in
+      !key.hasPrefix("TICKER_") && key != "FINNHUB_TOKEN" && key != "NO_COLOR" && key != "XDG_CONFIG_HOME"
+    }
+    env["HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("ticker-test-home").path
+    for (k, v) in extra { env[k] = v }
+    return env
+  }
+
+  /// Runs to completion. `timeout` only guards against a hang (the test fails, the child is
+  /// killed); it never decides an outcome.
+  static func run(
+    _ arguments: [String], environment: [String: String] = cleanEnvironment(), timeout: Double = 60
+  ) async throws -> Result {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.environment = environment
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let outData = Task.detached { out.fileHandleForReading.readDataToEndOfFile() }
+    let errData = Task.detached { err.fileHandleForReading.readDataToEndOfFile() }
+    let exited = await waitForExit(process, timeout: timeout)
+    if !exited {
+      process.terminate()
+      kill(process.processIdentifier, SIGKILL)
+      Issue.record("ticker \(arguments) did not exit within \(timeout) s")
+    }
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus,
+      stdout: String(decoding: await outData.value, as: UTF8.self),
+      stderr: String(decoding: await errData.value, as: UTF8.self))
+  }
+
+  private static func waitForExit(_ process: Process, timeout: Double) async -> Bool {
+    await withCheckedContinuation { continuation in
+      let done = DispatchSemaphore(value: 0)
+      DispatchQueue.global().async {
+        process.waitUntilExit()
+        done.signal()
+      }
+      DispatchQueue.global().async {
+        continuation.resume(returning: done.wait(timeout: .now() + timeout) == .success)
+      }
+    }
+  }
+}
+
+/// Files under `Tests/Fixtures/`.
+enum Fixture {
+  static let directory = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures")
+
+  static func text(_ name: String) throws -> String {
+    try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+  }
+}
