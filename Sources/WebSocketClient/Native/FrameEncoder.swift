@@ -30,7 +30,9 @@ public enum FrameEncoder {
     } else {
       out.append(maskBit | 127)
       let length = UInt64(count)
-      for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8((length >> UInt64(shift)) & 0xFF)) }
+      for shift in stride(from: 56, through: 0, by: -8) {
+        out.append(UInt8((length >> UInt64(shift)) & 0xFF))
+      }
     }
     if let key = maskingKey {
       out.append(UInt8(key >> 24))

@@ -17,7 +17,9 @@ public enum Handshake {
     var bytes: [UInt8] = []
     for _ in 0..<2 {
       let word = random.next()
-      for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8((word >> UInt64(shift)) & 0xFF)) }
+      for shift in stride(from: 56, through: 0, by: -8) {
+        bytes.append(UInt8((word >> UInt64(shift)) & 0xFF))
+      }
     }
     return Base64.encode(bytes)
   }
@@ -72,7 +74,9 @@ public enum Handshake {
   /// Checks a parsed response against the key we sent.
   public static func validate(_ response: Response, key: String) throws(HandshakeError) {
     guard response.status == 101 else {
-      let retryAfter = response.head.value(of: "Retry-After").flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
+      let retryAfter = response.head.value(of: "Retry-After").flatMap { Int($0) }.flatMap {
+        $0 >= 0 ? $0 : nil
+      }
       throw .unexpectedStatus(code: response.status, reason: response.reason, retryAfter: retryAfter)
     }
     let head = response.head

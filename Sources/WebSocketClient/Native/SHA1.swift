@@ -8,14 +8,17 @@ enum SHA1 {
     let bitLength = UInt64(data.count) &* 8
     data.append(0x80)
     while data.count % 64 != 56 { data.append(0) }
-    for shift in stride(from: 56, through: 0, by: -8) { data.append(UInt8((bitLength >> UInt64(shift)) & 0xFF)) }
+    for shift in stride(from: 56, through: 0, by: -8) {
+      data.append(UInt8((bitLength >> UInt64(shift)) & 0xFF))
+    }
 
     var w = [UInt32](repeating: 0, count: 80)
     var chunk = 0
     while chunk < data.count {
       for i in 0..<16 {
         let j = chunk + i * 4
-        w[i] = UInt32(data[j]) << 24 | UInt32(data[j + 1]) << 16 | UInt32(data[j + 2]) << 8 | UInt32(data[j + 3])
+        w[i] =
+          UInt32(data[j]) << 24 | UInt32(data[j + 1]) << 16 | UInt32(data[j + 2]) << 8 | UInt32(data[j + 3])
       }
       for i in 16..<80 { w[i] = rotl(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1) }
       var (a, b, c, d, e) = h
