@@ -1,0 +1,44 @@
+#ifndef COPENSSLSHIM_H
+#define COPENSSLSHIM_H
+
+// OpenSSL for the native WebSocket engine's TLS transport (Linux only; macOS gets an empty
+// module and uses the URLSession engine). Swift cannot call OpenSSL's function-like macros, so
+// they are wrapped here as static inline functions.
+#ifdef __linux__
+
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+
+static inline int shim_SSL_set_tlsext_host_name(SSL *ssl, const char *name) {
+  return (int)SSL_set_tlsext_host_name(ssl, name);
+}
+
+static inline int shim_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version) {
+  return (int)SSL_CTX_set_min_proto_version(ctx, version);
+}
+
+static inline long shim_SSL_CTX_set_mode(SSL_CTX *ctx, long mode) {
+  return SSL_CTX_set_mode(ctx, mode);
+}
+
+static inline long shim_SSL_MODE_ENABLE_PARTIAL_WRITE(void) { return SSL_MODE_ENABLE_PARTIAL_WRITE; }
+
+static inline long shim_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER(void) {
+  return SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER;
+}
+
+static inline int shim_TLS1_2_VERSION(void) { return TLS1_2_VERSION; }
+
+/// A socket BIO on `fd` that sends with MSG_NOSIGNAL, so a write to a peer that has gone away
+/// returns EPIPE instead of raising SIGPIPE (OpenSSL's own socket BIO uses write(2)).
+/// The BIO does not own the descriptor. Returns NULL on allocation failure.
+BIO *shim_BIO_new_nosigpipe_socket(int fd);
+
+/// accept4(fd, NULL, NULL, SOCK_CLOEXEC): Swift's Glibc module does not import accept4
+/// (it needs _GNU_SOURCE). Returns -1 with errno set on failure.
+int shim_accept_cloexec(int fd);
+
+#endif  // __linux__
+
+#endif  // COPENSSLSHIM_H

@@ -1,0 +1,122 @@
+/// The per-symbol debounce-and-dedupe stage, as a synchronous state machine: no clock, no
+/// sleeping. The caller passes the current instant in, prints what comes back, and calls
+/// `tick(at:)` when `nextDeadline` is reached.
+///
+/// Per symbol (symbols never affect each other):
+/// - `.everyTrade`: every quote is returned as received.
+/// - `.distinct`: within one batch a symbol's quotes are put in trade-time order (stable; other
+///   symbols keep their positions); then each quote is printed when its price differs from the
+///   last printed one. A quote older by trade time than the newest accepted one (printed, or
+///   suppressed as a repeat of the printed price) is stale and dropped.
+/// - `.debounced(interval, maxWait)`: each quote replaces the pending one unless it is older by
+///   trade time (so the latest trade wins, whatever the arrival order). The pending quote is
+///   released when `interval` has passed since the symbol's last quote, or `maxWait` since its
+///   first pending quote, whichever comes first; then it is deduped and stale-checked as above.
+public struct PriceStage<Instant: InstantProtocol>: Sendable where Instant.Duration == Swift.Duration {
+  public let mode: PriceStageMode
+  private var indexBySymbol: [String: Int] = [:]
+  private var states: [SymbolState<Instant>] = []
+  private var symbols: [String] = []
+
+  public init(mode: PriceStageMode = .default) {
+    self.mode = mode
+  }
+
+  private mutating func stateIndex(for symbol: String) -> Int {
+    if let index = indexBySymbol[symbol] { return index }
+    let index = states.count
+    indexBySymbol[symbol] = index
+    states.append(SymbolState())
+    symbols.append(symbol)
+    return index
+  }
+
+  /// Takes in one batch of quotes (one server message) and returns what to print now.
+  public mutating func receive(_ quotes: [Quote], at now: Instant) -> [Quote] {
+    switch mode {
+    case .everyTrade:
+      return quotes
+    case .distinct:
+      var out: [Quote] = []
+      for quote in Self.sortedWithinSymbols(quotes) {
+        let index = stateIndex(for: quote.symbol)
+        if states[index].offer(quote) { out.append(quote) }
+      }
+      return out
+    case .debounced:
+      for quote in quotes {
+        let index = stateIndex(for: quote.symbol)
+        guard !states[index].isStale(quote) else { continue }
+        states[index].hold(quote, at: now)
+      }
+      return tick(at: now)
+    }
+  }
+
+  /// Returns the pending quotes whose deadline is at or before `now`, earliest deadline first.
+  public mutating func tick(at now: Instant) -> [Quote] {
+    guard case .debounced(let interval, let maxWait) = mode else { return [] }
+    var due: [(deadline: Instant, index: Int)] = []
+    for index in states.indices {
+      if let deadline = states[index].deadline(interval: interval, maxWait: maxWait), deadline <= now {
+        due.append((deadline, index))
+      }
+    }
+    if due.count > 1 {
+      due.sort { $0.deadline < $1.deadline || ($0.deadline == $1.deadline && $0.index < $1.index) }
+    }
+    var out: [Quote] = []
+    for entry in due {
+      if let quote = states[entry.index].release() { out.append(quote) }
+    }
+    return out
+  }
+
+  /// The earliest instant at which `tick(at:)` will have something to release; nil when nothing
+  /// is pending.
+  public var nextDeadline: Instant? {
+    guard case .debounced(let interval, let maxWait) = mode else { return nil }
+    var earliest: Instant? = nil
+    for state in states {
+      if let deadline = state.deadline(interval: interval, maxWait: maxWait) {
+        earliest = earliest.map { min($0, deadline) } ?? deadline
+      }
+    }
+    return earliest
+  }
+
+  /// Releases every pending quote now (at shutdown), deduped, in first-seen symbol order.
+  public mutating func flush() -> [Quote] {
+    var out: [Quote] = []
+    for index in states.indices {
+      if let quote = states[index].release() { out.append(quote) }
+    }
+    return out
+  }
+
+  /// The last price printed for `symbol`, if any.
+  public func lastPrinted(for symbol: String) -> Price? {
+    indexBySymbol[symbol].flatMap { states[$0].lastPrinted }
+  }
+
+  /// Sorts each symbol's quotes by trade time (stable), leaving every symbol's slots in place.
+  static func sortedWithinSymbols(_ quotes: [Quote]) -> [Quote] {
+    guard quotes.count > 1 else { return quotes }
+    var slots: [String: [Int]] = [:]
+    var needsSort = false
+    var lastTime: [String: Int64] = [:]
+    for (i, quote) in quotes.enumerated() {
+      slots[quote.symbol, default: []].append(i)
+      if let previous = lastTime[quote.symbol], quote.time < previous { needsSort = true }
+      lastTime[quote.symbol] = quote.time
+    }
+    guard needsSort else { return quotes }
+    var result = quotes
+    for (_, positions) in slots where positions.count > 1 {
+      // Sorting (time, original position) pairs keeps equal times in arrival order.
+      let ordered = positions.sorted { (quotes[$0].time, $0) < (quotes[$1].time, $1) }
+      for (slot, source) in zip(positions, ordered) { result[slot] = quotes[source] }
+    }
+    return result
+  }
+}

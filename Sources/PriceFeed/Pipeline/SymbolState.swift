@@ -1,0 +1,51 @@
+/// What the price stage remembers about one symbol.
+struct SymbolState<Instant: InstantProtocol>: Sendable where Instant.Duration == Swift.Duration {
+  /// The last price printed (for dedupe).
+  var lastPrinted: Price?
+  /// The newest trade time accepted (printed, or suppressed as equal to the printed price);
+  /// anything older is stale.
+  var newestTime: Int64?
+  /// The quote waiting for its debounce deadline.
+  var pending: Quote?
+  var firstPendingAt: Instant?
+  var lastArrivalAt: Instant?
+
+  func isStale(_ quote: Quote) -> Bool {
+    if let newestTime { return quote.time < newestTime }
+    return false
+  }
+
+  /// Dedupe: records `quote` as the latest accepted and says whether it should be printed.
+  mutating func offer(_ quote: Quote) -> Bool {
+    guard !isStale(quote) else { return false }
+    newestTime = quote.time
+    if lastPrinted == quote.price { return false }
+    lastPrinted = quote.price
+    return true
+  }
+
+  /// Debounce: `quote` becomes the pending one unless it is older (by trade time) than it.
+  mutating func hold(_ quote: Quote, at now: Instant) {
+    if let current = pending {
+      if quote.time >= current.time { pending = quote }
+    } else {
+      pending = quote
+      firstPendingAt = now
+    }
+    lastArrivalAt = now
+  }
+
+  func deadline(interval: Swift.Duration, maxWait: Swift.Duration) -> Instant? {
+    guard pending != nil, let last = lastArrivalAt, let first = firstPendingAt else { return nil }
+    return min(last.advanced(by: interval), first.advanced(by: maxWait))
+  }
+
+  /// Takes the pending quote out, returning it when dedupe lets it through.
+  mutating func release() -> Quote? {
+    guard let quote = pending else { return nil }
+    pending = nil
+    firstPendingAt = nil
+    lastArrivalAt = nil
+    return offer(quote) ? quote : nil
+  }
+}

@@ -1,0 +1,80 @@
+import WebSocketClient
+
+/// Finnhub's trade feed, `wss://ws.finnhub.io?token=…` (see PROTOCOLS.md §1).
+public struct FinnhubProvider: Provider {
+  public let parser: JSONParser
+
+  public init(parser: JSONParser = JSONParser()) {
+    self.parser = parser
+  }
+
+  public var name: String { "finnhub" }
+
+  public var defaultURL: WebSocketURL {
+    WebSocketURL(isSecure: true, host: "ws.finnhub.io", port: 443, target: "/")
+  }
+
+  public var requiresToken: Bool { true }
+
+  /// Sets the `token` query item (replacing one already in `base`); `base` unchanged without one.
+  public func endpoint(base: WebSocketURL, token: String?) -> WebSocketURL {
+    guard let token, !token.isEmpty else { return base }
+    return base.settingQueryItem("token", to: token)
+  }
+
+  public func subscribeMessages(for symbols: [String]) -> [WebSocketMessage] {
+    symbols.map { Self.message(type: "subscribe", symbol: $0) }
+  }
+
+  public func unsubscribeMessages(for symbols: [String]) -> [WebSocketMessage] {
+    symbols.map { Self.message(type: "unsubscribe", symbol: $0) }
+  }
+
+  static func message(type: String, symbol: String) -> WebSocketMessage {
+    var out: [UInt8] = Array(#"{"type":"#.utf8)
+    JSONEscaping.appendQuoted(type, to: &out)
+    out += Array(#","symbol":"#.utf8)
+    JSONEscaping.appendQuoted(symbol, to: &out)
+    out.append(UInt8(ascii: "}"))
+    return .text(String(decoding: out, as: UTF8.self))
+  }
+
+  /// Text frames and binary frames holding UTF-8 JSON are both accepted.
+  public func decode(_ message: WebSocketMessage) -> ProviderEvent {
+    let json: JSONValue
+    do throws(JSONError) {
+      switch message {
+      case .text(let text): json = try parser.parse(text)
+      case .binary(let bytes): json = try parser.parse(bytes)
+      }
+    } catch {
+      return .malformed("invalid JSON: \(error)")
+    }
+    return decode(json: json)
+  }
+
+  func decode(json: JSONValue) -> ProviderEvent {
+    let response: APIResponse
+    do throws(ShapeError) {
+      response = try APIResponse(json: json)
+    } catch {
+      return .malformed(error.message)
+    }
+    switch response.type {
+    case "trade":
+      guard let data = response.data else { return .malformed(#"trade message without "data""#) }
+      let quotes = data.map(\.quote)
+      if response.dropped.isEmpty { return .quotes(quotes) }
+      if quotes.isEmpty {
+        return .malformed("every trade entry was invalid: " + response.dropped.joined(separator: "; "))
+      }
+      return .partial(quotes, dropped: response.dropped)
+    case "ping":
+      return .keepalive
+    case "error":
+      return .error(response.msg ?? "unspecified error")
+    default:
+      return .ignored(response.type)
+    }
+  }
+}

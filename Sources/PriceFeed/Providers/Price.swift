@@ -1,0 +1,166 @@
+/// An exact decimal price: the digits the server sent, plus a `Double` for arithmetic.
+///
+/// `text` is a plain decimal. Plain input is kept byte-for-byte (`95372.10` stays `95372.10`);
+/// exponent forms are rewritten exactly by moving digits, never through binary floating point
+/// (`1.16539E8` → `116539000`, `4.9E-4` → `0.00049`).
+///
+/// **Equality** (and hashing, and ordering) compare the *numeric value* exactly, using the
+/// decimal digits rather than the `Double`: `95380` == `95380.0`, and two long decimals that round
+/// to the same `Double` are still different. This is what dedupe wants: a provider that sends the
+/// same price spelled differently has not changed the price. Compare `text` when the spelling
+/// matters.
+public struct Price: Sendable, Hashable, Comparable, CustomStringConvertible {
+  /// The decimal text to show: exact, plain (no exponent).
+  public let text: String
+  /// The nearest `Double` (correctly rounded).
+  public let value: Double
+  /// Sign, integer digits without leading zeros, fraction without trailing zeros; "0" for zero.
+  private let canonical: String
+
+  /// Accepts the JSON number grammar (`-? int frac? exp?`), which also covers decimal strings such
+  /// as Binance's `"78860.00000000"`. Returns nil for anything else, and for exponents beyond
+  /// ±400 (no real price needs them, and they would make huge texts).
+  public init?(_ text: some StringProtocol) {
+    guard let parts = DecimalText(text) else { return nil }
+    let plain = parts.plainText(original: text)
+    guard let value = Double(plain), value.isFinite else { return nil }
+    self.text = plain
+    self.value = value
+    self.canonical = parts.canonical
+  }
+
+  public var description: String { text }
+
+  public static func == (lhs: Price, rhs: Price) -> Bool { lhs.canonical == rhs.canonical }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(canonical) }
+
+  public static func < (lhs: Price, rhs: Price) -> Bool {
+    let lNeg = lhs.canonical.utf8.first == UInt8(ascii: "-")
+    let rNeg = rhs.canonical.utf8.first == UInt8(ascii: "-")
+    if lNeg != rNeg { return lNeg }
+    let l = lNeg ? lhs.canonical.utf8.dropFirst() : lhs.canonical.utf8[...]
+    let r = rNeg ? rhs.canonical.utf8.dropFirst() : rhs.canonical.utf8[...]
+    return lNeg ? magnitudeLess(Array(r), Array(l)) : magnitudeLess(Array(l), Array(r))
+  }
+
+  /// Compares two canonical unsigned decimals ("123.45", "0.5", "7").
+  private static func magnitudeLess(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    let dot = UInt8(ascii: ".")
+    let aInt = a.firstIndex(of: dot) ?? a.count
+    let bInt = b.firstIndex(of: dot) ?? b.count
+    if aInt != bInt { return aInt < bInt }
+    // Same number of integer digits: plain lexicographic order works, because fractions carry
+    // no trailing zeros and "." sorts below every digit.
+    return a.lexicographicallyPrecedes(b)
+  }
+}
+
+/// The pieces of a validated decimal number text.
+struct DecimalText {
+  var negative: Bool
+  /// Digits of the integer and fraction parts, concatenated (leading/trailing zeros kept).
+  var digits: [UInt8]
+  /// How many of `digits` belong to the integer part.
+  var integerCount: Int
+  /// The exponent; nil when the text had no exponent part.
+  var exponent: Int?
+
+  init?(_ text: some StringProtocol) {
+    let bytes = Array(text.utf8)
+    var i = 0
+    negative = false
+    if i < bytes.count && bytes[i] == UInt8(ascii: "-") {
+      negative = true
+      i += 1
+    }
+    func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+    let intStart = i
+    while i < bytes.count && isDigit(bytes[i]) { i += 1 }
+    integerCount = i - intStart
+    guard integerCount > 0 else { return nil }
+    if integerCount > 1 && bytes[intStart] == UInt8(ascii: "0") { return nil }
+    digits = Array(bytes[intStart..<i])
+    if i < bytes.count && bytes[i] == UInt8(ascii: ".") {
+      i += 1
+      let fracStart = i
+      while i < bytes.count && isDigit(bytes[i]) { i += 1 }
+      guard i > fracStart else { return nil }
+      digits.append(contentsOf: bytes[fracStart..<i])
+    }
+    exponent = nil
+    if i < bytes.count && (bytes[i] | 0x20) == UInt8(ascii: "e") {
+      i += 1
+      var expNegative = false
+      if i < bytes.count && (bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-")) {
+        expNegative = bytes[i] == UInt8(ascii: "-")
+        i += 1
+      }
+      let expStart = i
+      var magnitude = 0
+      while i < bytes.count && isDigit(bytes[i]) {
+        magnitude = magnitude * 10 + Int(bytes[i] - 0x30)
+        guard magnitude <= 400 else { return nil }
+        i += 1
+      }
+      guard i > expStart else { return nil }
+      exponent = expNegative ? -magnitude : magnitude
+    }
+    guard i == bytes.count else { return nil }
+  }
+
+  /// The text with the exponent applied by moving the decimal point; unchanged when there was
+  /// no exponent.
+  func plainText(original: some StringProtocol) -> String {
+    guard let exponent else { return String(original) }
+    var intDigits: [UInt8]
+    var fracDigits: [UInt8]
+    let point = integerCount + exponent
+    if point <= 0 {
+      intDigits = [UInt8(ascii: "0")]
+      fracDigits = [UInt8](repeating: UInt8(ascii: "0"), count: -point) + digits
+    } else if point >= digits.count {
+      intDigits = digits + [UInt8](repeating: UInt8(ascii: "0"), count: point - digits.count)
+      fracDigits = []
+    } else {
+      intDigits = Array(digits[..<point])
+      fracDigits = Array(digits[point...])
+    }
+    // Moving the point can leave leading zeros ("0.5E1" → "05"): keep one before the point.
+    let firstNonZero = intDigits.firstIndex { $0 != UInt8(ascii: "0") } ?? (intDigits.count - 1)
+    intDigits.removeFirst(min(firstNonZero, intDigits.count - 1))
+    var out: [UInt8] = negative ? [UInt8(ascii: "-")] : []
+    out += intDigits
+    if !fracDigits.isEmpty {
+      out.append(UInt8(ascii: "."))
+      out += fracDigits
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// A spelling-independent form of the value: equal values give equal strings.
+  var canonical: String {
+    let point = integerCount + (exponent ?? 0)
+    guard let first = digits.firstIndex(where: { $0 != UInt8(ascii: "0") }),
+      let last = digits.lastIndex(where: { $0 != UInt8(ascii: "0") })
+    else { return "0" }
+    var out: [UInt8] = negative ? [UInt8(ascii: "-")] : []
+    if point <= first {
+      out += [UInt8(ascii: "0"), UInt8(ascii: ".")]
+      out += [UInt8](repeating: UInt8(ascii: "0"), count: first - point)
+      out += digits[first...last]
+    } else {
+      // Integer part: digits[first..<point], padded with zeros past the end.
+      let end = min(point, digits.count)
+      out += digits[first..<end]
+      if point > digits.count {
+        out += [UInt8](repeating: UInt8(ascii: "0"), count: point - digits.count)
+      }
+      if last >= point {
+        out.append(UInt8(ascii: "."))
+        out += digits[point...last]
+      }
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+}

@@ -1,0 +1,20 @@
+import WebSocketClient
+
+/// A price feed reached over one WebSocket: where to connect, what to send, how to read what
+/// comes back. Implementations are pure values: no I/O, no state.
+public protocol Provider: Sendable {
+  /// Short lower-case name used in configuration (`"finnhub"`).
+  var name: String { get }
+  /// The endpoint used when no `--url` is given.
+  var defaultURL: WebSocketURL { get }
+  /// Whether connecting without a token is pointless (the server refuses it).
+  var requiresToken: Bool { get }
+  /// The URL to connect to: `base` with the token applied the way this provider wants it.
+  func endpoint(base: WebSocketURL, token: String?) -> WebSocketURL
+  /// Messages to send after connecting (and after every reconnect) to receive `symbols`.
+  func subscribeMessages(for symbols: [String]) -> [WebSocketMessage]
+  /// Messages to send before closing, to stop receiving `symbols`.
+  func unsubscribeMessages(for symbols: [String]) -> [WebSocketMessage]
+  /// Interprets one server message. Never traps, whatever the input.
+  func decode(_ message: WebSocketMessage) -> ProviderEvent
+}

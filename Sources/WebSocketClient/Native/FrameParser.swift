@@ -1,0 +1,162 @@
+/// An incremental RFC 6455 frame parser: feed bytes with `append`, pull frames with `next()`.
+///
+/// The header is validated as soon as its bytes are present, before any payload is buffered:
+/// RSV bits, opcode, control-frame rules, length encoding, the masking rule for the role, and the
+/// frame size limit. After an error the parser stays failed and keeps throwing that error.
+public struct FrameParser: Sendable {
+  /// Which side of the connection *we* are: a client parses server frames and vice versa.
+  public enum Role: Sendable, Equatable {
+    case client
+    case server
+  }
+
+  struct Header: Sendable, Equatable {
+    var fin: Bool
+    var rsv: UInt8
+    var opcode: Opcode
+    var length: Int
+    /// The 4 key bytes in wire order, big-endian.
+    var maskingKey: UInt32?
+  }
+
+  enum State: Sendable, Equatable {
+    /// Waiting for (the rest of) a frame header.
+    case header
+    /// The header is parsed and valid; waiting for `length` payload bytes.
+    case payload(Header)
+    /// A violation was found; every later call throws it again.
+    case failed(FrameError)
+  }
+
+  public let role: Role
+  public let maximumFrameSize: Int
+  private(set) var state: State = .header
+  private var buffer: [UInt8] = []
+  /// Index of the first unconsumed byte in `buffer`; the prefix is dropped in `compact()`.
+  private var readIndex = 0
+
+  public init(role: Role, maximumFrameSize: Int) {
+    self.role = role
+    self.maximumFrameSize = max(0, maximumFrameSize)
+  }
+
+  /// Bytes received but not yet returned as part of a frame.
+  public var bufferedByteCount: Int { buffer.count - readIndex }
+
+  public mutating func append(_ bytes: some Collection<UInt8>) {
+    compactIfWorthwhile()
+    buffer.append(contentsOf: bytes)
+  }
+
+  public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    compactIfWorthwhile()
+    buffer.append(contentsOf: bytes)
+  }
+
+  /// The next complete frame, or nil when more bytes are needed.
+  public mutating func next() throws(FrameError) -> Frame? {
+    while true {
+      switch state {
+      case .failed(let error):
+        throw error
+      case .header:
+        let parsed: Header?
+        do throws(FrameError) {
+          parsed = try parseHeader()
+        } catch {
+          state = .failed(error)
+          throw error
+        }
+        guard let header = parsed else { return nil }
+        state = .payload(header)
+      case .payload(let header):
+        guard bufferedByteCount >= header.length else { return nil }
+        let start = readIndex
+        var payload = Array(buffer[start..<start + header.length])
+        readIndex += header.length
+        if let key = header.maskingKey { Self.unmask(&payload, key: key) }
+        state = .header
+        if readIndex == buffer.count {
+          buffer.removeAll(keepingCapacity: true)
+          readIndex = 0
+        }
+        return Frame(fin: header.fin, rsv: header.rsv, opcode: header.opcode, payload: payload)
+      }
+    }
+  }
+
+  /// Parses and validates a header at `readIndex`, consuming it; nil when incomplete.
+  private mutating func parseHeader() throws(FrameError) -> Header? {
+    let available = bufferedByteCount
+    guard available >= 2 else { return nil }
+    let b0 = buffer[readIndex]
+    let b1 = buffer[readIndex + 1]
+    let fin = b0 & 0x80 != 0
+    let rsv = (b0 >> 4) & 0x7
+    guard rsv == 0 else { throw .reservedBitsSet(rsv) }
+    guard let opcode = Opcode(rawValue: b0 & 0x0F) else { throw .unknownOpcode(b0 & 0x0F) }
+    let masked = b1 & 0x80 != 0
+    let length7 = b1 & 0x7F
+    if opcode.isControl {
+      guard fin else { throw .fragmentedControlFrame }
+      guard length7 <= 125 else { throw .controlFrameTooLarge(UInt64(length7)) }
+    }
+    switch role {
+    case .client where masked: throw .maskedFrameFromServer
+    case .server where !masked: throw .unmaskedFrameFromClient
+    default: break
+    }
+    let extendedCount = length7 == 126 ? 2 : (length7 == 127 ? 8 : 0)
+    let headerSize = 2 + extendedCount + (masked ? 4 : 0)
+    var length = UInt64(length7)
+    if extendedCount > 0 {
+      guard available >= 2 + extendedCount else { return nil }
+      length = 0
+      for i in 0..<extendedCount { length = length << 8 | UInt64(buffer[readIndex + 2 + i]) }
+      if extendedCount == 8 && length >> 63 != 0 { throw .invalidLength }
+      // RFC 6455 §5.2: the minimal number of bytes must be used to encode the length.
+      if extendedCount == 2 && length < 126 { throw .invalidLength }
+      if extendedCount == 8 && length <= 0xFFFF { throw .invalidLength }
+    }
+    guard length <= UInt64(maximumFrameSize) else { throw .messageTooLarge(length) }
+    guard available >= headerSize else { return nil }
+    var key: UInt32? = nil
+    if masked {
+      let k = readIndex + 2 + extendedCount
+      key = buffer[k..<k + 4].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+    readIndex += headerSize
+    return Header(fin: fin, rsv: rsv, opcode: opcode, length: Int(length), maskingKey: key)
+  }
+
+  /// XORs `payload` with the 4-byte masking key (RFC 6455 §5.3); applying it twice restores it.
+  static func unmask(_ payload: inout [UInt8], key: UInt32) {
+    let k = (UInt8(key >> 24), UInt8((key >> 16) & 0xFF), UInt8((key >> 8) & 0xFF), UInt8(key & 0xFF))
+    payload.withUnsafeMutableBufferPointer { buf in
+      var i = 0
+      while i + 4 <= buf.count {
+        buf[i] ^= k.0
+        buf[i + 1] ^= k.1
+        buf[i + 2] ^= k.2
+        buf[i + 3] ^= k.3
+        i += 4
+      }
+      if i < buf.count { buf[i] ^= k.0 }
+      if i + 1 < buf.count { buf[i + 1] ^= k.1 }
+      if i + 2 < buf.count { buf[i + 2] ^= k.2 }
+    }
+  }
+
+  /// Drops consumed bytes once they are at least half the buffer (and more than 4 KiB), so the
+  /// cost is amortised instead of paid per frame.
+  private mutating func compactIfWorthwhile() {
+    guard readIndex > 0 else { return }
+    if readIndex == buffer.count {
+      buffer.removeAll(keepingCapacity: true)
+      readIndex = 0
+    } else if readIndex >= 4096 && readIndex * 2 >= buffer.count {
+      buffer.removeSubrange(0..<readIndex)
+      readIndex = 0
+    }
+  }
+}

@@ -1,0 +1,103 @@
+/// The client side of the WebSocket opening handshake (RFC 6455 §4.1), as pure functions.
+public enum Handshake {
+  /// The GUID appended to the key before hashing (RFC 6455 §1.3).
+  static let guid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+  /// The default limit for a response head, in bytes.
+  public static let maximumHeadSize = 16 * 1024
+
+  /// A parsed response head.
+  public struct Response: Sendable, Equatable {
+    public var status: Int
+    public var reason: String
+    public var head: HTTPHead
+  }
+
+  /// A fresh `Sec-WebSocket-Key`: base64 of 16 random bytes.
+  public static func makeKey(using random: inout some RandomNumberGenerator) -> String {
+    var bytes: [UInt8] = []
+    for _ in 0..<2 {
+      let word = random.next()
+      for shift in stride(from: 56, through: 0, by: -8) {
+        bytes.append(UInt8((word >> UInt64(shift)) & 0xFF))
+      }
+    }
+    return Base64.encode(bytes)
+  }
+
+  /// The upgrade request. No `Origin` header (some servers rate-limit requests that carry one).
+  public static func request(
+    for url: WebSocketURL, key: String, headers: [(name: String, value: String)]
+  ) -> [UInt8] {
+    var text = "GET \(url.target) HTTP/1.1\r\n"
+    text += "Host: \(url.hostHeader)\r\n"
+    text += "Upgrade: websocket\r\n"
+    text += "Connection: Upgrade\r\n"
+    text += "Sec-WebSocket-Key: \(key)\r\n"
+    text += "Sec-WebSocket-Version: 13\r\n"
+    for header in headers {
+      // Never let a header value inject lines.
+      let name = header.name.filter { $0 != "\r" && $0 != "\n" && $0 != ":" }
+      let value = header.value.filter { $0 != "\r" && $0 != "\n" }
+      text += "\(name): \(value)\r\n"
+    }
+    text += "\r\n"
+    return Array(text.utf8)
+  }
+
+  /// `Sec-WebSocket-Accept` for `key`: base64(SHA-1(key + GUID)).
+  public static func acceptValue(forKey key: String) -> String {
+    Base64.encode(SHA1.hash(Array((key + guid).utf8)))
+  }
+
+  /// Parses a response head from the bytes received so far, without judging it. Returns nil when
+  /// more bytes are needed; `consumed` counts the head including its blank line — bytes after it
+  /// are already WebSocket frames.
+  public static func parseResponseHead(
+    _ bytes: [UInt8], maximumHeadSize: Int = maximumHeadSize
+  ) throws(HandshakeError) -> (response: Response, consumed: Int)? {
+    switch HTTPHead.scan(bytes, maximumSize: maximumHeadSize) {
+    case .needMoreBytes: return nil
+    case .tooLarge: throw .responseTooLarge
+    case .malformed(let why): throw .malformedResponse(why)
+    case .complete(let head, let consumed):
+      let parts = head.startLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+      guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].count == 3,
+        let status = Int(parts[1])
+      else {
+        throw .malformedResponse("bad status line")
+      }
+      let reason = parts.count > 2 ? String(parts[2]) : ""
+      return (Response(status: status, reason: reason, head: head), consumed)
+    }
+  }
+
+  /// Checks a parsed response against the key we sent.
+  public static func validate(_ response: Response, key: String) throws(HandshakeError) {
+    guard response.status == 101 else {
+      let retryAfter = response.head.value(of: "Retry-After").flatMap { Int($0) }.flatMap {
+        $0 >= 0 ? $0 : nil
+      }
+      throw .unexpectedStatus(code: response.status, reason: response.reason, retryAfter: retryAfter)
+    }
+    let head = response.head
+    guard head.value(of: "Upgrade")?.lowercased() == "websocket" else { throw .missingUpgradeHeader }
+    guard head.tokens(of: "Connection").contains("upgrade") else { throw .missingConnectionHeader }
+    guard head.value(of: "Sec-WebSocket-Accept") == acceptValue(forKey: key) else { throw .invalidAcceptKey }
+    if let extensions = head.value(of: "Sec-WebSocket-Extensions"), !extensions.isEmpty {
+      throw .unexpectedExtension(extensions)
+    }
+    if let proto = head.value(of: "Sec-WebSocket-Protocol"), !proto.isEmpty {
+      throw .unexpectedExtension(proto)
+    }
+  }
+
+  /// Parses and validates the response: nil when more bytes are needed, else the head and the
+  /// number of bytes it used.
+  public static func parseResponse(
+    _ bytes: [UInt8], key: String, maximumHeadSize: Int = maximumHeadSize
+  ) throws(HandshakeError) -> (response: Response, consumed: Int)? {
+    guard let parsed = try parseResponseHead(bytes, maximumHeadSize: maximumHeadSize) else { return nil }
+    try validate(parsed.response, key: key)
+    return parsed
+  }
+}

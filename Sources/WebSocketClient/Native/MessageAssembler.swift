@@ -1,0 +1,71 @@
+/// Turns frames into events: reassembles fragmented data messages (control frames may arrive
+/// between fragments), validates UTF-8, enforces the message size limit, and decodes close frames.
+/// After an error the assembler should be discarded (the connection is closing).
+public struct MessageAssembler: Sendable {
+  public enum Event: Sendable, Equatable {
+    case message(WebSocketMessage)
+    case ping([UInt8])
+    case pong([UInt8])
+    /// The peer's close frame; nil when it carried no status code.
+    case close(CloseStatus?)
+  }
+
+  public let maximumMessageSize: Int
+  /// The opcode (text/binary) of the fragmented message in progress, if any.
+  private var openOpcode: Opcode?
+  private var fragments: [UInt8] = []
+
+  public init(maximumMessageSize: Int) {
+    self.maximumMessageSize = max(0, maximumMessageSize)
+  }
+
+  /// Whether a fragmented message is in progress.
+  public var isAssembling: Bool { openOpcode != nil }
+
+  /// Feeds one frame; returns an event, or nil when the frame was a non-final fragment.
+  public mutating func receive(_ frame: Frame) throws(FrameError) -> Event? {
+    switch frame.opcode {
+    case .ping:
+      return .ping(frame.payload)
+    case .pong:
+      return .pong(frame.payload)
+    case .close:
+      return .close(try Self.decodeClose(frame.payload))
+    case .text, .binary:
+      guard openOpcode == nil else { throw .expectedContinuation }
+      guard frame.payload.count <= maximumMessageSize else {
+        throw .messageTooLarge(UInt64(frame.payload.count))
+      }
+      if frame.fin { return .message(try Self.message(frame.opcode, frame.payload)) }
+      openOpcode = frame.opcode
+      fragments = frame.payload
+      return nil
+    case .continuation:
+      guard let opcode = openOpcode else { throw .unexpectedContinuation }
+      let total = fragments.count + frame.payload.count
+      guard total <= maximumMessageSize else { throw .messageTooLarge(UInt64(total)) }
+      fragments.append(contentsOf: frame.payload)
+      guard frame.fin else { return nil }
+      let payload = fragments
+      openOpcode = nil
+      fragments = []
+      return .message(try Self.message(opcode, payload))
+    }
+  }
+
+  private static func message(_ opcode: Opcode, _ payload: [UInt8]) throws(FrameError) -> WebSocketMessage {
+    guard opcode == .text else { return .binary(payload) }
+    guard let text = String(validating: payload, as: UTF8.self) else { throw .invalidUTF8 }
+    return .text(text)
+  }
+
+  /// Decodes a close payload (RFC 6455 §5.5.1): empty, or a 2-byte code plus a UTF-8 reason.
+  static func decodeClose(_ payload: [UInt8]) throws(FrameError) -> CloseStatus? {
+    if payload.isEmpty { return nil }
+    guard payload.count >= 2 else { throw .invalidClosePayload }
+    let code = CloseCode(UInt16(payload[0]) << 8 | UInt16(payload[1]))
+    guard code.isValidOnWire else { throw .invalidCloseCode(code.rawValue) }
+    guard let reason = String(validating: payload[2...], as: UTF8.self) else { throw .invalidUTF8 }
+    return CloseStatus(code: code, reason: reason)
+  }
+}

@@ -1,0 +1,118 @@
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A non-blocking socket descriptor plus a wake pipe, shared by `TCPStream`, `TCPListener` and
+/// (through `TCPStream`) `TLSStream`.
+///
+/// Blocking waits `poll` the socket and the pipe together, so `shutdown()` from any thread wakes
+/// them and they throw `.cancelled`. The descriptors are closed only once no operation is inside
+/// `withDescriptor`, so a concurrent `close()` never closes a descriptor that is being polled
+/// (which could otherwise be reused by an unrelated `open`).
+final class PollingSocket: Sendable {
+  let fd: Int32
+  private let wakeRead: Int32
+  private let wakeWrite: Int32
+
+  private struct State {
+    var isShutdown = false
+    var isClosed = false
+    var active = 0
+    var released = false
+  }
+  private let state = Mutex(State())
+
+  /// Takes ownership of `fd` (closed here if the wake pipe cannot be made).
+  init(fd: Int32) throws(TransportError) {
+    do {
+      (wakeRead, wakeWrite) = try POSIX.makePipe()
+    } catch {
+      POSIX.closeDescriptor(fd)
+      throw error
+    }
+    self.fd = fd
+  }
+
+  deinit {
+    let released = state.withLock { $0.released }
+    if !released { releaseDescriptors() }
+  }
+
+  var isShutdown: Bool { state.withLock { $0.isShutdown } }
+
+  /// Runs `body` with the descriptor, which stays open until `body` returns.
+  /// Throws `.cancelled` at once after `shutdown()`/`close()`.
+  func withDescriptor<R>(_ body: (Int32) throws(TransportError) -> R) throws(TransportError) -> R {
+    let entered = state.withLock { state in
+      if state.isShutdown || state.isClosed { return false }
+      state.active += 1
+      return true
+    }
+    guard entered else { throw .cancelled }
+    defer { leave() }
+    return try body(fd)
+  }
+
+  private func leave() {
+    let release = state.withLock { state in
+      state.active -= 1
+      guard state.isClosed, state.active == 0, !state.released else { return false }
+      state.released = true
+      return true
+    }
+    if release { releaseDescriptors() }
+  }
+
+  /// Waits until the socket reports one of `events` (POLLIN/POLLOUT; errors and hang-ups count
+  /// as ready so that the next system call reports them). Call only inside `withDescriptor`.
+  func wait(for events: Int16, until deadline: Deadline, operation: String) throws(TransportError) {
+    while true {
+      var fds = [
+        pollfd(fd: fd, events: events, revents: 0),
+        pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+      ]
+      let result = poll(&fds, 2, deadline.pollMilliseconds)
+      if result < 0 {
+        if errno == EINTR { continue }
+        throw .syscall(call: "poll", errno: errno)
+      }
+      if fds[1].revents != 0 || isShutdown { throw .cancelled }
+      if result == 0 { throw .timeout(operation) }
+      if fds[0].revents != 0 { return }
+    }
+  }
+
+  /// Wakes every waiter (now and later) and shuts the socket down in both directions.
+  func shutdown() {
+    state.withLock { state in
+      guard !state.isShutdown else { return }
+      state.isShutdown = true
+      guard !state.released else { return }
+      var byte: UInt8 = 1
+      _ = write(wakeWrite, &byte, 1)
+      POSIX.shutdownSocket(fd)
+    }
+  }
+
+  /// `shutdown()`, then closes the descriptors as soon as no operation uses them.
+  func close() {
+    shutdown()
+    let release = state.withLock { state in
+      state.isClosed = true
+      guard state.active == 0, !state.released else { return false }
+      state.released = true
+      return true
+    }
+    if release { releaseDescriptors() }
+  }
+
+  private func releaseDescriptors() {
+    POSIX.closeDescriptor(fd)
+    POSIX.closeDescriptor(wakeRead)
+    POSIX.closeDescriptor(wakeWrite)
+  }
+}

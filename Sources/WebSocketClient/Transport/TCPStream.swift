@@ -1,0 +1,145 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A connected TCP socket (IPv4 or IPv6), non-blocking underneath, with blocking `read`/`write`
+/// that wait in `poll` and can be woken by `shutdown()` from another thread.
+///
+/// One reader and one writer may work concurrently; concurrent writers must be serialised by the
+/// caller.
+public final class TCPStream: ByteStream {
+  let socket: PollingSocket
+
+  /// Wraps an already connected socket (e.g. from `accept`) and takes ownership of it.
+  public init(connectedSocket fd: Int32) throws(TransportError) {
+    do {
+      try POSIX.setNonBlocking(fd)
+    } catch {
+      POSIX.closeDescriptor(fd)
+      throw error
+    }
+    POSIX.configureStream(fd)
+    socket = try PollingSocket(fd: fd)
+  }
+
+  /// Resolves `host` (name or IPv4/IPv6 literal) and connects to the first address that accepts,
+  /// all within `timeout` seconds (name resolution itself is not bounded by it).
+  public static func connect(host: String, port: Int, timeout: Double) throws(TransportError)
+    -> TCPStream
+  {
+    let deadline = Deadline(seconds: timeout)
+    var hints = addrinfo()
+    hints.ai_family = AF_UNSPEC
+    hints.ai_socktype = POSIX.streamType
+    hints.ai_flags = AI_NUMERICSERV
+    var list: UnsafeMutablePointer<addrinfo>?
+    let status = getaddrinfo(host, String(port), &hints, &list)
+    guard status == 0, let list else {
+      let message =
+        status == EAI_SYSTEM
+        ? String(cString: strerror(errno)) : String(cString: gai_strerror(status))
+      throw .resolve(host: host, message: message)
+    }
+    defer { freeaddrinfo(list) }
+
+    var lastErrno = ECONNREFUSED
+    var cursor: UnsafeMutablePointer<addrinfo>? = list
+    while let info = cursor {
+      cursor = info.pointee.ai_next
+      guard let address = info.pointee.ai_addr else { continue }
+      if deadline.hasPassed { break }
+      let fd = try POSIX.streamSocket(family: info.pointee.ai_family)
+      let error = try connectOne(fd, address, info.pointee.ai_addrlen, deadline: deadline)
+      if error == 0 { return try TCPStream(connectedSocket: fd) }
+      POSIX.closeDescriptor(fd)
+      lastErrno = error
+    }
+    if deadline.hasPassed { throw .timeout("connecting to \(host) port \(port)") }
+    throw .connect(host: host, port: port, errno: lastErrno)
+  }
+
+  /// Returns 0 when connected or the errno of the failure. Closes `fd` and throws on timeout.
+  private static func connectOne(
+    _ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t, deadline: Deadline
+  ) throws(TransportError) -> Int32 {
+    if POSIX.connectSocket(fd, address, length) == 0 { return 0 }
+    guard errno == EINPROGRESS || errno == EINTR else { return errno }
+    while true {
+      var fds = [pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)]
+      let ready = poll(&fds, 1, deadline.pollMilliseconds)
+      if ready < 0 && errno == EINTR { continue }
+      if ready < 0 { return errno }
+      if ready == 0 {
+        POSIX.closeDescriptor(fd)
+        throw .timeout("TCP connect")
+      }
+      return POSIX.pendingError(fd)
+    }
+  }
+
+  public func read(into buffer: UnsafeMutableRawBufferPointer, timeout: Double?) throws(TransportError)
+    -> Int
+  {
+    guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+    let deadline = Deadline(seconds: timeout)
+    return try socket.withDescriptor { fd throws(TransportError) in
+      while true {
+        let count = recv(fd, base, buffer.count, 0)
+        if count > 0 { return count }
+        if count == 0 {
+          if socket.isShutdown { throw .cancelled }
+          return 0
+        }
+        switch errno {
+        case EINTR: continue
+        case EAGAIN, EWOULDBLOCK: try waitReadable(until: deadline)
+        default:
+          let code = errno
+          if socket.isShutdown { throw .cancelled }
+          throw .syscall(call: "recv", errno: code)
+        }
+      }
+    }
+  }
+
+  public func write(_ bytes: UnsafeRawBufferPointer, timeout: Double?) throws(TransportError) {
+    guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+    try socket.withDescriptor { fd throws(TransportError) in
+      var offset = 0
+      var deadline = Deadline(seconds: timeout)
+      while offset < bytes.count {
+        let count = send(fd, base + offset, bytes.count - offset, POSIX.sendFlags)
+        if count >= 0 {
+          offset += count
+          deadline = Deadline(seconds: timeout)
+          continue
+        }
+        switch errno {
+        case EINTR: continue
+        case EAGAIN, EWOULDBLOCK: try waitWritable(until: deadline)
+        default:
+          let code = errno
+          if socket.isShutdown { throw .cancelled }
+          throw .syscall(call: "send", errno: code)
+        }
+      }
+    }
+  }
+
+  /// Waits until the socket is readable (or has an error/hang-up). For use inside
+  /// `socket.withDescriptor`, e.g. by `TLSStream` after `SSL_ERROR_WANT_READ`.
+  func waitReadable(until deadline: Deadline) throws(TransportError) {
+    try socket.wait(for: Int16(POLLIN), until: deadline, operation: "read")
+  }
+
+  /// Waits until the socket is writable (or has an error/hang-up).
+  func waitWritable(until deadline: Deadline) throws(TransportError) {
+    try socket.wait(for: Int16(POLLOUT), until: deadline, operation: "write")
+  }
+
+  public func shutdown() { socket.shutdown() }
+
+  public func close() { socket.close() }
+}

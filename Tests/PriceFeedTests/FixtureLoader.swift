@@ -1,0 +1,57 @@
+@testable import PriceFeed
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reads test fixtures from `Tests/Fixtures/`, located relative to this source file.
+enum FixtureLoader {
+  static var fixturesDirectory: String {
+    var path = #filePath
+    // .../Tests/PriceFeedTests/FixtureLoader.swift → .../Tests/Fixtures
+    for _ in 0..<2 { path = String(path[..<path.lastIndex(of: "/")!]) }
+    return path + "/Fixtures"
+  }
+
+  static var repositoryRoot: String {
+    var path = #filePath
+    for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
+    return path
+  }
+
+  static func readFile(_ path: String) -> [UInt8]? {
+    guard let file = fopen(path, "rb") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let n = fread(&chunk, 1, chunk.count, file)
+      if n <= 0 { break }
+      bytes += chunk[..<n]
+    }
+    return bytes
+  }
+
+  struct Line {
+    var direction: String
+    var kind: String
+    var body: String
+  }
+
+  /// The recorded session's lines (`{"dir":"S>","kind":"text","after_ms":…,"body":"…"}`).
+  static func session(_ name: String) throws -> [Line] {
+    guard let bytes = readFile(fixturesDirectory + "/" + name) else {
+      throw ShapeError("fixture \(name) not found")
+    }
+    let text = String(decoding: bytes, as: UTF8.self)
+    return try text.split(separator: "\n").map { raw throws -> Line in
+      let json = try JSONParser().parse(String(raw))
+      guard let dir = json["dir"]?.stringValue, let kind = json["kind"]?.stringValue,
+        let body = json["body"]?.stringValue
+      else { throw ShapeError("bad fixture line \(raw)") }
+      return Line(direction: dir, kind: kind, body: body)
+    }
+  }
+}
