@@ -43,7 +43,7 @@ public struct SessionScript: Sendable, Equatable {
     var steps: [Step] = []
     let decoder = JSONDecoder()
     for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      let trimmed = line.drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" })
       if trimmed.isEmpty { continue }
       do {
         let step = try decoder.decode(Step.self, from: Data(trimmed.utf8))

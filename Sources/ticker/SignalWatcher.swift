@@ -8,7 +8,8 @@ import Dispatch
 
 /// Turns SIGINT and SIGTERM into a call on a queue instead of the default instant death, so the
 /// ticker can unsubscribe and close cleanly. A second signal of the same kind exits at once.
-final class SignalWatcher: Sendable {
+// `@unchecked`: `sources` is set once in init and never mutated; DispatchSource.cancel is thread-safe.
+final class SignalWatcher: @unchecked Sendable {
   private let sources: [any DispatchSourceSignal]
 
   init(handler: @escaping @Sendable (Int32) -> Void) {
