@@ -17,6 +17,8 @@ public final class NativeConnection: WebSocketConnection {
   private let writer: Mutex<Writer>
   private let writeQueue = DispatchQueue(label: "websocket.native.writer")
   private let readQueue = DispatchQueue(label: "websocket.native.reader")
+  /// Close timeouts fire here (never on the global queue, which blocking work may have filled).
+  private let timerQueue = DispatchQueue(label: "websocket.native.timer")
   /// Seconds a data or ping frame may wait for the socket before the connection is failed.
   let writeTimeout: Double = 30
 
@@ -103,7 +105,9 @@ public final class NativeConnection: WebSocketConnection {
           return
         }
         enqueueWrite(Frame(opcode: .ping, payload: payload), timeout: writeTimeout) { error in
-          if let error { self.resolvePing(id: id, with: error == .cancelled ? .notConnected : .transport(error)) }
+          if let error {
+            self.resolvePing(id: id, with: error == .cancelled ? .notConnected : .transport(error))
+          }
         }
       }
     } onCancel: {
@@ -132,7 +136,7 @@ public final class NativeConnection: WebSocketConnection {
         continuation.resume()
         return
       }
-      DispatchQueue.global().asyncAfter(deadline: .now() + max(timeout, 0)) {
+      timerQueue.asyncAfter(deadline: .now() + max(timeout, 0)) {
         guard let waiter = self.state.withLock({ $0.closeWaiters.removeValue(forKey: id) }) else { return }
         // The peer did not answer in time: drop the connection (the reader then finishes).
         self.stream.shutdown()
@@ -224,37 +228,38 @@ public final class NativeConnection: WebSocketConnection {
   /// Records how the connection ended, answers a close if needed, wakes every waiter, finishes
   /// `messages`, and releases the transport after any pending writes.
   private func finish(_ outcome: Outcome) {
-    let (reply, error, pings, closes): (Frame?, WebSocketError?, [PingWaiter], [CheckedContinuation<Void, Never>]) =
-      state.withLock { s in
-        var reply: Frame? = nil
-        let error: WebSocketError?
-        switch outcome {
-        case .peerClosed(let status):
-          s.peerCloseStatus = status ?? CloseStatus(code: .noStatusReceived)
-          if !s.closeSent { reply = .close(status.map { CloseStatus(code: $0.code) }) }
-          error = nil
-        case .violation(let frameError):
-          if !s.closeSent { reply = .close(CloseStatus(code: frameError.closeCode)) }
-          error = .protocolViolation(frameError)
-        case .endOfStream:
-          error = s.closeSent ? nil : .abnormalClosure
-        case .transportFailed(let transportError):
-          if let failure = s.writeFailure {
-            error = .transport(failure)
-          } else if transportError == .cancelled && s.closeSent {
+    let (reply, error, pings, closes):
+      (Frame?, WebSocketError?, [PingWaiter], [CheckedContinuation<Void, Never>]) =
+        state.withLock { s in
+          var reply: Frame? = nil
+          let error: WebSocketError?
+          switch outcome {
+          case .peerClosed(let status):
+            s.peerCloseStatus = status ?? CloseStatus(code: .noStatusReceived)
+            if !s.closeSent { reply = .close(status.map { CloseStatus(code: $0.code) }) }
             error = nil
-          } else {
-            error = .transport(transportError)
+          case .violation(let frameError):
+            if !s.closeSent { reply = .close(CloseStatus(code: frameError.closeCode)) }
+            error = .protocolViolation(frameError)
+          case .endOfStream:
+            error = s.closeSent ? nil : .abnormalClosure
+          case .transportFailed(let transportError):
+            if let failure = s.writeFailure {
+              error = .transport(failure)
+            } else if transportError == .cancelled && s.closeSent {
+              error = nil
+            } else {
+              error = .transport(transportError)
+            }
           }
+          s.closeSent = true
+          s.finished = true
+          let pings = s.pingWaiters
+          let closes = Array(s.closeWaiters.values)
+          s.pingWaiters = []
+          s.closeWaiters = [:]
+          return (reply, error, pings, closes)
         }
-        s.closeSent = true
-        s.finished = true
-        let pings = s.pingWaiters
-        let closes = Array(s.closeWaiters.values)
-        s.pingWaiters = []
-        s.closeWaiters = [:]
-        return (reply, error, pings, closes)
-      }
     writeQueue.async {
       if let reply { _ = self.writeNow(reply, timeout: 5) }
       self.writer.withLock { $0.closed = true }

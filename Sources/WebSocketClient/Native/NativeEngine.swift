@@ -34,9 +34,11 @@ public struct NativeEngine: WebSocketEngine {
     let random = self.random
     let result: Result<NativeConnection, WebSocketError> = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
-        DispatchQueue.global().async {
+        // A queue of its own: blocking work on the width-limited global queue starves it.
+        DispatchQueue(label: "websocket.native.connect").async {
           continuation.resume(
-            returning: Self.open(url, options: options, transport: transport, random: random, attempt: attempt))
+            returning: Self.open(
+              url, options: options, transport: transport, random: random, attempt: attempt))
         }
       }
     } onCancel: {
