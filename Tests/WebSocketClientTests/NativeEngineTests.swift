@@ -297,6 +297,21 @@ func collect(_ connection: any WebSocketConnection) async -> (
     await #expect(throws: WebSocketError.notConnected) { try await connection.ping([1]) }
   }
 
+  @Test func cancellingAnUnansweredPingThrowsCancelled() async throws {
+    let (client, server) = SocketPairStream.makePair()
+    let peer = runPeer(server) { peer in
+      try peer.acceptUpgrade()
+      return try peer.readUntilEOF()  // never answers the ping
+    }
+    let connection = try await makeEngine(client).connect(to: testURL, options: ConnectOptions())
+    let ping = Task { try await connection.ping([1]) }
+    ping.cancel()
+    await #expect(throws: WebSocketError.transport(.cancelled)) { try await ping.value }
+    await connection.close(CloseStatus(code: .normalClosure), timeout: 0.2)
+    let frames = try await peer.value
+    #expect(frames.last == .close(CloseStatus(code: .normalClosure)))
+  }
+
   @Test func clientCloseReturnsWhenThePeerNeverAnswers() async throws {
     let (client, server) = SocketPairStream.makePair()
     let peer = runPeer(server) { peer in
