@@ -38,6 +38,16 @@ struct FixedRandom: RandomNumberGenerator, Sendable {
     #expect(second == hex("82 84 a0 b0 c0 d0 a0 b0 c0 d0"))
   }
 
+  @Test(arguments: 0...9) func maskingEveryTailLength(count: Int) throws {
+    let payload = (0..<count).map { UInt8($0 + 1) }
+    let bytes = FrameEncoder.encode(Frame(opcode: .binary, payload: payload), maskingKey: 0x0A0B_0C0D)
+    // Each payload byte is XORed with key byte (index % 4).
+    let key: [UInt8] = [0x0A, 0x0B, 0x0C, 0x0D]
+    #expect(Array(bytes.dropFirst(6)) == payload.enumerated().map { $0.element ^ key[$0.offset % 4] })
+    #expect(
+      try parseFrames(bytes, chunk: 3, role: .server).frames == [Frame(opcode: .binary, payload: payload)])
+  }
+
   @Test func fragmentsAndPing() {
     #expect(
       FrameEncoder.encodeServerFrame(Frame(fin: false, opcode: .text, payload: Array("Hel".utf8)))

@@ -1,0 +1,295 @@
+import Dispatch
+import Synchronization
+
+/// One open RFC 6455 connection over a `ByteStream`.
+///
+/// A reader (a blocking loop on its own dispatch queue) parses frames, answers pings, resolves
+/// ping waiters on pongs and yields data messages in order into `messages`. Writes go through one
+/// serial queue; a client masks every frame with a fresh key. Usable in the server role too
+/// (FeedServer): frames are then sent unmasked and client frames must be masked.
+public final class NativeConnection: WebSocketConnection {
+  public let messages: AsyncThrowingStream<WebSocketMessage, any Error>
+  let role: FrameParser.Role
+  private let continuation: AsyncThrowingStream<WebSocketMessage, any Error>.Continuation
+  private let stream: any ByteStream
+  private let maximumMessageSize: Int
+  private let state = Mutex(State())
+  private let writer: Mutex<Writer>
+  private let writeQueue = DispatchQueue(label: "websocket.native.writer")
+  private let readQueue = DispatchQueue(label: "websocket.native.reader")
+  /// Close timeouts fire here (never on the global queue, which blocking work may have filled).
+  private let timerQueue = DispatchQueue(label: "websocket.native.timer")
+  /// Seconds a data or ping frame may wait for the socket before the connection is failed.
+  let writeTimeout: Double = 30
+
+  private struct PingWaiter {
+    var id: Int
+    var payload: [UInt8]
+    var continuation: CheckedContinuation<WebSocketError?, Never>
+  }
+
+  private struct State {
+    /// A close frame was sent or queued (we started the close, or answered the peer's).
+    var closeSent = false
+    /// The reader ended and `messages` is finished.
+    var finished = false
+    var peerCloseStatus: CloseStatus?
+    /// The first failed write; reported instead of the `.cancelled` read it causes.
+    var writeFailure: TransportError?
+    var nextID = 0
+    var pingWaiters: [PingWaiter] = []
+    var closeWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+  }
+
+  private struct Writer {
+    var random: any RandomNumberGenerator
+    var closed = false
+  }
+
+  private enum Outcome {
+    case peerClosed(CloseStatus?)
+    case violation(FrameError)
+    case endOfStream
+    case transportFailed(TransportError)
+  }
+
+  /// Wraps a stream whose opening handshake is already done. Call `start(initialBytes:)` once.
+  public init(
+    stream: any ByteStream, role: FrameParser.Role, random: sending any RandomNumberGenerator,
+    maximumMessageSize: Int
+  ) {
+    self.stream = stream
+    self.role = role
+    self.maximumMessageSize = maximumMessageSize
+    self.writer = Mutex(Writer(random: random))
+    (messages, continuation) = AsyncThrowingStream.makeStream(
+      of: WebSocketMessage.self, throwing: (any Error).self, bufferingPolicy: .unbounded)
+  }
+
+  /// Starts the reader; `initialBytes` are bytes that arrived right after the handshake head.
+  public func start(initialBytes: [UInt8] = []) {
+    readQueue.async { self.readLoop(initialBytes: initialBytes) }
+  }
+
+  public var peerCloseStatus: CloseStatus? { state.withLock { $0.peerCloseStatus } }
+
+  public func send(_ message: WebSocketMessage) async throws(WebSocketError) {
+    let frame =
+      switch message {
+      case .text(let text): Frame(opcode: .text, payload: Array(text.utf8))
+      case .binary(let bytes): Frame(opcode: .binary, payload: bytes)
+      }
+    guard state.withLock({ !$0.closeSent && !$0.finished }) else { throw .notConnected }
+    let failure: TransportError? = await withCheckedContinuation { continuation in
+      enqueueWrite(frame, timeout: writeTimeout) { continuation.resume(returning: $0) }
+    }
+    if let failure { throw failure == .cancelled ? .notConnected : .transport(failure) }
+  }
+
+  public func ping(_ payload: [UInt8]) async throws(WebSocketError) {
+    guard payload.count <= 125 else { throw .protocolViolation(.controlFrameTooLarge(UInt64(payload.count))) }
+    let id = state.withLock { s in
+      s.nextID += 1
+      return s.nextID
+    }
+    let failure: WebSocketError? = await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let refusal: WebSocketError? = state.withLock { s in
+          if Task.isCancelled { return .transport(.cancelled) }
+          if s.closeSent || s.finished { return .notConnected }
+          s.pingWaiters.append(PingWaiter(id: id, payload: payload, continuation: continuation))
+          return nil
+        }
+        if let refusal {
+          continuation.resume(returning: refusal)
+          return
+        }
+        enqueueWrite(Frame(opcode: .ping, payload: payload), timeout: writeTimeout) { error in
+          if let error {
+            self.resolvePing(id: id, with: error == .cancelled ? .notConnected : .transport(error))
+          }
+        }
+      }
+    } onCancel: {
+      resolvePing(id: id, with: .transport(.cancelled))
+    }
+    if let failure { throw failure }
+  }
+
+  public func close(_ status: CloseStatus, timeout: Double) async {
+    let (sendFrame, id): (Bool, Int?) = state.withLock { s in
+      if s.finished { return (false, nil) }
+      let send = !s.closeSent
+      s.closeSent = true
+      s.nextID += 1
+      return (send, s.nextID)
+    }
+    guard let id else { return }
+    if sendFrame { enqueueWrite(.close(status), timeout: max(timeout, 0.001)) { _ in } }
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let registered = state.withLock { s in
+        if s.finished { return false }
+        s.closeWaiters[id] = continuation
+        return true
+      }
+      guard registered else {
+        continuation.resume()
+        return
+      }
+      timerQueue.asyncAfter(deadline: .now() + max(timeout, 0)) {
+        guard let waiter = self.state.withLock({ $0.closeWaiters.removeValue(forKey: id) }) else { return }
+        // The peer did not answer in time: drop the connection (the reader then finishes).
+        self.stream.shutdown()
+        waiter.resume()
+      }
+    }
+  }
+
+  // MARK: - Writing
+
+  /// Encodes and writes `frame` on the write queue, then calls `done` with the failure, if any.
+  private func enqueueWrite(
+    _ frame: Frame, timeout: Double, done: @escaping @Sendable (TransportError?) -> Void
+  ) {
+    writeQueue.async {
+      done(self.writeNow(frame, timeout: timeout))
+    }
+  }
+
+  /// Runs on the write queue only.
+  private func writeNow(_ frame: Frame, timeout: Double) -> TransportError? {
+    let bytes: [UInt8]? = writer.withLock { w in
+      guard !w.closed else { return nil }
+      switch role {
+      case .client: return FrameEncoder.encodeClientFrame(frame, using: &w.random)
+      case .server: return FrameEncoder.encodeServerFrame(frame)
+      }
+    }
+    guard let bytes else { return .cancelled }
+    do {
+      try stream.write(bytes, timeout: timeout)
+      return nil
+    } catch {
+      let first = state.withLock { s in
+        if s.writeFailure == nil && error != .cancelled { s.writeFailure = error }
+        return s.writeFailure == error
+      }
+      // A stuck or broken socket: end the connection so the reader reports it.
+      if first { stream.shutdown() }
+      return error
+    }
+  }
+
+  // MARK: - Reading
+
+  private func readLoop(initialBytes: [UInt8]) {
+    var parser = FrameParser(role: role, maximumFrameSize: maximumMessageSize)
+    var assembler = MessageAssembler(maximumMessageSize: maximumMessageSize)
+    parser.append(initialBytes)
+    let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
+    defer { chunk.deallocate() }
+    var outcome: Outcome
+    reading: while true {
+      do throws(FrameError) {
+        while let frame = try parser.next() {
+          switch try assembler.receive(frame) {
+          case nil: break
+          case .message(let message): continuation.yield(message)
+          case .ping(let payload):
+            if !state.withLock({ $0.closeSent }) {
+              enqueueWrite(Frame(opcode: .pong, payload: payload), timeout: writeTimeout) { _ in }
+            }
+          case .pong(let payload): resolvePings(matching: payload)
+          case .close(let status):
+            outcome = .peerClosed(status)
+            break reading
+          }
+        }
+      } catch {
+        outcome = .violation(error)
+        break reading
+      }
+      let count: Int
+      do {
+        count = try stream.read(into: chunk, timeout: nil)
+      } catch {
+        outcome = .transportFailed(error)
+        break reading
+      }
+      if count == 0 {
+        outcome = .endOfStream
+        break reading
+      }
+      parser.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+    }
+    finish(outcome)
+  }
+
+  /// Records how the connection ended, answers a close if needed, wakes every waiter, finishes
+  /// `messages`, and releases the transport after any pending writes.
+  private func finish(_ outcome: Outcome) {
+    let (reply, error, pings, closes):
+      (Frame?, WebSocketError?, [PingWaiter], [CheckedContinuation<Void, Never>]) =
+        state.withLock { s in
+          var reply: Frame? = nil
+          let error: WebSocketError?
+          switch outcome {
+          case .peerClosed(let status):
+            s.peerCloseStatus = status ?? CloseStatus(code: .noStatusReceived)
+            if !s.closeSent { reply = .close(status.map { CloseStatus(code: $0.code) }) }
+            error = nil
+          case .violation(let frameError):
+            if !s.closeSent { reply = .close(CloseStatus(code: frameError.closeCode)) }
+            error = .protocolViolation(frameError)
+          case .endOfStream:
+            error = s.closeSent ? nil : .abnormalClosure
+          case .transportFailed(let transportError):
+            if let failure = s.writeFailure {
+              error = .transport(failure)
+            } else if transportError == .cancelled && s.closeSent {
+              error = nil
+            } else {
+              error = .transport(transportError)
+            }
+          }
+          s.closeSent = true
+          s.finished = true
+          let pings = s.pingWaiters
+          let closes = Array(s.closeWaiters.values)
+          s.pingWaiters = []
+          s.closeWaiters = [:]
+          return (reply, error, pings, closes)
+        }
+    writeQueue.async {
+      if let reply { _ = self.writeNow(reply, timeout: 5) }
+      self.writer.withLock { $0.closed = true }
+      self.stream.close()
+    }
+    for waiter in pings { waiter.continuation.resume(returning: error ?? .notConnected) }
+    if let error {
+      continuation.finish(throwing: error)
+    } else {
+      continuation.finish()
+    }
+    for waiter in closes { waiter.resume() }
+  }
+
+  /// A pong answers the ping with the same payload and every ping sent before it.
+  private func resolvePings(matching payload: [UInt8]) {
+    let resolved: [PingWaiter] = state.withLock { s in
+      guard let last = s.pingWaiters.lastIndex(where: { $0.payload == payload }) else { return [] }
+      let done = Array(s.pingWaiters[...last])
+      s.pingWaiters.removeSubrange(...last)
+      return done
+    }
+    for waiter in resolved { waiter.continuation.resume(returning: nil) }
+  }
+
+  private func resolvePing(id: Int, with error: WebSocketError) {
+    let waiter: PingWaiter? = state.withLock { s in
+      guard let index = s.pingWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+      return s.pingWaiters.remove(at: index)
+    }
+    waiter?.continuation.resume(returning: error)
+  }
+}
