@@ -65,11 +65,12 @@ struct TickerProcess {
   private static func waitForExit(_ process: Process, timeout: Double) async -> Bool {
     await withCheckedContinuation { continuation in
       let done = DispatchSemaphore(value: 0)
-      DispatchQueue.global().async {
+      // Dedicated queues: blocking on the global pool starves every other test on 2 cores.
+      DispatchQueue(label: "TickerProcess.wait").async {
         process.waitUntilExit()
         done.signal()
       }
-      DispatchQueue.global().async {
+      DispatchQueue(label: "TickerProcess.timeout").async {
         continuation.resume(returning: done.wait(timeout: .now() + timeout) == .success)
       }
     }
