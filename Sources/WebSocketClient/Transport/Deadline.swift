@@ -28,3 +28,12 @@ struct Deadline: Sendable {
     return ContinuousClock.now >= instant
   }
 }
+
+extension Deadline {
+  /// Seconds left (never negative); nil for a deadline that never passes.
+  var secondsLeft: Double? {
+    guard let instant else { return nil }
+    let (seconds, attoseconds) = ContinuousClock.now.duration(to: instant).components
+    return max(0, Double(seconds) + Double(attoseconds) / 1e18)
+  }
+}

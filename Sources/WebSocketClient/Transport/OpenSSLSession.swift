@@ -1,0 +1,138 @@
+#if canImport(COpenSSLShim)
+  import COpenSSLShim
+  import Glibc
+  import Synchronization
+
+  /// One OpenSSL client connection (`SSL*`) on a socket, with every call made under a lock.
+  /// `TLSStream` does the waiting; this type only makes single non-blocking attempts.
+  final class OpenSSLSession: Sendable {
+    /// The outcome of one non-blocking attempt.
+    enum Step {
+      case done(Int32)
+      case wantRead
+      case wantWrite
+      /// The peer sent close_notify.
+      case closed
+      case failed(TransportError)
+    }
+
+    /// The `SSL*`; only ever touched under the mutex.
+    private struct Handle: @unchecked Sendable {
+      let pointer: OpaquePointer
+    }
+    private let ssl: Mutex<Handle>
+
+    /// Configures a client connection on `fd` (which must outlive this object's use of it).
+    init(fd: Int32, serverName: String, caCertificateFile: String?) throws(TransportError) {
+      ERR_clear_error()
+      guard let context = SSL_CTX_new(TLS_client_method()) else {
+        throw .tls("SSL_CTX_new failed: \(Self.drainErrors())")
+      }
+      defer { SSL_CTX_free(context) }  // the SSL object keeps its own reference
+      guard shim_SSL_CTX_set_min_proto_version(context, shim_TLS1_2_VERSION()) == 1 else {
+        throw .tls("cannot require TLS 1.2: \(Self.drainErrors())")
+      }
+      _ = shim_SSL_CTX_set_mode(
+        context, shim_SSL_MODE_ENABLE_PARTIAL_WRITE() | shim_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER())
+      guard SSL_CTX_set_default_verify_paths(context) == 1 else {
+        throw .tls("cannot load the system trust store: \(Self.drainErrors())")
+      }
+      if let caCertificateFile {
+        guard SSL_CTX_load_verify_locations(context, caCertificateFile, nil) == 1 else {
+          throw .tls("cannot load CA certificates from \(caCertificateFile): \(Self.drainErrors())")
+        }
+      }
+      SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+
+      guard let ssl = SSL_new(context) else { throw .tls("SSL_new failed: \(Self.drainErrors())") }
+      do throws(TransportError) {
+        if Self.isIPLiteral(serverName) {
+          guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), serverName) == 1 else {
+            throw .tls("cannot verify against IP address \(serverName): \(Self.drainErrors())")
+          }
+        } else {
+          guard SSL_set1_host(ssl, serverName) == 1,
+            shim_SSL_set_tlsext_host_name(ssl, serverName) == 1
+          else { throw .tls("cannot use host name \(serverName): \(Self.drainErrors())") }
+        }
+        guard let bio = shim_BIO_new_nosigpipe_socket(fd) else {
+          throw .tls("cannot create the socket BIO: \(Self.drainErrors())")
+        }
+        SSL_set_bio(ssl, bio, bio)
+        SSL_set_connect_state(ssl)
+      } catch {
+        SSL_free(ssl)
+        throw error
+      }
+      self.ssl = Mutex(Handle(pointer: ssl))
+    }
+
+    deinit {
+      ssl.withLock { SSL_free($0.pointer) }
+    }
+
+    /// Makes one attempt of `call` under the lock and classifies the result (reading OpenSSL's
+    /// per-thread error queue on the same thread, inside the lock).
+    func attempt(handshake: Bool, _ call: (OpaquePointer) -> Int32) -> Step {
+      ssl.withLock { handle -> Step in
+        let ssl = handle.pointer
+        ERR_clear_error()
+        let result = call(ssl)
+        if result > 0 { return .done(result) }
+        let code = SSL_get_error(ssl, result)
+        let savedErrno = errno
+        switch code {
+        case SSL_ERROR_WANT_READ:
+          return .wantRead
+        case SSL_ERROR_WANT_WRITE:
+          return .wantWrite
+        case SSL_ERROR_ZERO_RETURN:
+          return .closed
+        default:
+          if handshake {
+            let verify = SSL_get_verify_result(ssl)
+            if verify != X509_V_OK {
+              let text = X509_verify_cert_error_string(verify).map { String(cString: $0) } ?? ""
+              ERR_clear_error()
+              return .failed(.certificateVerification(code: Int(verify), message: text))
+            }
+          }
+          if code == SSL_ERROR_SYSCALL && ERR_peek_error() == 0 {
+            // The socket failed, or (errno 0) the peer closed TCP without a TLS close_notify.
+            return .failed(savedErrno == 0 ? .connectionClosed : .syscall(call: "SSL", errno: savedErrno))
+          }
+          if ERR_GET_REASON(ERR_peek_error()) == SSL_R_UNEXPECTED_EOF_WHILE_READING {
+            ERR_clear_error()
+            return .failed(.connectionClosed)
+          }
+          return .failed(.tls(Self.drainErrors()))
+        }
+      }
+    }
+
+    /// One non-blocking attempt to send close_notify after a completed handshake.
+    func sendCloseNotify() {
+      ssl.withLock { handle in
+        if SSL_is_init_finished(handle.pointer) == 1 { _ = SSL_shutdown(handle.pointer) }
+        ERR_clear_error()
+      }
+    }
+
+    /// OpenSSL's queued error texts (ERR_error_string_n), oldest first, and clears the queue.
+    static func drainErrors() -> String {
+      var texts: [String] = []
+      while case let code = ERR_get_error(), code != 0 {
+        var buffer = [CChar](repeating: 0, count: 256)
+        ERR_error_string_n(code, &buffer, buffer.count)
+        texts.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+      }
+      return texts.isEmpty ? "unknown TLS error" : texts.joined(separator: "; ")
+    }
+
+    static func isIPLiteral(_ host: String) -> Bool {
+      var v4 = in_addr()
+      var v6 = in6_addr()
+      return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
+    }
+  }
+#endif

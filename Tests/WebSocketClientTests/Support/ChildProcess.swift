@@ -1,0 +1,97 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A child process (found on PATH) whose stdout and stderr are collected together, for tests
+/// that need a real peer such as `openssl s_server`. Terminated on `terminate()` or deinit.
+final class ChildProcess: @unchecked Sendable {
+  struct Failure: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  /// Shared with the thread that reads the pipe (which must not keep the ChildProcess alive).
+  private final class Collected: Sendable {
+    let text = Mutex("")
+    let changed = DispatchSemaphore(value: 0)
+    let finishedReading = DispatchSemaphore(value: 0)
+  }
+
+  private let process = Process()
+  private let collected = Collected()
+  private var changed: DispatchSemaphore { collected.changed }
+  private var finishedReading: DispatchSemaphore { collected.finishedReading }
+
+  init(_ arguments: [String]) throws {
+    let pipe = Pipe()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    process.standardOutput = pipe
+    process.standardError = pipe
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let handle = pipe.fileHandleForReading
+    Thread.detachNewThread { [collected] in
+      while true {
+        let data = handle.availableData
+        if data.isEmpty { break }
+        collected.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        collected.changed.signal()
+      }
+      collected.finishedReading.signal()
+      collected.changed.signal()
+    }
+  }
+
+  deinit { terminate() }
+
+  /// Everything the child wrote so far.
+  var text: String { collected.text.withLock { $0 } }
+
+  /// Waits until `extract` finds what it wants in the output so far, or the child stops writing,
+  /// or `seconds` pass (a bound that only guards against a hang).
+  func waitForOutput<T>(within seconds: Double = 30, _ extract: (String) -> T?) -> T? {
+    let limit = DispatchTime.now() + seconds
+    while true {
+      if let found = extract(text) { return found }
+      if finishedReading.wait(timeout: .now()) == .success {
+        finishedReading.signal()
+        return extract(text)
+      }
+      if changed.wait(timeout: limit) == .timedOut { return extract(text) }
+    }
+  }
+
+  /// Waits for the child to exit (bounded) and returns its status.
+  func waitForExit(within seconds: Double = 60) throws -> Int32 {
+    guard finishedReading.wait(timeout: .now() + seconds) == .success else {
+      terminate()
+      throw Failure(description: "\(process.arguments ?? []) did not finish in \(seconds) s")
+    }
+    finishedReading.signal()
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
+  func terminate() {
+    if process.isRunning {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+    }
+  }
+
+  /// Runs a command to completion; throws with its output when it fails.
+  @discardableResult
+  static func run(_ arguments: [String]) throws -> String {
+    let child = try ChildProcess(arguments)
+    let status = try child.waitForExit()
+    guard status == 0 else {
+      throw Failure(description: "\(arguments.joined(separator: " ")) exited \(status): \(child.text)")
+    }
+    return child.text
+  }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import Testing
+
+@testable import WebSocketClient
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Whether this build has the OpenSSL transport (Linux) and the `openssl` command is present.
+let canTestTLS: Bool = {
+  #if os(Linux)
+    return (try? ChildProcess.run(["openssl", "version"])) != nil
+  #else
+    return false
+  #endif
+}()
+
+/// `openssl s_server -www` on 127.0.0.1 with the test server certificate, on a port it picks.
+final class TLSTestServer {
+  let child: ChildProcess
+  let port: Int
+
+  init(ca: TestCA) throws {
+    child = try ChildProcess([
+      "openssl", "s_server", "-accept", "127.0.0.1:0", "-cert", ca.serverCertificate,
+      "-key", ca.serverKey, "-www",
+    ])
+    let port = child.waitForOutput { text -> Int? in
+      guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("ACCEPT ") }),
+        let colon = line.lastIndex(of: ":")
+      else { return nil }
+      return Int(line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+    }
+    guard let port else {
+      throw ChildProcess.Failure(description: "s_server did not start: \(child.text)")
+    }
+    self.port = port
+  }
+
+  deinit { child.terminate() }
+}
+
+@Suite(.enabled(if: canTestTLS, "needs the OpenSSL transport (Linux) and the openssl command"))
+struct TLSStreamTests {
+  private func handshake(
+    _ server: TLSTestServer, serverName: String, caFile: String?, timeout: Double = 30
+  ) throws(TransportError) -> TLSStream {
+    let tcp = try TCPStream.connect(host: "127.0.0.1", port: server.port, timeout: 30)
+    return try TLSStream(over: tcp, serverName: serverName, caCertificateFile: caFile, timeout: timeout)
+  }
+
+  /// Sends an HTTP request to `s_server -www` and reads the whole response.
+  private func exchange(_ stream: any ByteStream) throws -> (response: String, end: TransportError?) {
+    try stream.write(Array("GET / HTTP/1.0\r\n\r\n".utf8), timeout: 30)
+    var response: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    do {
+      while true {
+        let n = try readSome(stream, into: &buffer)
+        if n == 0 { return (String(decoding: response, as: UTF8.self), nil) }
+        response += buffer[0..<n]
+      }
+    } catch {
+      return (String(decoding: response, as: UTF8.self), error)
+    }
+  }
+
+  @Test func connectsToATrustedServerByName() throws {
+    let ca = try TestCA.shared()
+    let server = try TLSTestServer(ca: ca)
+    let stream = try handshake(server, serverName: "localhost", caFile: ca.caFile)
+    defer { stream.close() }
+    let (response, end) = try exchange(stream)
+    #expect(response.hasPrefix("HTTP/1.0 200 ok"))
+    #expect(response.contains("</HTML>"))  // the whole status page arrived
+    // s_server -www ends with a TLS close_notify: a clean end of stream, read returns 0.
+    #expect(end == nil)
+  }
+
+  @Test func connectorVerifiesAnIPAddressCertificate() throws {
+    let ca = try TestCA.shared()
+    let server = try TLSTestServer(ca: ca)
+    let url = try WebSocketURL(parsing: "wss://127.0.0.1:\(server.port)/")
+    let stream = try TransportConnector.connect(
+      url: url, options: ConnectOptions(connectTimeout: 30, caCertificateFile: ca.caFile))
+    defer { stream.close() }
+    #expect(stream is TLSStream)
+    #expect(try exchange(stream).response.hasPrefix("HTTP/1.0 200 ok"))
+  }
+
+  @Test func refusesAWrongHostName() throws {
+    let ca = try TestCA.shared()
+    let server = try TLSTestServer(ca: ca)
+    let error = #expect(throws: TransportError.self) {
+      try handshake(server, serverName: "not-localhost.example", caFile: ca.caFile)
+    }
+    guard case .certificateVerification(let code, let message) = error else {
+      Issue.record("expected .certificateVerification, got \(String(describing: error))")
+      return
+    }
+    #expect(code == 62)  // X509_V_ERR_HOSTNAME_MISMATCH
+    #expect(!message.isEmpty)
+  }
+
+  @Test func refusesAnIPAddressNotInTheCertificate() throws {
+    let ca = try TestCA.shared()
+    let server = try TLSTestServer(ca: ca)
+    let error = #expect(throws: TransportError.self) {
+      try handshake(server, serverName: "127.0.0.2", caFile: ca.caFile)
+    }
+    guard case .certificateVerification(let code, _) = error else {
+      Issue.record("expected .certificateVerification, got \(String(describing: error))")
+      return
+    }
+    #expect(code == 64)  // X509_V_ERR_IP_ADDRESS_MISMATCH
+  }
+
+  @Test func refusesAnUnknownCA() throws {
+    let ca = try TestCA.shared()
+    let server = try TLSTestServer(ca: ca)
+    let error = #expect(throws: TransportError.self) {
+      try handshake(server, serverName: "localhost", caFile: ca.otherCAFile)
+    }
+    guard case .certificateVerification(let code, _) = error else {
+      Issue.record("expected .certificateVerification, got \(String(describing: error))")
+      return
+    }
+    #expect(code == 20)  // X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY
+  }
+
+  @Test func refusesTheTestCAWithoutCACert() throws {
+    let ca = try TestCA.shared()
+    let server = try TLSTestServer(ca: ca)
+    let error = #expect(throws: TransportError.self) {
+      try handshake(server, serverName: "localhost", caFile: nil)
+    }
+    guard case .certificateVerification(let code, _) = error else {
+      Issue.record("expected .certificateVerification, got \(String(describing: error))")
+      return
+    }
+    #expect([19, 20, 21].contains(code))
+  }
+
+  @Test func unreadableCAFileIsATLSError() throws {
+    let listener = try TCPListener()
+    defer { listener.close() }
+    let tcp = try TCPStream.connect(host: "127.0.0.1", port: listener.port, timeout: 30)
+    let error = #expect(throws: TransportError.self) {
+      try TLSStream(
+        over: tcp, serverName: "localhost", caCertificateFile: "/nonexistent/ca.pem", timeout: 30)
+    }
+    guard case .tls(let text) = error else {
+      Issue.record("expected .tls, got \(String(describing: error))")
+      return
+    }
+    #expect(text.contains("/nonexistent/ca.pem"))
+  }
+
+  @Test func handshakeTimesOutWhenTheServerIsSilent() throws {
+    let listener = try TCPListener()
+    defer { listener.close() }
+    let tcp = try TCPStream.connect(host: "127.0.0.1", port: listener.port, timeout: 30)
+    let peer = try listener.accept(timeout: 30)
+    defer { peer.close() }
+    let error = #expect(throws: TransportError.self) {
+      try TLSStream(over: tcp, serverName: "localhost", caCertificateFile: nil, timeout: 0.2)
+    }
+    guard case .timeout = error else {
+      Issue.record("expected .timeout, got \(String(describing: error))")
+      return
+    }
+  }
+
+  @Test func shutdownWakesABlockedTLSRead() throws {
+    let ca = try TestCA.shared()
+    let server = try TLSTestServer(ca: ca)
+    let stream = try handshake(server, serverName: "localhost", caFile: ca.caFile)
+    defer { stream.close() }
+    // s_server -www sends nothing until it has a request, so this read blocks.
+    let reader = Background { () throws(TransportError) -> Int in
+      var buffer = [UInt8](repeating: 0, count: 64)
+      return try readSome(stream, into: &buffer, timeout: nil)
+    }
+    stream.shutdown()
+    #expect(throws: TransportError.cancelled) { try reader.value() }
+  }
+}
