@@ -22,9 +22,13 @@ public struct NativeEngine: WebSocketEngine {
     self.random = random
   }
 
-  // DEFAULT INIT — to be wired once `TransportConnector` lands in Sources/WebSocketClient/Transport:
-  // public init() { self.init(transport: { url, options throws(TransportError) in
-  //   try TransportConnector.connect(url: url, options: options) }) }
+  /// The engine over real sockets: TCP, and TLS for `wss://` (see `TransportConnector`), with
+  /// keys and masks from the system's secure random generator.
+  public init() {
+    self.init(transport: { url, options throws(TransportError) in
+      try TransportConnector.connect(url: url, options: options)
+    })
+  }
 
   public func connect(to url: WebSocketURL, options: ConnectOptions) async throws(WebSocketError)
     -> any WebSocketConnection
