@@ -1,0 +1,146 @@
+import WebSocketClient
+
+/// The command-line parser: pure, `[String]` (without the program name) → `ParsedCommand`.
+/// Options take `--opt value` or `--opt=value`; `-s`, `-v`, `-h` are the short forms. Repeated
+/// options: `--symbol` accumulates, others take the last value.
+public enum ArgumentParser {
+  public static func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
+    var command = ParsedCommand()
+    var symbols: [String] = []
+    var index = 0
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      if argument == "--" {
+        if index < arguments.count { throw .unexpectedArgument(arguments[index]) }
+        break
+      }
+      guard argument.hasPrefix("-"), argument.count > 1 else { throw .unexpectedArgument(argument) }
+      var name = argument
+      var inlineValue: String? = nil
+      if argument.hasPrefix("--"), let eq = argument.firstIndex(of: "=") {
+        name = String(argument[..<eq])
+        inlineValue = String(argument[argument.index(after: eq)...])
+      }
+
+      func flag() throws(UsageError) {
+        if inlineValue != nil { throw .unexpectedValue(option: name) }
+      }
+      func value() throws(UsageError) -> String {
+        if let inlineValue { return inlineValue }
+        guard index < arguments.count else { throw .missingValue(option: name) }
+        index += 1
+        return arguments[index - 1]
+      }
+      func parsed<T>(_ text: String, _ result: T?, _ requirement: String) throws(UsageError) -> T {
+        guard let result else { throw .invalidValue(option: name, value: text, requirement: requirement) }
+        return result
+      }
+
+      switch name {
+      case "--symbol", "-s":
+        let text = try value()
+        let list = SettingValue.symbols(text)
+        symbols += try parsed(text, list.isEmpty ? nil : list, SettingValue.symbolsRequirement)
+      case "--url":
+        let text = try value()
+        guard let url = SettingValue.url(text) else {
+          throw .invalidValue(
+            option: name, value: Redaction.redactQuery(text), requirement: SettingValue.urlRequirement)
+        }
+        command.config.url = url
+      case "--config":
+        let text = try value()
+        command.configPath = try parsed(text, text.isEmpty ? nil : text, SettingValue.pathRequirement)
+      case "--engine":
+        let text = try value()
+        command.config.engine = try parsed(
+          text, SettingValue.choice(text, as: EngineChoice.self), SettingValue.choices(EngineChoice.self))
+      case "--debounce":
+        let text = try value()
+        command.config.debounce = try parsed(
+          text, SettingValue.seconds(text), SettingValue.secondsRequirement)
+      case "--max-wait":
+        let text = try value()
+        command.config.maxWait = try parsed(text, SettingValue.seconds(text), SettingValue.secondsRequirement)
+      case "--every-trade":
+        try flag()
+        command.config.everyTrade = true
+      case "--format":
+        let text = try value()
+        command.config.format = try parsed(
+          text, SettingValue.choice(text, as: OutputFormat.self), SettingValue.choices(OutputFormat.self))
+      case "--color":
+        let text = try value()
+        command.config.color = try parsed(
+          text, SettingValue.choice(text, as: ColorMode.self), SettingValue.choices(ColorMode.self))
+      case "--no-color":
+        try flag()
+        command.config.color = .never
+      case "--cacert":
+        let text = try value()
+        command.config.cacert = try parsed(text, text.isEmpty ? nil : text, SettingValue.pathRequirement)
+      case "--connect-timeout":
+        let text = try value()
+        command.config.connectTimeout = try parsed(
+          text, SettingValue.seconds(text, allowZero: false), SettingValue.positiveSecondsRequirement)
+      case "--max-message-size":
+        let text = try value()
+        command.config.maxMessageSize = try parsed(
+          text, SettingValue.messageSize(text), SettingValue.sizeRequirement)
+      case "--count":
+        let text = try value()
+        command.config.count = try parsed(text, SettingValue.count(text), SettingValue.countRequirement)
+      case "--verbose", "-v":
+        try flag()
+        command.config.verbose = true
+      case "--demo":
+        try flag()
+        command.demo = true
+      case "--help", "-h":
+        try flag()
+        command.help = true
+      case "--version":
+        try flag()
+        command.version = true
+      case "--token", "-t", "--api-key", "--apikey":
+        throw .tokenOnCommandLine
+      default:
+        throw .unknownOption(name)
+      }
+    }
+    if !symbols.isEmpty { command.config.symbols = symbols }
+    return command
+  }
+
+  /// The `--help` text (options only; the caller adds the program's own lines around it).
+  public static let optionsHelp = """
+    Options:
+      -s, --symbol SYM          symbol to follow; repeat or separate with commas
+                                (default BINANCE:BTCUSDT)
+          --url URL             WebSocket endpoint (default: the provider's)
+          --config FILE         config file (default $XDG_CONFIG_HOME/ticker/config.json)
+          --engine ENGINE       auto | urlsession | native (default auto)
+          --debounce SECONDS    print a symbol's price after this much quiet (default 0.5;
+                                0 = every change at once)
+          --max-wait SECONDS    print at least this often during a continuous stream
+                                (default: the debounce interval)
+          --every-trade         print every trade, unfiltered (duplicates included)
+          --format FORMAT       text | json (default text)
+          --color WHEN          auto | always | never (default auto)
+          --no-color            same as --color never
+          --cacert FILE         trust the CA certificates in this PEM file
+          --connect-timeout SECONDS   (default 10)
+          --max-message-size BYTES    (default 16777216)
+          --count N             exit after printing N lines
+      -v, --verbose             connection details on stderr
+          --demo                replay a recorded session from a local server (no token needed)
+      -h, --help                show this help
+          --version             show the version
+
+    Environment: FINNHUB_TOKEN (API key; never pass it as an option), TICKER_SYMBOLS,
+    TICKER_URL, TICKER_ENGINE, TICKER_DEBOUNCE, TICKER_MAX_WAIT, TICKER_EVERY_TRADE,
+    TICKER_FORMAT, TICKER_COLOR, TICKER_CONNECT_TIMEOUT, TICKER_MAX_MESSAGE_SIZE, TICKER_CACERT,
+    TICKER_COUNT, TICKER_VERBOSE, TICKER_CONFIG, NO_COLOR.
+    """
+}

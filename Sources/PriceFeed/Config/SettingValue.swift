@@ -1,0 +1,79 @@
+import WebSocketClient
+
+/// Parsing and validation of individual setting values, shared by the command line, the
+/// environment and the config file so that every source accepts the same values and explains
+/// problems with the same words. Each function returns nil when the value is unusable; the
+/// matching `…Requirement` text says what was expected.
+enum SettingValue {
+  static let secondsRequirement = "must be a number of seconds ≥ 0"
+  static let positiveSecondsRequirement = "must be a number of seconds > 0"
+  static let countRequirement = "must be a whole number ≥ 1"
+  static let sizeRequirement = "must be a whole number of bytes between 125 and 2147483647"
+  static let symbolsRequirement = "must be a non-empty list of symbols"
+  static let booleanRequirement = "must be true or false"
+  static let stringRequirement = "must be a string"
+  static let pathRequirement = "must be a non-empty file path"
+  static let urlRequirement = "must be a ws:// or wss:// URL"
+  static let maxSeconds = 86_400.0
+
+  static func choices<T: RawRepresentable & CaseIterable>(_: T.Type) -> String where T.RawValue == String {
+    "must be one of " + T.allCases.map(\.rawValue).joined(separator: ", ")
+  }
+
+  static var providerRequirement: String {
+    "must be one of " + ProviderCatalog.names.joined(separator: ", ")
+  }
+
+  /// Decimal seconds (`0.25`, `2`, `1e-1`), finite, at most a day.
+  static func seconds(_ text: String, allowZero: Bool = true) -> Duration? {
+    guard let price = Price(text) else { return nil }  // strict decimal grammar, no "inf"/"nan"
+    return seconds(price.value, allowZero: allowZero)
+  }
+
+  static func seconds(_ value: Double, allowZero: Bool = true) -> Duration? {
+    guard value.isFinite, value >= 0, value <= maxSeconds else { return nil }
+    if !allowZero && value == 0 { return nil }
+    return .seconds(value)
+  }
+
+  static func count(_ text: String) -> Int? {
+    guard let n = Int(text), n >= 1 else { return nil }
+    return n
+  }
+
+  static func messageSize(_ text: String) -> Int? {
+    guard let n = Int(text), n >= 125, n <= Int(Int32.max) else { return nil }
+    return n
+  }
+
+  static func boolean(_ text: String) -> Bool? {
+    switch text.lowercased() {
+    case "1", "true", "yes", "on": true
+    case "0", "false", "no", "off": false
+    default: nil
+    }
+  }
+
+  /// Splits on commas, trims spaces around each symbol (spaces inside are kept: `IC MARKETS:1`),
+  /// drops empty pieces.
+  static func symbols(_ text: String) -> [String] {
+    text.split(separator: ",").map { piece in
+      var s = Substring(piece)
+      while s.first == " " || s.first == "\t" { s = s.dropFirst() }
+      while s.last == " " || s.last == "\t" { s = s.dropLast() }
+      return String(s)
+    }.filter { !$0.isEmpty }
+  }
+
+  static func url(_ text: String) -> WebSocketURL? {
+    do throws(TransportError) {
+      return try WebSocketURL(parsing: text)
+    } catch {
+      return nil
+    }
+  }
+
+  static func choice<T: RawRepresentable>(_ text: String, as _: T.Type) -> T? where T.RawValue == String {
+    T(rawValue: text.lowercased())
+  }
+}

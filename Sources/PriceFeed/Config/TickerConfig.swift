@@ -1,0 +1,72 @@
+import WebSocketClient
+
+/// Every setting of the ticker, resolved. Built from defaults overridden by each source in turn
+/// (flags > environment > config file > defaults) with `resolve(file:environment:flags:)`.
+/// `description` and `dump()` never show the token.
+public struct TickerConfig: Sendable, Equatable {
+  public var provider: String = "finnhub"
+  public var symbols: [String] = ["BINANCE:BTCUSDT"]
+  /// API token; `FINNHUB_TOKEN` is the preferred source.
+  public var token: String? = nil
+  /// nil = the provider's default URL.
+  public var url: WebSocketURL? = nil
+  public var engine: EngineChoice = .auto
+  public var debounce: Duration = .milliseconds(500)
+  /// nil = the debounce interval.
+  public var maxWait: Duration? = nil
+  public var everyTrade: Bool = false
+  public var format: OutputFormat = .text
+  public var color: ColorMode = .auto
+  public var connectTimeout: Duration = .seconds(10)
+  public var maxMessageSize: Int = 16 << 20
+  /// A PEM file of trusted CA certificates, instead of the system's.
+  public var cacert: String? = nil
+  /// Exit after printing this many lines; nil = unlimited.
+  public var count: Int? = nil
+  public var verbose: Bool = false
+
+  public init() {}
+
+  /// Defaults, then the file, the environment and the flags, each overriding the one before.
+  public static func resolve(
+    file: PartialConfig = PartialConfig(),
+    environment: PartialConfig = PartialConfig(),
+    flags: PartialConfig = PartialConfig()
+  ) -> TickerConfig {
+    var config = TickerConfig()
+    for layer in [file, environment, flags] { layer.apply(to: &config) }
+    return config
+  }
+
+  /// `maxWait`, defaulting to the debounce interval.
+  public var effectiveMaxWait: Duration { maxWait ?? debounce }
+
+  /// The pipeline mode these settings ask for.
+  public var stageMode: PriceStageMode {
+    PriceStageMode(debounce: debounce, maxWait: effectiveMaxWait, everyTrade: everyTrade)
+  }
+}
+
+extension TickerConfig: CustomStringConvertible, CustomReflectable {
+  public var description: String {
+    var parts = ["provider: \(provider)", "symbols: \(symbols)"]
+    parts.append("token: \(token == nil ? "none" : "set (hidden)")")
+    parts.append("url: \(url.map(\.description) ?? "provider default")")
+    parts.append("engine: \(engine.rawValue)")
+    parts.append("debounce: \(debounce)")
+    parts.append("maxWait: \(effectiveMaxWait)")
+    parts.append("everyTrade: \(everyTrade)")
+    parts.append("format: \(format.rawValue)")
+    parts.append("color: \(color.rawValue)")
+    parts.append("connectTimeout: \(connectTimeout)")
+    parts.append("maxMessageSize: \(maxMessageSize)")
+    parts.append("cacert: \(cacert ?? "system")")
+    parts.append("count: \(count.map(String.init) ?? "unlimited")")
+    parts.append("verbose: \(verbose)")
+    return parts.joined(separator: ", ")
+  }
+
+  public var customMirror: Mirror {
+    Mirror(self, children: ["description": description])
+  }
+}

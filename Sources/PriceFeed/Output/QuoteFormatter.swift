@@ -1,0 +1,16 @@
+/// Turns quotes into output lines. Formatters may keep state (the text formatter remembers each
+/// symbol's previous price for colour), hence `mutating`.
+public protocol QuoteFormatter: Sendable {
+  /// Appends one complete line for `quote`, newline included.
+  mutating func append(_ quote: Quote, to buffer: inout [UInt8])
+}
+
+extension QuoteFormatter {
+  /// One complete line for `quote`, newline included.
+  public mutating func format(_ quote: Quote) -> String {
+    var buffer: [UInt8] = []
+    buffer.reserveCapacity(96)
+    append(quote, to: &buffer)
+    return String(decoding: buffer, as: UTF8.self)
+  }
+}

@@ -1,0 +1,46 @@
+/// The default output, one line per quote, tab-separated because symbols may contain spaces:
+///
+///     <trade time, ISO 8601 UTC with milliseconds>\t<symbol>\t<price exactly as sent>\n
+///     2026-01-17T13:18:52.976Z	BINANCE:BTCUSDT	95372.09
+///
+/// With `useColor`, the price is wrapped in ANSI SGR codes: green (`ESC[32m`) when higher than
+/// the previous line printed for that symbol, red (`ESC[31m`) when lower, reset with `ESC[0m`;
+/// no codes at all for the first line of a symbol or an unchanged price. Without `useColor` the
+/// output never contains an escape byte.
+public struct TextFormatter: QuoteFormatter {
+  public var useColor: Bool
+  private var previous: [String: Price] = [:]
+
+  public init(useColor: Bool = false) {
+    self.useColor = useColor
+  }
+
+  static let green: [UInt8] = Array("\u{1B}[32m".utf8)
+  static let red: [UInt8] = Array("\u{1B}[31m".utf8)
+  static let reset: [UInt8] = Array("\u{1B}[0m".utf8)
+
+  public mutating func append(_ quote: Quote, to buffer: inout [UInt8]) {
+    UTCTimestamp.append(milliseconds: quote.time, to: &buffer)
+    buffer.append(0x09)
+    buffer.append(contentsOf: quote.symbol.utf8)
+    buffer.append(0x09)
+    var color: [UInt8]? = nil
+    if useColor {
+      if let before = previous.updateValue(quote.price, forKey: quote.symbol) {
+        if quote.price > before {
+          color = Self.green
+        } else if quote.price < before {
+          color = Self.red
+        }
+      }
+    }
+    if let color {
+      buffer.append(contentsOf: color)
+      buffer.append(contentsOf: quote.price.text.utf8)
+      buffer.append(contentsOf: Self.reset)
+    } else {
+      buffer.append(contentsOf: quote.price.text.utf8)
+    }
+    buffer.append(0x0A)
+  }
+}

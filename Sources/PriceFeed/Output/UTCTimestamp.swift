@@ -1,0 +1,79 @@
+/// Epoch milliseconds → ISO 8601 / RFC 3339 UTC text with milliseconds
+/// (`2026-01-17T13:18:52.976Z`), without Foundation: Howard Hinnant's civil-from-days algorithm.
+public enum UTCTimestamp {
+  /// Appends the timestamp for `milliseconds` since 1970-01-01T00:00:00Z. Negative values (before
+  /// 1970) are handled; years outside 0...9999 are written with as many digits as they need.
+  public static func append(milliseconds: Int64, to out: inout [UInt8]) {
+    let (days, msOfDay) = floorDivide(milliseconds, 86_400_000)
+    let (year, month, day) = civil(fromDays: days)
+    let hour = msOfDay / 3_600_000
+    let minute = msOfDay / 60_000 % 60
+    let second = msOfDay / 1000 % 60
+    let ms = msOfDay % 1000
+    if year < 0 {
+      out.append(UInt8(ascii: "-"))
+      appendPadded(-year, width: 4, to: &out)
+    } else {
+      appendPadded(year, width: 4, to: &out)
+    }
+    out.append(UInt8(ascii: "-"))
+    appendPadded(month, width: 2, to: &out)
+    out.append(UInt8(ascii: "-"))
+    appendPadded(day, width: 2, to: &out)
+    out.append(UInt8(ascii: "T"))
+    appendPadded(hour, width: 2, to: &out)
+    out.append(UInt8(ascii: ":"))
+    appendPadded(minute, width: 2, to: &out)
+    out.append(UInt8(ascii: ":"))
+    appendPadded(second, width: 2, to: &out)
+    out.append(UInt8(ascii: "."))
+    appendPadded(ms, width: 3, to: &out)
+    out.append(UInt8(ascii: "Z"))
+  }
+
+  public static func string(milliseconds: Int64) -> String {
+    var out: [UInt8] = []
+    out.reserveCapacity(24)
+    append(milliseconds: milliseconds, to: &out)
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// (year, month 1...12, day 1...31) for a count of days since 1970-01-01.
+  static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let day = doy - (153 * mp + 2) / 5 + 1
+    let month = mp < 10 ? mp + 3 : mp - 9
+    let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+    return (year, month, day)
+  }
+
+  private static func floorDivide(_ a: Int64, _ b: Int64) -> (Int64, Int64) {
+    // Int64.min cannot be negated safely; clamp to a representable range first.
+    let a = max(a, Int64.min / 2)
+    var q = a / b
+    var r = a % b
+    if r < 0 {
+      q -= 1
+      r += b
+    }
+    return (q, r)
+  }
+
+  static func appendPadded(_ value: Int64, width: Int, to out: inout [UInt8]) {
+    var digits: [UInt8] = []
+    var v = value
+    repeat {
+      digits.append(UInt8(ascii: "0") + UInt8(v % 10))
+      v /= 10
+    } while v > 0
+    if digits.count < width {
+      out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits.count))
+    }
+    out.append(contentsOf: digits.reversed())
+  }
+}

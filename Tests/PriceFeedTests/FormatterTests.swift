@@ -1,0 +1,95 @@
+import Testing
+
+@testable import PriceFeed
+
+@Suite struct FormatterTests {
+  @Test(arguments: [
+    (Int64(1_768_655_932_976), "2026-01-17T13:18:52.976Z"),
+    (0, "1970-01-01T00:00:00.000Z"),
+    (-1, "1969-12-31T23:59:59.999Z"),
+    (951_782_400_000, "2000-02-29T00:00:00.000Z"),
+    (4_102_444_800_000, "2100-01-01T00:00:00.000Z"),
+    (253_402_300_799_999, "9999-12-31T23:59:59.999Z"),
+    (-62_135_596_800_000, "0001-01-01T00:00:00.000Z"),
+  ])
+  func isoTimestamps(ms: Int64, expected: String) {
+    #expect(UTCTimestamp.string(milliseconds: ms) == expected)
+  }
+
+  /// Checks civil-from-days against plain day counting over 1960...2200.
+  @Test func civilDatesMatchDayCounting() {
+    func isLeap(_ y: Int64) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
+    var days: Int64 = -3653  // 1960-01-01
+    for year in Int64(1960)...2200 {
+      for month in Int64(1)...12 {
+        let lengths: [Int64] = [31, isLeap(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        for day in 1...lengths[Int(month - 1)] {
+          let got = UTCTimestamp.civil(fromDays: days)
+          if got != (year, month, day) {
+            Issue.record("day \(days): \(got) != \(year)-\(month)-\(day)")
+            return
+          }
+          days += 1
+        }
+      }
+    }
+    #expect(days > 80_000)
+  }
+
+  @Test func extremeTimesDoNotTrap() {
+    #expect(!UTCTimestamp.string(milliseconds: .max).isEmpty)
+    #expect(!UTCTimestamp.string(milliseconds: .min).isEmpty)
+  }
+
+  let btc = Quote(
+    symbol: "BINANCE:BTCUSDT", price: Price("95372.09")!, volume: Price("0.00063"), time: 1_768_655_932_976)
+
+  @Test func textLine() {
+    var formatter = TextFormatter()
+    #expect(formatter.format(btc) == "2026-01-17T13:18:52.976Z\tBINANCE:BTCUSDT\t95372.09\n")
+    let spaced = Quote(symbol: "IC MARKETS:1", price: Price("1.16539E8")!, time: 0)
+    #expect(formatter.format(spaced) == "1970-01-01T00:00:00.000Z\tIC MARKETS:1\t116539000\n")
+  }
+
+  @Test func textColourFollowsDirectionPerSymbol() {
+    var formatter = TextFormatter(useColor: true)
+    func line(_ symbol: String, _ price: String) -> String {
+      formatter.format(Quote(symbol: symbol, price: Price(price)!, time: 0))
+    }
+    let prefix = "1970-01-01T00:00:00.000Z\t"
+    #expect(line("A", "10") == prefix + "A\t10\n")
+    #expect(line("A", "10.5") == prefix + "A\t\u{1B}[32m10.5\u{1B}[0m\n")
+    #expect(line("B", "1") == prefix + "B\t1\n")
+    #expect(line("A", "10.50") == prefix + "A\t10.50\n")
+    #expect(line("A", "9") == prefix + "A\t\u{1B}[31m9\u{1B}[0m\n")
+    #expect(line("B", "0.5") == prefix + "B\t\u{1B}[31m0.5\u{1B}[0m\n")
+
+    var plain = TextFormatter(useColor: false)
+    let lines = ["10", "11", "9"].map { plain.format(Quote(symbol: "A", price: Price($0)!, time: 0)) }
+    #expect(!lines.joined().utf8.contains(0x1B))
+  }
+
+  @Test func jsonLine() throws {
+    var formatter = JSONLinesFormatter()
+    let line = formatter.format(btc)
+    #expect(
+      line
+        == #"{"symbol":"BINANCE:BTCUSDT","price":95372.09,"time":"2026-01-17T13:18:52.976Z","t":1768655932976,"volume":0.00063}"#
+        + "\n")
+    let parsed = try JSONParser().parse(String(line.dropLast()))
+    #expect(parsed["price"] == .number("95372.09"))
+    let odd = Quote(symbol: "IC \"M\"", price: Price("4.9E-4")!, time: -1)
+    #expect(
+      formatter.format(odd)
+        == #"{"symbol":"IC \"M\"","price":0.00049,"time":"1969-12-31T23:59:59.999Z","t":-1,"volume":null}"#
+        + "\n")
+  }
+
+  @Test func bufferAndStringFormsAgree() {
+    var a = TextFormatter()
+    var b = TextFormatter()
+    var buffer: [UInt8] = Array("x".utf8)
+    a.append(btc, to: &buffer)
+    #expect(String(decoding: buffer, as: UTF8.self) == "x" + b.format(btc))
+  }
+}
