@@ -1,10 +1,9 @@
+import PriceFeed
 import URLSessionEngine
 import WebSocketClient
 
 /// `--engine auto|urlsession|native`, resolved to an engine and the reason for it.
 enum EngineSelection {
-  enum Choice: String, Sendable, CaseIterable { case auto, urlsession, native }
-
   struct Selected: Sendable {
     var engine: any WebSocketEngine
     /// Why this engine: shown with `--verbose`.
@@ -19,7 +18,7 @@ enum EngineSelection {
   /// Picks the engine. `auto` asks FoundationNetworking whether it can do WebSockets (a local
   /// probe, see `URLSessionEngine.support()`) and falls back to the native engine when it cannot.
   static func select(
-    _ choice: Choice, needsCustomCA: Bool,
+    _ choice: EngineChoice, needsCustomCA: Bool,
     probe: @Sendable () async -> EngineSupport = { await URLSessionEngine.support() }
   ) async throws(Failure) -> Selected {
     switch choice {

@@ -52,7 +52,7 @@ actor PipelineDriver {
     timer = Task { [clock] in
       try? await clock.sleep(until: deadline, tolerance: nil)
       if Task.isCancelled { return }
-      await self.fire()
+      self.fire()
     }
   }
 

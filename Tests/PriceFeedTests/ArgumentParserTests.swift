@@ -103,14 +103,4 @@ import Testing
       !((error as? UsageError)?.description ?? "SECRET42").contains("SECRET42")
     }
   }
-
-  @Test func helpMentionsEveryOption() {
-    for option in [
-      "--symbol", "--url", "--config", "--engine", "--debounce", "--max-wait", "--every-trade", "--format",
-      "--color", "--no-color", "--cacert", "--connect-timeout", "--max-message-size", "--count", "--verbose",
-      "--demo", "--help", "--version",
-    ] {
-      #expect(ArgumentParser.optionsHelp.contains(option), "\(option)")
-    }
-  }
 }

@@ -112,35 +112,4 @@ public enum ArgumentParser {
     if !symbols.isEmpty { command.config.symbols = symbols }
     return command
   }
-
-  /// The `--help` text (options only; the caller adds the program's own lines around it).
-  public static let optionsHelp = """
-    Options:
-      -s, --symbol SYM          symbol to follow; repeat or separate with commas
-                                (default BINANCE:BTCUSDT)
-          --url URL             WebSocket endpoint (default: the provider's)
-          --config FILE         config file (default $XDG_CONFIG_HOME/ticker/config.json)
-          --engine ENGINE       auto | urlsession | native (default auto)
-          --debounce SECONDS    print a symbol's price after this much quiet (default 0.5;
-                                0 = every change at once)
-          --max-wait SECONDS    print at least this often during a continuous stream
-                                (default: the debounce interval)
-          --every-trade         print every trade, unfiltered (duplicates included)
-          --format FORMAT       text | json (default text)
-          --color WHEN          auto | always | never (default auto)
-          --no-color            same as --color never
-          --cacert FILE         trust the CA certificates in this PEM file
-          --connect-timeout SECONDS   (default 10)
-          --max-message-size BYTES    (default 16777216)
-          --count N             exit after printing N lines
-      -v, --verbose             connection details on stderr
-          --demo                replay a recorded session from a local server (no token needed)
-      -h, --help                show this help
-          --version             show the version
-
-    Environment: FINNHUB_TOKEN (API key; never pass it as an option), TICKER_SYMBOLS,
-    TICKER_URL, TICKER_ENGINE, TICKER_DEBOUNCE, TICKER_MAX_WAIT, TICKER_EVERY_TRADE,
-    TICKER_FORMAT, TICKER_COLOR, TICKER_CONNECT_TIMEOUT, TICKER_MAX_MESSAGE_SIZE, TICKER_CACERT,
-    TICKER_COUNT, TICKER_VERBOSE, TICKER_CONFIG, NO_COLOR.
-    """
 }
