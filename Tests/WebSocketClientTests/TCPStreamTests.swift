@@ -75,6 +75,21 @@ let hasIPv6Loopback: Bool = {
     #expect(try readSome(client, into: &buffer) == 0)
   }
 
+  /// Writing to a closed peer throws EPIPE/ECONNRESET instead of raising SIGPIPE.
+  @Test func writeAfterThePeerClosedThrows() throws {
+    let (client, peer) = try connectedPair()
+    defer { client.close() }
+    peer.close()
+    let error = #expect(throws: TransportError.self) {
+      for _ in 0..<10_000 { try client.write([UInt8](repeating: 1, count: 1024), timeout: 30) }
+    }
+    guard case .syscall(call: "send", let code) = error else {
+      Issue.record("expected .syscall(send), got \(String(describing: error))")
+      return
+    }
+    #expect(code == EPIPE || code == ECONNRESET)
+  }
+
   @Test func connectionRefusedIsAConnectError() throws {
     let listener = try TCPListener()
     let port = listener.port
