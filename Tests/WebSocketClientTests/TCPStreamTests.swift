@@ -147,10 +147,16 @@ let hasIPv6Loopback: Bool = {
       client.close()
       peer.close()
     }
+    let firstByteRead = DispatchSemaphore(value: 0)
     let reader = Background { () throws(TransportError) -> Int in
       var buffer = [UInt8](repeating: 0, count: 16)
-      return try readSome(client, into: &buffer, timeout: nil)
+      _ = try readSome(client, into: &buffer, timeout: 30)
+      firstByteRead.signal()
+      return try readSome(client, into: &buffer, timeout: nil)  // nothing more comes: blocks
     }
+    try peer.write([42], timeout: 5)
+    // Once the first byte is in, the reader is (all but certainly) blocked in its second read.
+    #expect(firstByteRead.wait(timeout: .now() + 60) == .success)
     client.shutdown()
     #expect(throws: TransportError.cancelled) { try reader.value() }
     // Later calls fail the same way instead of touching the socket.

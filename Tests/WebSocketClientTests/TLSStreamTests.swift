@@ -217,14 +217,18 @@ struct TLSStreamTests {
 
   @Test func shutdownWakesABlockedTLSRead() throws {
     let ca = try TestCA.shared()
-    let server = try TLSTestServer(ca: ca)
+    let server = try TLSTestServer(ca: ca, mode: "-rev")
     let stream = try handshake(server, serverName: "localhost", caFile: ca.caFile)
     defer { stream.close() }
-    // s_server -www sends nothing until it has a request, so this read blocks.
+    let firstLineRead = DispatchSemaphore(value: 0)
     let reader = Background { () throws(TransportError) -> Int in
       var buffer = [UInt8](repeating: 0, count: 64)
-      return try readSome(stream, into: &buffer, timeout: nil)
+      _ = try readSome(stream, into: &buffer, timeout: 30)
+      firstLineRead.signal()
+      return try readSome(stream, into: &buffer, timeout: nil)  // nothing more comes: blocks
     }
+    try stream.write(Array("ab\n".utf8), timeout: 30)
+    #expect(firstLineRead.wait(timeout: .now() + 60) == .success)
     stream.shutdown()
     #expect(throws: TransportError.cancelled) { try reader.value() }
   }
