@@ -75,6 +75,21 @@ let hasIPv6Loopback: Bool = {
     #expect(try readSome(client, into: &buffer) == 0)
   }
 
+  /// Writing to a closed peer throws EPIPE/ECONNRESET instead of raising SIGPIPE.
+  @Test func writeAfterThePeerClosedThrows() throws {
+    let (client, peer) = try connectedPair()
+    defer { client.close() }
+    peer.close()
+    let error = #expect(throws: TransportError.self) {
+      for _ in 0..<10_000 { try client.write([UInt8](repeating: 1, count: 1024), timeout: 30) }
+    }
+    guard case .syscall(call: "send", let code) = error else {
+      Issue.record("expected .syscall(send), got \(String(describing: error))")
+      return
+    }
+    #expect(code == EPIPE || code == ECONNRESET)
+  }
+
   @Test func connectionRefusedIsAConnectError() throws {
     let listener = try TCPListener()
     let port = listener.port
@@ -132,10 +147,16 @@ let hasIPv6Loopback: Bool = {
       client.close()
       peer.close()
     }
+    let firstByteRead = DispatchSemaphore(value: 0)
     let reader = Background { () throws(TransportError) -> Int in
       var buffer = [UInt8](repeating: 0, count: 16)
-      return try readSome(client, into: &buffer, timeout: nil)
+      _ = try readSome(client, into: &buffer, timeout: 30)
+      firstByteRead.signal()
+      return try readSome(client, into: &buffer, timeout: nil)  // nothing more comes: blocks
     }
+    try peer.write([42], timeout: 5)
+    // Once the first byte is in, the reader is (all but certainly) blocked in its second read.
+    #expect(firstByteRead.wait(timeout: .now() + 60) == .success)
     client.shutdown()
     #expect(throws: TransportError.cancelled) { try reader.value() }
     // Later calls fail the same way instead of touching the socket.

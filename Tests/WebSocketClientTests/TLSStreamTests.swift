@@ -23,10 +23,11 @@ final class TLSTestServer {
   let child: ChildProcess
   let port: Int
 
-  init(ca: TestCA) throws {
+  /// `mode` is `-www` (an HTTP status page) or `-rev` (echoes each line reversed).
+  init(ca: TestCA, mode: String = "-www") throws {
     child = try ChildProcess([
       "openssl", "s_server", "-accept", "127.0.0.1:0", "-cert", ca.serverCertificate,
-      "-key", ca.serverKey, "-www",
+      "-key", ca.serverKey, mode,
     ])
     let port = child.waitForOutput { text -> Int? in
       guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("ACCEPT ") }),
@@ -78,6 +79,46 @@ struct TLSStreamTests {
     #expect(response.contains("</HTML>"))  // the whole status page arrived
     // s_server -www ends with a TLS close_notify: a clean end of stream, read returns 0.
     #expect(end == nil)
+  }
+
+  /// Reader and writer work concurrently on one TLS connection (the SSL lock must never be held
+  /// while waiting): ~600 KB of lines go out while the reversed lines come back.
+  @Test func concurrentReadAndWriteOfManyLines() throws {
+    let ca = try TestCA.shared()
+    let server = try TLSTestServer(ca: ca, mode: "-rev")
+    let stream = try handshake(server, serverName: "localhost", caFile: ca.caFile)
+    defer { stream.close() }
+    let lines = (0..<4000).map { "line \($0) " + String(repeating: "abcdefghij", count: 14) }
+    let outgoing = Array(lines.map { $0 + "\n" }.joined().utf8)
+    let writer = Background { () throws(TransportError) in try stream.write(outgoing, timeout: 30) }
+    var received: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 16384)
+    let expected = lines.map { String($0.reversed()) }
+    var newlines = 0
+    while newlines < lines.count {
+      let n = try readSome(stream, into: &buffer)
+      if n == 0 { break }
+      received += buffer[0..<n]
+      newlines += buffer[0..<n].count(where: { $0 == UInt8(ascii: "\n") })
+    }
+    try writer.value()
+    let echoed = String(decoding: received, as: UTF8.self).split(separator: "\n").map(String.init)
+    #expect(echoed == expected)
+  }
+
+  /// Writing after the server has gone must throw, not raise SIGPIPE (which would kill the test
+  /// process): OpenSSL writes through our MSG_NOSIGNAL socket BIO.
+  @Test func writeAfterThePeerClosedThrows() throws {
+    let ca = try TestCA.shared()
+    let server = try TLSTestServer(ca: ca)
+    let stream = try handshake(server, serverName: "localhost", caFile: ca.caFile)
+    defer { stream.close() }
+    #expect(try exchange(stream).end == nil)
+    server.child.terminate()
+    let error = #expect(throws: TransportError.self) {
+      for _ in 0..<10_000 { try stream.write([UInt8](repeating: 1, count: 1024), timeout: 30) }
+    }
+    #expect(error != nil)
   }
 
   @Test func connectorVerifiesAnIPAddressCertificate() throws {
@@ -176,14 +217,18 @@ struct TLSStreamTests {
 
   @Test func shutdownWakesABlockedTLSRead() throws {
     let ca = try TestCA.shared()
-    let server = try TLSTestServer(ca: ca)
+    let server = try TLSTestServer(ca: ca, mode: "-rev")
     let stream = try handshake(server, serverName: "localhost", caFile: ca.caFile)
     defer { stream.close() }
-    // s_server -www sends nothing until it has a request, so this read blocks.
+    let firstLineRead = DispatchSemaphore(value: 0)
     let reader = Background { () throws(TransportError) -> Int in
       var buffer = [UInt8](repeating: 0, count: 64)
-      return try readSome(stream, into: &buffer, timeout: nil)
+      _ = try readSome(stream, into: &buffer, timeout: 30)
+      firstLineRead.signal()
+      return try readSome(stream, into: &buffer, timeout: nil)  // nothing more comes: blocks
     }
+    try stream.write(Array("ab\n".utf8), timeout: 30)
+    #expect(firstLineRead.wait(timeout: .now() + 60) == .success)
     stream.shutdown()
     #expect(throws: TransportError.cancelled) { try reader.value() }
   }

@@ -2,9 +2,9 @@
 struct Deadline: Sendable {
   let instant: ContinuousClock.Instant?
 
-  /// `seconds` nil (or non-finite) means "never".
+  /// `seconds` nil, non-finite or beyond ~30 years means "never".
   init(seconds: Double?) {
-    if let seconds, seconds.isFinite {
+    if let seconds, seconds.isFinite, seconds < 1e9 {
       instant = ContinuousClock.now.advanced(by: .milliseconds(Int64(max(0, seconds) * 1000)))
     } else {
       instant = nil
