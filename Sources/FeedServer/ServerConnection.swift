@@ -149,7 +149,8 @@ final class ServerConnection: Sendable {
       let needed = max(1, options.awaitSubscriptions)
       while state.withLock({ $0.emulator.subscribeRequests < needed }) {
         if isFinished { return }
-        if subscribed.wait(timeout: .now() + 0.05) == .success { break }
+        // Woken by each subscribe (or the poll interval, to notice the end); the loop re-checks.
+        _ = subscribed.wait(timeout: .now() + 0.05)
       }
     }
     for step in server.script.steps where step.direction == .server && step.kind != .http {

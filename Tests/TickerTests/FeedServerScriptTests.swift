@@ -47,7 +47,7 @@ struct FeedServerScriptTests {
 
   @Test("subscribe, unknown symbol, unsubscribe, filtering with exact digits")
   func emulation() throws {
-    var emulator = FinnhubEmulator(script: try SessionScript(ndjson: Fixture.text("finnhub-session.ndjson")))
+    var emulator = FinnhubEmulator(script: try SessionScript(ndjson: try Fixture.text("finnhub-session.ndjson")))
     #expect(emulator.knownSymbols == ["BINANCE:BTCUSDT", "AAPL"])
     #expect(emulator.receive(clientText: #"{"type":"subscribe","symbol":"BINANCE:BTCUSDT"}"#).isEmpty)
     #expect(
@@ -79,8 +79,10 @@ struct FeedServerScriptTests {
     let provider = FinnhubProvider()
     var lastTime: Int64 = 0
     for _ in 0..<200 {
-      let message = try #require(a.nextMessage(symbols: ["BINANCE:BTCUSDT", "NOPE"], elapsedMilliseconds: 100))
-      #expect(message == b.nextMessage(symbols: ["BINANCE:BTCUSDT", "NOPE"], elapsedMilliseconds: 100))
+      let next = a.nextMessage(symbols: ["BINANCE:BTCUSDT", "NOPE"], elapsedMilliseconds: 100)
+      let again = b.nextMessage(symbols: ["BINANCE:BTCUSDT", "NOPE"], elapsedMilliseconds: 100)
+      let message = try #require(next)
+      #expect(message == again)
       guard case .quotes(let quotes) = provider.decode(.text(message)) else {
         Issue.record("not decodable: \(message)")
         return
