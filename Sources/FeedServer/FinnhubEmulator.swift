@@ -95,7 +95,8 @@ extension JSONValue {
     case .string(let s): return JSONEscaping.quoted(s)
     case .array(let items): return "[" + items.map(\.serialized).joined(separator: ",") + "]"
     case .object(let object):
-      return "{" + object.members.map { JSONEscaping.quoted($0.key) + ":" + $0.value.serialized }
+      return "{"
+        + object.members.map { JSONEscaping.quoted($0.key) + ":" + $0.value.serialized }
         .joined(separator: ",") + "}"
     }
   }

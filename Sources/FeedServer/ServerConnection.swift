@@ -192,7 +192,8 @@ final class ServerConnection: Sendable {
         sincePing += interval
         let symbols = state.withLock { $0.emulator.subscribedKnownSymbols }
         do {
-          if let message = generator.nextMessage(symbols: symbols, elapsedMilliseconds: Int(interval * 1000)) {
+          if let message = generator.nextMessage(symbols: symbols, elapsedMilliseconds: Int(interval * 1000))
+          {
             try sendFrame(Frame(opcode: .text, payload: Array(message.utf8)))
           }
           if sincePing >= 60 {

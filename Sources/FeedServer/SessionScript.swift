@@ -47,7 +47,9 @@ public struct SessionScript: Sendable, Equatable {
       if trimmed.isEmpty { continue }
       do {
         let step = try decoder.decode(Step.self, from: Data(trimmed.utf8))
-        guard step.afterMilliseconds >= 0 else { throw ParseError.invalidLine(index + 1, "negative after_ms") }
+        guard step.afterMilliseconds >= 0 else {
+          throw ParseError.invalidLine(index + 1, "negative after_ms")
+        }
         steps.append(step)
       } catch let error as ParseError {
         throw error

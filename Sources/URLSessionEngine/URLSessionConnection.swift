@@ -165,7 +165,8 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
     case NSURLErrorUnsupportedURL: return .unsupported(ns.localizedDescription)
     case NSURLErrorTimedOut: return .transport(.timeout("URLSession: \(ns.localizedDescription)"))
     case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
-      return .transport(.resolve(host: task?.originalRequest?.url?.host ?? "", message: ns.localizedDescription))
+      return .transport(
+        .resolve(host: task?.originalRequest?.url?.host ?? "", message: ns.localizedDescription))
     case NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasBadDate,
       NSURLErrorServerCertificateHasUnknownRoot, NSURLErrorServerCertificateNotYetValid:
       return .transport(.certificateVerification(code: ns.code, message: ns.localizedDescription))

@@ -30,7 +30,8 @@ enum EngineSelection {
     case .auto:
       if needsCustomCA {
         return Selected(
-          engine: NativeEngine(), reason: "auto: --cacert needs the native engine (URLSession takes no CA file)")
+          engine: NativeEngine(),
+          reason: "auto: --cacert needs the native engine (URLSession takes no CA file)")
       }
       switch await probe() {
       case .supported:

@@ -14,7 +14,10 @@ actor PipelineDriver {
   private var timer: Task<Void, Never>?
   private var stopped = false
 
-  init(stage: PriceStage<ContinuousClock.Instant>, sink: QuoteSink, onStop: @escaping @Sendable (QuoteSink.Stop) -> Void) {
+  init(
+    stage: PriceStage<ContinuousClock.Instant>, sink: QuoteSink,
+    onStop: @escaping @Sendable (QuoteSink.Stop) -> Void
+  ) {
     self.stage = stage
     self.sink = sink
     self.onStop = onStop

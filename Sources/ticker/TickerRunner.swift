@@ -36,7 +36,8 @@ struct TickerRunner: Sendable {
     }
     diagnostics.info("connected; subscribing to \(symbols.joined(separator: ", "))")
 
-    let stopper = Stopper(connection: connection, provider: provider, symbols: symbols, closeTimeout: closeTimeout)
+    let stopper = Stopper(
+      connection: connection, provider: provider, symbols: symbols, closeTimeout: closeTimeout)
     let driver = PipelineDriver(stage: stage, sink: sink) { stop in
       switch stop {
       case .countReached: stopper.request(.countReached)

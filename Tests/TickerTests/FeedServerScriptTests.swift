@@ -18,8 +18,11 @@ struct FeedServerScriptTests {
     let finnhub = try SessionScript(ndjson: Fixture.text("finnhub-session.ndjson"))
     #expect(finnhub.handshakeStatus.code == 101)
     #expect(finnhub.steps.count == 13)
-    #expect(finnhub.steps[1] == .init(direction: .client, kind: .text, afterMilliseconds: 5,
-      body: #"{"type":"subscribe","symbol":"BINANCE:BTCUSDT"}"#))
+    #expect(
+      finnhub.steps[1]
+        == .init(
+          direction: .client, kind: .text, afterMilliseconds: 5,
+          body: #"{"type":"subscribe","symbol":"BINANCE:BTCUSDT"}"#))
     let refused = try SessionScript(ndjson: Fixture.text("finnhub-unauthorized.ndjson"))
     #expect(refused.handshakeStatus.code == 401)
     #expect(refused.handshakeStatus.reason == "Unauthorized")
@@ -28,7 +31,8 @@ struct FeedServerScriptTests {
   @Test("a bad line is reported with its number")
   func badLine() {
     #expect(throws: SessionScript.ParseError.self) {
-      try SessionScript(ndjson: "{\"dir\":\"S>\",\"kind\":\"text\",\"after_ms\":0,\"body\":\"x\"}\nnot json\n")
+      try SessionScript(
+        ndjson: "{\"dir\":\"S>\",\"kind\":\"text\",\"after_ms\":0,\"body\":\"x\"}\nnot json\n")
     }
     do {
       _ = try SessionScript(ndjson: "\n{\"dir\":\"X\"}")
@@ -47,7 +51,8 @@ struct FeedServerScriptTests {
 
   @Test("subscribe, unknown symbol, unsubscribe, filtering with exact digits")
   func emulation() throws {
-    var emulator = FinnhubEmulator(script: try SessionScript(ndjson: try Fixture.text("finnhub-session.ndjson")))
+    var emulator = FinnhubEmulator(
+      script: try SessionScript(ndjson: try Fixture.text("finnhub-session.ndjson")))
     #expect(emulator.knownSymbols == ["BINANCE:BTCUSDT", "AAPL"])
     #expect(emulator.receive(clientText: #"{"type":"subscribe","symbol":"BINANCE:BTCUSDT"}"#).isEmpty)
     #expect(
@@ -94,9 +99,11 @@ struct FeedServerScriptTests {
     #expect(a.nextMessage(symbols: ["NOPE"], elapsedMilliseconds: 100) == nil)
   }
 
-  @Test("cents formatting reads like a JSON number", arguments: [
-    (Int64(9_538_000), "95380"), (9_538_050, "95380.5"), (9_538_005, "95380.05"), (1, "0.01"),
-  ])
+  @Test(
+    "cents formatting reads like a JSON number",
+    arguments: [
+      (Int64(9_538_000), "95380"), (9_538_050, "95380.5"), (9_538_005, "95380.05"), (1, "0.01"),
+    ])
   func centsFormatting(cents: Int64, text: String) {
     #expect(SyntheticTrades.format(cents: cents) == text)
     #expect(SyntheticTrades.parseCents(text) == cents)

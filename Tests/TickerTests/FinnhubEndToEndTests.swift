@@ -63,7 +63,10 @@ struct FinnhubEndToEndTests {
       ["--url", url(feed), "--every-trade"],
       environment: TickerProcess.cleanEnvironment(["FINNHUB_TOKEN": Self.token]))
     let prices = result.stdoutLines.map { $0.split(separator: "\t").map(String.init) }
-    #expect(prices.map { $0.last ?? "" } == ["95372.09", "95372.1", "95372.1", "95371.85", "95371.9", "95372.3", "95380"])
+    #expect(
+      prices.map { $0.last ?? "" } == [
+        "95372.09", "95372.1", "95372.1", "95371.85", "95371.9", "95372.3", "95380",
+      ])
     #expect(prices.allSatisfy { $0.count == 3 && $0[1] == "BINANCE:BTCUSDT" })
     #expect(result.status == 0, "stderr: \(result.stderr)")
   }

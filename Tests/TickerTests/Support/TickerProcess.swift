@@ -8,7 +8,9 @@ struct TickerProcess {
     var status: Int32
     var stdout: String
     var stderr: String
-    var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+    var stdoutLines: [String] {
+      stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
   }
 
   /// The `ticker` executable next to the test bundle (SwiftPM builds it with the tests).
@@ -16,7 +18,8 @@ struct TickerProcess {
     let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     var dir = exe.deletingLastPathComponent()
     // On Linux the test runner is `<bin>/tickerPackageTests.xctest`; on macOS it is inside a bundle.
-    while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("ticker").path), dir.path != "/" {
+    while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("ticker").path), dir.path != "/"
+    {
       dir = dir.deletingLastPathComponent()
     }
     return dir.appendingPathComponent("ticker")

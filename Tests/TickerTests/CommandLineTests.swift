@@ -1,0 +1,176 @@
+import FeedServer
+import Foundation
+import PriceFeed
+import Testing
+
+/// The built binary's command-line surface: help, version, usage errors, configuration, engine
+/// choice and the demo.
+@Suite("ticker command line")
+struct CommandLineTests {
+  @Test("--help prints the golden text and exits 0")
+  func help() async throws {
+    let result = try await TickerProcess.run(["--help"])
+    #expect(result.status == 0)
+    #expect(result.stdout == (try Fixture.text("golden/help.txt")))
+    #expect(result.stderr.isEmpty)
+  }
+
+  /// Every option the parser accepts is documented, and every documented option is accepted.
+  @Test(
+    "help and parser agree",
+    arguments: [
+      ["--symbol", "X"], ["-s", "X"], ["--url", "ws://h/"], ["--config", "f"], ["--engine", "native"],
+      ["--debounce", "1"], ["--max-wait", "1"], ["--every-trade"], ["--format", "json"],
+      ["--color", "never"], ["--no-color"], ["--cacert", "f"], ["--connect-timeout", "1"],
+      ["--max-message-size", "1000"], ["--count", "1"], ["--verbose"], ["-v"], ["--demo"], ["--help"],
+      ["-h"], ["--version"],
+    ])
+  func helpAndParserAgree(arguments: [String]) throws {
+    let help = try Fixture.text("golden/help.txt")
+    #expect(help.contains(arguments[0]))
+    #expect(throws: Never.self) { try ArgumentParser.parse(arguments) }
+  }
+
+  @Test("--version")
+  func version() async throws {
+    let result = try await TickerProcess.run(["--version"])
+    #expect(result.stdout == "ticker 0.1.0\n")
+    #expect(result.status == 0)
+  }
+
+  @Test(
+    "usage errors exit 64 with a message on stderr",
+    arguments: [
+      (["--bogus"], "unknown option '--bogus'"),
+      (["--debounce", "soon"], "--debounce"),
+      (["--count"], "needs a value"),
+      (["--engine", "fast"], "--engine"),
+      (["--token", "sk-cli-secret-77"], "FINNHUB_TOKEN"),
+    ])
+  func usageErrors(arguments: [String], expected: String) async throws {
+    let result = try await TickerProcess.run(arguments)
+    #expect(result.status == 64)
+    #expect(result.stderr.contains(expected), "\(result.stderr)")
+    #expect(result.stdout.isEmpty)
+    #expect(!result.stderr.contains("sk-cli-secret-77"))
+  }
+
+  // MARK: Configuration
+
+  func writeConfig(_ text: String) throws -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ticker-config-\(UUID())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let path = dir.appendingPathComponent("config.json").path
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  @Test("an unknown key names the key and the file: exit 78")
+  func unknownKey() async throws {
+    let path = try writeConfig(#"{"symbols":["AAPL"],"debounse":1}"#)
+    let result = try await TickerProcess.run(["--config", path, "--demo"])
+    #expect(result.status == 78)
+    #expect(result.stderr.contains(path))
+    #expect(result.stderr.contains("\"debounse\""))
+  }
+
+  @Test("a wrong type names the key and the file: exit 78")
+  func wrongType() async throws {
+    let path = try writeConfig(#"{"debounce":"fast"}"#)
+    let result = try await TickerProcess.run(
+      ["--demo"], environment: TickerProcess.cleanEnvironment(["TICKER_CONFIG": path]))
+    #expect(result.status == 78)
+    #expect(result.stderr.contains(path))
+    #expect(result.stderr.contains("\"debounce\""))
+  }
+
+  @Test("a missing --config file: exit 66")
+  func missingConfig() async throws {
+    let result = try await TickerProcess.run(["--config", "/nonexistent/ticker.json", "--demo"])
+    #expect(result.status == 66)
+    #expect(result.stderr.contains("/nonexistent/ticker.json"))
+  }
+
+  @Test("config.example.json is accepted as it is")
+  func exampleConfig() async throws {
+    let example = Fixture.directory.deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("config.example.json").path
+    let result = try await TickerProcess.run(["--config", example, "--demo", "--count", "1"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdoutLines.count == 1)
+  }
+
+  @Test("precedence: flags > environment > file > defaults, seen by the server")
+  func precedence() async throws {
+    let script = try SessionScript(ndjson: Fixture.text("finnhub-session.ndjson"))
+    let feed = try FeedServer(script: script, options: .init(timeScale: 0, ending: .hold))
+    feed.start()
+    defer { feed.stop() }
+    let url = "ws://127.0.0.1:\(feed.port)/"
+    let token = "sk-file-token-31"
+    let path = try writeConfig(
+      #"{"symbols":["AAPL"],"token":"\#(token)","url":"ws://127.0.0.1:1/","count":1}"#)
+
+    // The file's URL is overridden by the environment's; its symbols by the flag; its token used.
+    let result = try await TickerProcess.run(
+      ["--config", path, "--symbol", "BINANCE:BTCUSDT", "--every-trade"],
+      environment: TickerProcess.cleanEnvironment(["TICKER_URL": url, "TICKER_SYMBOLS": "AAPL"]))
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(feed.record.clientMessages.first == #"{"type":"subscribe","symbol":"BINANCE:BTCUSDT"}"#)
+    #expect(feed.record.targets.first == "/?token=\(token)")
+    #expect(result.stdoutLines.count == 1)
+    #expect(!result.stderr.contains(token))
+  }
+
+  // MARK: Engine choice
+
+  #if os(Linux)
+    @Test("auto picks the native engine here, and --verbose says why")
+    func autoPicksNative() async throws {
+      let result = try await TickerProcess.run(["--demo", "--count", "1", "--verbose"])
+      #expect(result.status == 0)
+      #expect(result.stderr.contains("engine native: auto: URLSession cannot do WebSockets here"))
+      #expect(result.stderr.contains("WebSockets not supported by libcurl"))
+      #expect(result.stderr.contains("with the native engine"))
+    }
+
+    @Test("--engine urlsession where it cannot work: exit 69 and the reason")
+    func urlSessionUnsupported() async throws {
+      let result = try await TickerProcess.run(["--demo", "--count", "1", "--engine", "urlsession"])
+      #expect(result.status == 69)
+      #expect(result.stderr.contains("--engine urlsession cannot work here"))
+      #expect(result.stdout.isEmpty)
+    }
+  #endif
+
+  @Test("--engine native runs the native engine")
+  func explicitNative() async throws {
+    let result = try await TickerProcess.run(["--demo", "--count", "1", "--engine", "native", "-v"])
+    #expect(result.status == 0)
+    #expect(result.stderr.contains("engine native: --engine native"))
+  }
+
+  // MARK: Demo
+
+  @Test("--demo streams the recorded session's trades with no token")
+  func demo() async throws {
+    let result = try await TickerProcess.run(["--demo", "--every-trade", "--count", "5"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      result.stdoutLines.map { $0.split(separator: "\t").last.map(String.init) ?? "" } == [
+        "95372.09", "95372.1", "95372.1", "95371.85", "95371.9",
+      ])
+    #expect(result.stderr.isEmpty)
+  }
+
+  @Test("--demo keeps streaming after the recording (synthetic trades)")
+  func demoContinues() async throws {
+    let result = try await TickerProcess.run(["--demo", "--debounce", "0", "--count", "12"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdoutLines.count == 12)
+    let fields = result.stdoutLines.map { $0.split(separator: "\t") }
+    #expect(fields.allSatisfy { $0.count == 3 && $0[1] == "BINANCE:BTCUSDT" && Double($0[2]) != nil })
+    // Distinct mode: no two consecutive lines for the symbol repeat a price.
+    for (a, b) in zip(fields, fields.dropFirst()) { #expect(a[2] != b[2]) }
+  }
+}
