@@ -69,6 +69,8 @@ public final class FeedServer: Sendable {
     public var clientMessages: [String] = []
     /// Close statuses clients sent.
     public var clientCloses: [CloseStatus?] = []
+    /// Connections whose script has been sent to the end (before the ending: close, hold, …).
+    public var scriptsCompleted = 0
   }
 
   public let script: SessionScript

@@ -178,6 +178,7 @@ final class ServerConnection: Sendable {
         return
       }
     }
+    server.update { $0.scriptsCompleted += 1 }
     switch options.ending {
     case .close(let status):
       try? sendClose(status)

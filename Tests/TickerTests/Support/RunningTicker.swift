@@ -1,0 +1,96 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// A `ticker` process under test that is still running: read its stdout line by line as it
+/// writes, signal it, close its stdout early, then collect how it ended.
+///
+/// stdout is a pipe this object owns and reads with plain `read(2)` on the caller's thread, so
+/// closing it early (as `head` does) never races a reader.
+final class RunningTicker: @unchecked Sendable {
+  private let process = Process()
+  private let stderrPipe = Pipe()
+  private var stdoutFD: Int32 = -1
+  private var pending: [UInt8] = []
+  private var lines: [String] = []
+
+  /// Shared with the stderr thread (which must not keep `self` alive).
+  private final class Collected: Sendable {
+    let stderrText = Mutex("")
+    let stderrDone = DispatchSemaphore(value: 0)
+  }
+  private let collected = Collected()
+
+  init(_ arguments: [String], environment: [String: String] = TickerProcess.cleanEnvironment()) throws {
+    var fds: [Int32] = [0, 0]
+    guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
+    stdoutFD = fds[0]
+    let writeEnd = FileHandle(fileDescriptor: fds[1], closeOnDealloc: true)
+    process.executableURL = TickerProcess.executable
+    process.arguments = arguments
+    process.environment = environment
+    process.standardOutput = writeEnd
+    process.standardError = stderrPipe
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    try writeEnd.close()  // the child has its copy; ours would keep the pipe open forever
+    let err = stderrPipe.fileHandleForReading
+    Thread.detachNewThread { [collected] in
+      let data = err.readDataToEndOfFile()
+      collected.stderrText.withLock { $0 = String(decoding: data, as: UTF8.self) }
+      collected.stderrDone.signal()
+    }
+  }
+
+  deinit {
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    if stdoutFD >= 0 { close(stdoutFD) }
+  }
+
+  /// Reads until at least `count` stdout lines arrived, stdout ends, or `seconds` pass (a hang
+  /// guard, not a timing check).
+  func waitForLines(_ count: Int, within seconds: Double = 30) -> [String] {
+    let limit = Date().addingTimeInterval(seconds)
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while lines.count < count, stdoutFD >= 0 {
+      var pfd = pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0)
+      let remaining = Int32(max(0, limit.timeIntervalSinceNow) * 1000)
+      if remaining == 0 { break }
+      guard poll(&pfd, 1, remaining) > 0 else { continue }
+      let n = read(stdoutFD, &buffer, buffer.count)
+      if n <= 0 { break }
+      pending += buffer[0..<n]
+      while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+        lines.append(String(decoding: pending[..<newline], as: UTF8.self))
+        pending.removeSubrange(...newline)
+      }
+    }
+    if lines.count < count { Issue.record("only \(lines.count) of \(count) lines arrived") }
+    return lines
+  }
+
+  func signal(_ sig: Int32) { kill(process.processIdentifier, sig) }
+
+  /// Closes our end of the ticker's stdout, as `head` does when it has enough.
+  func closeStdout() {
+    if stdoutFD >= 0 { close(stdoutFD) }
+    stdoutFD = -1
+  }
+
+  /// Waits for the exit (bounded), returning the status and all of stderr.
+  func finish(within seconds: Double = 30) -> (status: Int32, stderr: String) {
+    let exited = DispatchSemaphore(value: 0)
+    let process = self.process
+    Thread.detachNewThread {
+      process.waitUntilExit()
+      exited.signal()
+    }
+    if exited.wait(timeout: .now() + seconds) == .timedOut {
+      Issue.record("ticker did not exit within \(seconds) s")
+      kill(process.processIdentifier, SIGKILL)
+      exited.wait()
+    }
+    _ = collected.stderrDone.wait(timeout: .now() + 5)
+    return (process.terminationStatus, collected.stderrText.withLock { $0 })
+  }
+}
