@@ -18,14 +18,7 @@ public final class FeedServer: Sendable {
       /// Send the script's server messages as they are, ignoring what the client says.
       case verbatim
     }
-    public enum Ending: Sendable, Equatable {
-      /// Close with this status when the script ends.
-      case close(CloseStatus)
-      /// Keep the connection open (answering pings) until the client or `stop()` ends it.
-      case hold
-      /// Keep trading: a seeded random walk of the script's symbols, one batch per interval.
-      case synthetic(seed: UInt64, interval: Double)
-    }
+    public typealias Ending = ConnectionPlan.Ending
 
     public var host: String
     public var port: Int
@@ -41,14 +34,18 @@ public final class FeedServer: Sendable {
     /// have arrived, so a client that subscribes to several symbols gets all of their trades
     /// however fast the replay runs.
     public var awaitSubscriptions: Int
+    /// Per-connection plans (the nth connection gets the nth, the last repeats); empty = every
+    /// connection gets the script's handshake, the script, and `ending`.
+    public var plans: [ConnectionPlan]
 
     public init(
       host: String = "127.0.0.1", port: Int = 0, timeScale: Double = 1, maximumDelay: Double? = nil,
       emulation: Emulation = .finnhub,
       ending: Ending = .close(CloseStatus(code: .normalClosure, reason: "replay finished")),
-      retryAfter: Int? = nil, awaitSubscriptions: Int = 1
+      retryAfter: Int? = nil, awaitSubscriptions: Int = 1, plans: [ConnectionPlan] = []
     ) {
       self.awaitSubscriptions = awaitSubscriptions
+      self.plans = plans
       self.host = host
       self.port = port
       self.timeScale = timeScale
@@ -81,6 +78,7 @@ public final class FeedServer: Sendable {
   private struct State: Sendable {
     var record = Record()
     var connections: [ObjectIdentifier: ServerConnection] = [:]
+    var accepted = 0
     var stopped = false
   }
 
@@ -111,7 +109,11 @@ public final class FeedServer: Sendable {
         } catch {
           return  // stopped (listener closed) or the listener failed
         }
-        let connection = ServerConnection(stream: stream, server: self)
+        let index = state.withLock { state -> Int in
+          defer { state.accepted += 1 }
+          return state.accepted
+        }
+        let connection = ServerConnection(stream: stream, server: self, plan: plan(forConnection: index))
         let accepted = state.withLock { state -> Bool in
           if state.stopped { return false }
           state.connections[ObjectIdentifier(connection)] = connection
@@ -137,6 +139,12 @@ public final class FeedServer: Sendable {
     }
     listener.close()
     open.forEach { $0.abort() }
+  }
+
+  /// The plan for the `index`th accepted connection (0-based).
+  func plan(forConnection index: Int) -> ConnectionPlan {
+    guard let last = options.plans.last else { return ConnectionPlan(ending: options.ending) }
+    return index < options.plans.count ? options.plans[index] : last
   }
 
   func update(_ body: (inout Record) -> Void) {

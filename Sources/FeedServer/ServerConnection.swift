@@ -7,6 +7,8 @@ import WebSocketClient
 final class ServerConnection: Sendable {
   private let stream: TCPStream
   private unowned let server: FeedServer
+  private let plan: ConnectionPlan
+  private let script: SessionScript
   /// Signalled when the connection ends, to cut short any wait in the replay.
   private let ended = DispatchSemaphore(value: 0)
   /// Signalled on each subscribe (Finnhub emulation starts the replay at the first one).
@@ -18,12 +20,16 @@ final class ServerConnection: Sendable {
     var emulator: FinnhubEmulator
     var closeSent = false
     var finished = false
+    /// Half-open simulation: client frames are read but nothing is answered.
+    var unresponsive = false
   }
 
-  init(stream: TCPStream, server: FeedServer) {
+  init(stream: TCPStream, server: FeedServer, plan: ConnectionPlan) {
     self.stream = stream
     self.server = server
-    self.state = Mutex(State(emulator: FinnhubEmulator(script: server.script)))
+    self.plan = plan
+    self.script = plan.script ?? server.script
+    self.state = Mutex(State(emulator: FinnhubEmulator(script: plan.script ?? server.script)))
   }
 
   /// Drops the connection at once (no close frame): `FeedServer.stop()`.
@@ -67,10 +73,22 @@ final class ServerConnection: Sendable {
         $0.connections += 1
         $0.targets.append(request.target)
       }
-      let status = server.script.handshakeStatus
+      var status = script.handshakeStatus
+      var retryAfter = server.options.retryAfter
+      switch plan.handshake {
+      case .script: break
+      case .refuse(let code, let reason, let retry):
+        status = (code, reason)
+        retryAfter = retry
+      case .stall:
+        try? write(Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n".utf8))
+        ended.wait()
+        ended.signal()
+        return nil
+      }
       if status.code != 101 {
         var headers: [(name: String, value: String)] = [("Content-Type", "text/plain")]
-        if let retry = server.options.retryAfter { headers.append(("Retry-After", String(retry))) }
+        if let retryAfter { headers.append(("Retry-After", String(retryAfter))) }
         try? write(
           ServerHandshake.response(
             status: status.code, reason: status.reason, headers: headers,
@@ -102,6 +120,7 @@ final class ServerConnection: Sendable {
       do {
         while let frame = try parser.next() {
           guard let event = try assembler.receive(frame) else { continue }
+          if state.withLock({ $0.unresponsive }) { continue }
           switch event {
           case .message(.text(let text)):
             server.update { $0.clientMessages.append(text) }
@@ -153,7 +172,7 @@ final class ServerConnection: Sendable {
         _ = subscribed.wait(timeout: .now() + 0.05)
       }
     }
-    for step in server.script.steps where step.direction == .server && step.kind != .http {
+    for step in script.steps where step.direction == .server && step.kind != .http {
       guard pause(milliseconds: step.afterMilliseconds) else { return }
       do {
         switch step.kind {
@@ -171,6 +190,8 @@ final class ServerConnection: Sendable {
           try sendClose(CloseStatus(code: CloseCode(code), reason: parts.count > 1 ? String(parts[1]) : ""))
           waitForEnd(seconds: 5)
           return
+        case .raw:
+          try write(SessionScript.bytes(fromHex: step.body))
         case .http:
           continue
         }
@@ -179,31 +200,52 @@ final class ServerConnection: Sendable {
       }
     }
     server.update { $0.scriptsCompleted += 1 }
-    switch options.ending {
+    switch plan.ending {
     case .close(let status):
       try? sendClose(status)
       waitForEnd(seconds: 5)
     case .hold:
       ended.wait()
       ended.signal()
+    case .drop:
+      stream.shutdown()
+    case .unresponsive:
+      state.withLock { $0.unresponsive = true }
+      ended.wait()
+      ended.signal()
+    case .stallMidFrame:
+      state.withLock { $0.unresponsive = true }
+      // A text frame announcing 100 bytes, of which 3 arrive.
+      try? write([0x81, 100, 0x7B, 0x22, 0x64])
+      ended.wait()
+      ended.signal()
+    case .closeThenData:
+      try? sendClose(CloseStatus(code: .normalClosure, reason: "bye"))
+      try? sendFrame(Frame(opcode: .text, payload: Array(#"{"type":"ping"}"#.utf8)))
+      waitForEnd(seconds: 5)
     case .synthetic(let seed, let interval):
-      var generator = state.withLock { $0.emulator.syntheticTrades(seed: seed) }
-      var sincePing = 0.0
-      while pause(milliseconds: Int(interval * 1000)) {
-        sincePing += interval
-        let symbols = state.withLock { $0.emulator.subscribedKnownSymbols }
-        do {
-          if let message = generator.nextMessage(symbols: symbols, elapsedMilliseconds: Int(interval * 1000))
-          {
-            try sendFrame(Frame(opcode: .text, payload: Array(message.utf8)))
-          }
-          if sincePing >= 60 {
-            sincePing = 0
-            try sendFrame(Frame(opcode: .text, payload: Array(#"{"type":"ping"}"#.utf8)))
-          }
-        } catch {
-          return
+      synthesize(seed: seed, interval: interval)
+    }
+  }
+
+  /// Keeps trading after the script: a random walk of the subscribed known symbols, with a
+  /// Finnhub ping every 60 s.
+  private func synthesize(seed: UInt64, interval: Double) {
+    var generator = state.withLock { $0.emulator.syntheticTrades(seed: seed) }
+    var sincePing = 0.0
+    while pause(milliseconds: Int(interval * 1000)) {
+      sincePing += interval
+      let symbols = state.withLock { $0.emulator.subscribedKnownSymbols }
+      do {
+        if let message = generator.nextMessage(symbols: symbols, elapsedMilliseconds: Int(interval * 1000)) {
+          try sendFrame(Frame(opcode: .text, payload: Array(message.utf8)))
         }
+        if sincePing >= 60 {
+          sincePing = 0
+          try sendFrame(Frame(opcode: .text, payload: Array(#"{"type":"ping"}"#.utf8)))
+        }
+      } catch {
+        return
       }
     }
   }

@@ -9,7 +9,9 @@
 /// `S>` is server to client, `C>` client to server; `after_ms` is the delay since the previous line.
 public struct SessionScript: Sendable, Equatable {
   public enum Direction: String, Sendable, Codable { case server = "S>", client = "C>" }
-  public enum Kind: String, Sendable, Codable { case http, text, binary, ping, close }
+  /// `raw` (our extension, for fault injection): the body is hex bytes sent as they are,
+  /// e.g. a malformed frame.
+  public enum Kind: String, Sendable, Codable { case http, text, binary, ping, close, raw }
 
   public struct Step: Sendable, Equatable, Codable {
     public var direction: Direction
@@ -70,5 +72,17 @@ public struct SessionScript: Sendable, Equatable {
     let parts = http.body.split(separator: " ", maxSplits: 2)
     guard parts.count >= 2, let code = Int(parts[1]) else { return (101, "Switching Protocols") }
     return (code, parts.count == 3 ? String(parts[2]) : "")
+  }
+
+  /// "81 05 48 65" or "81054865" → bytes (invalid pairs are skipped).
+  public static func bytes(fromHex text: String) -> [UInt8] {
+    let digits = text.filter(\.isHexDigit)
+    var out: [UInt8] = []
+    var index = digits.startIndex
+    while index < digits.endIndex, let next = digits.index(index, offsetBy: 2, limitedBy: digits.endIndex) {
+      if let byte = UInt8(digits[index..<next], radix: 16) { out.append(byte) }
+      index = next
+    }
+    return out
   }
 }
