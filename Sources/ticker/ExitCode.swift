@@ -13,6 +13,9 @@ enum ExitCode: Int32, Sendable {
   case software = 70
   /// Writing to stdout failed (other than the reader going away).
   case ioError = 74
+  /// The connection kept failing and `--max-retries` reconnects were used up (EX_TEMPFAIL:
+  /// trying again later may work).
+  case retriesExhausted = 75
   /// The server broke the WebSocket protocol, refused the upgrade with an unexpected HTTP
   /// status, or its TLS certificate failed verification.
   case protocolError = 76

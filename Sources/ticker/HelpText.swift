@@ -47,6 +47,19 @@ enum HelpText {
           --max-message-size BYTES
                                largest message accepted (default 16777216)
 
+    RECONNECT AND KEEPALIVE
+          --max-retries N      reconnects allowed after a transient failure
+                               (default unlimited; 0 = never reconnect)
+          --max-backoff SECONDS
+                               longest wait between reconnects (default 60)
+          --ping-interval SECONDS
+                               WebSocket ping interval (default 30; 0 = off)
+          --pong-timeout SECONDS
+                               a pong later than this means the link is dead (default 10)
+          --silence-timeout SECONDS
+                               no message for this long means the link is dead
+                               (default 150; 0 = off)
+
     GENERAL
           --config FILE        settings file (JSON; see config.example.json)
       -v, --verbose            say what happens on stderr (engine choice, connection)
@@ -63,8 +76,9 @@ enum HelpText {
     EXIT CODES
       0 feed ended (count reached, reader gone, server closed with 1000)
       64 usage or missing token    66 config file missing    69 server unavailable
-      70 internal error            74 stdout write error     76 protocol or TLS error
-      77 token refused (401/403)   78 invalid config         130/143 SIGINT/SIGTERM
+      70 internal error            74 stdout write error     75 reconnects exhausted
+      76 protocol or TLS error     77 token refused (401/403)
+      78 invalid config            130/143 SIGINT/SIGTERM
 
     """
 }

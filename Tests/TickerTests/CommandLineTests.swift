@@ -22,7 +22,9 @@ struct CommandLineTests {
       ["--symbol", "X"], ["-s", "X"], ["--url", "ws://h/"], ["--config", "f"], ["--engine", "native"],
       ["--debounce", "1"], ["--max-wait", "1"], ["--every-trade"], ["--format", "json"],
       ["--color", "never"], ["--no-color"], ["--cacert", "f"], ["--connect-timeout", "1"],
-      ["--max-message-size", "1000"], ["--count", "1"], ["--verbose"], ["-v"], ["--demo"], ["--help"],
+      ["--max-message-size", "1000"], ["--max-retries", "0"], ["--max-backoff", "5"],
+      ["--ping-interval", "0"], ["--pong-timeout", "1"], ["--silence-timeout", "0"], ["--count", "1"],
+      ["--verbose"], ["-v"], ["--demo"], ["--help"],
       ["-h"], ["--version"],
     ])
   func helpAndParserAgree(arguments: [String]) throws {

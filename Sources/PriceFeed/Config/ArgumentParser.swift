@@ -91,6 +91,26 @@ public enum ArgumentParser {
       case "--count":
         let text = try value()
         command.config.count = try parsed(text, SettingValue.count(text), SettingValue.countRequirement)
+      case "--max-retries":
+        let text = try value()
+        command.config.maxRetries = try parsed(
+          text, SettingValue.retries(text), SettingValue.retriesRequirement)
+      case "--max-backoff":
+        let text = try value()
+        command.config.maxBackoff = try parsed(
+          text, SettingValue.seconds(text, allowZero: false), SettingValue.positiveSecondsRequirement)
+      case "--ping-interval":
+        let text = try value()
+        command.config.pingInterval = try parsed(
+          text, SettingValue.seconds(text), SettingValue.secondsRequirement)
+      case "--pong-timeout":
+        let text = try value()
+        command.config.pongTimeout = try parsed(
+          text, SettingValue.seconds(text, allowZero: false), SettingValue.positiveSecondsRequirement)
+      case "--silence-timeout":
+        let text = try value()
+        command.config.silenceTimeout = try parsed(
+          text, SettingValue.seconds(text), SettingValue.secondsRequirement)
       case "--verbose", "-v":
         try flag()
         command.config.verbose = true

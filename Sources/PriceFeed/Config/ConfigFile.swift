@@ -14,6 +14,7 @@ public enum ConfigFile {
   public static let keys: [String] = [
     "provider", "symbols", "token", "url", "engine", "debounce", "maxWait", "everyTrade", "format",
     "color", "connectTimeout", "maxMessageSize", "cacert", "count", "verbose",
+    "maxRetries", "maxBackoff", "pingInterval", "pongTimeout", "silenceTimeout",
   ]
 
   /// Files larger than this are refused rather than read (a config file is a few hundred bytes).
@@ -140,6 +141,22 @@ public enum ConfigFile {
       config.count = n
     case "cacert":
       config.cacert = try optionalString(SettingValue.pathRequirement + " (or null)")
+    case "maxRetries":
+      if value.isNull { return }
+      guard case .number(let text) = value, let n = SettingValue.retries(text) else {
+        throw invalid(SettingValue.retriesRequirement + " (or null for unlimited)")
+      }
+      config.maxRetries = n
+    case "maxBackoff":
+      config.maxBackoff = try seconds(allowZero: false, requirement: SettingValue.positiveSecondsRequirement)
+    case "pingInterval":
+      config.pingInterval = try seconds(
+        allowZero: true, requirement: SettingValue.secondsRequirement + " (0 = off)")
+    case "pongTimeout":
+      config.pongTimeout = try seconds(allowZero: false, requirement: SettingValue.positiveSecondsRequirement)
+    case "silenceTimeout":
+      config.silenceTimeout = try seconds(
+        allowZero: true, requirement: SettingValue.secondsRequirement + " (0 = off)")
     default:
       throw .unknownKey(path: path, key: key)
     }

@@ -17,6 +17,11 @@
 /// | `TICKER_CACERT` | cacert | PEM file path |
 /// | `TICKER_COUNT` | count | whole number ≥ 1 |
 /// | `TICKER_VERBOSE` | verbose | boolean as above |
+/// | `TICKER_MAX_RETRIES` | maxRetries | whole number ≥ 0 (0 = never reconnect) |
+/// | `TICKER_MAX_BACKOFF` | maxBackoff | seconds > 0 |
+/// | `TICKER_PING_INTERVAL` | pingInterval | seconds ≥ 0 (0 = no pings) |
+/// | `TICKER_PONG_TIMEOUT` | pongTimeout | seconds > 0 |
+/// | `TICKER_SILENCE_TIMEOUT` | silenceTimeout | seconds ≥ 0 (0 = no watchdog) |
 ///
 /// `TICKER_CONFIG` (the config file path) is read by `ConfigLocation`; `NO_COLOR` by `ColorMode`.
 public enum EnvironmentConfig {
@@ -24,6 +29,8 @@ public enum EnvironmentConfig {
     "FINNHUB_TOKEN", "TICKER_PROVIDER", "TICKER_SYMBOLS", "TICKER_URL", "TICKER_ENGINE",
     "TICKER_DEBOUNCE", "TICKER_MAX_WAIT", "TICKER_EVERY_TRADE", "TICKER_FORMAT", "TICKER_COLOR",
     "TICKER_CONNECT_TIMEOUT", "TICKER_MAX_MESSAGE_SIZE", "TICKER_CACERT", "TICKER_COUNT",
+    "TICKER_MAX_RETRIES", "TICKER_MAX_BACKOFF",
+    "TICKER_PING_INTERVAL", "TICKER_PONG_TIMEOUT", "TICKER_SILENCE_TIMEOUT",
     "TICKER_VERBOSE",
   ]
 
@@ -85,6 +92,28 @@ public enum EnvironmentConfig {
     config.cacert = value("TICKER_CACERT")
     if let v = value("TICKER_COUNT") {
       config.count = try check("TICKER_COUNT", SettingValue.count(v), SettingValue.countRequirement)
+    }
+    if let v = value("TICKER_MAX_RETRIES") {
+      config.maxRetries = try check(
+        "TICKER_MAX_RETRIES", SettingValue.retries(v), SettingValue.retriesRequirement)
+    }
+    if let v = value("TICKER_MAX_BACKOFF") {
+      config.maxBackoff = try check(
+        "TICKER_MAX_BACKOFF", SettingValue.seconds(v, allowZero: false),
+        SettingValue.positiveSecondsRequirement)
+    }
+    if let v = value("TICKER_PING_INTERVAL") {
+      config.pingInterval = try check(
+        "TICKER_PING_INTERVAL", SettingValue.seconds(v), SettingValue.secondsRequirement)
+    }
+    if let v = value("TICKER_PONG_TIMEOUT") {
+      config.pongTimeout = try check(
+        "TICKER_PONG_TIMEOUT", SettingValue.seconds(v, allowZero: false),
+        SettingValue.positiveSecondsRequirement)
+    }
+    if let v = value("TICKER_SILENCE_TIMEOUT") {
+      config.silenceTimeout = try check(
+        "TICKER_SILENCE_TIMEOUT", SettingValue.seconds(v), SettingValue.secondsRequirement)
     }
     if let v = value("TICKER_VERBOSE") {
       config.verbose = try check("TICKER_VERBOSE", SettingValue.boolean(v), SettingValue.booleanRequirement)

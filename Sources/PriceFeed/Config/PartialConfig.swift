@@ -18,6 +18,11 @@ public struct PartialConfig: Sendable, Equatable {
   public var cacert: String?
   public var count: Int?
   public var verbose: Bool?
+  public var maxRetries: Int?
+  public var maxBackoff: Duration?
+  public var pingInterval: Duration?
+  public var pongTimeout: Duration?
+  public var silenceTimeout: Duration?
 
   public init() {}
 
@@ -38,6 +43,11 @@ public struct PartialConfig: Sendable, Equatable {
     if let cacert { config.cacert = cacert }
     if let count { config.count = count }
     if let verbose { config.verbose = verbose }
+    if let maxRetries { config.maxRetries = maxRetries }
+    if let maxBackoff { config.maxBackoff = maxBackoff }
+    if let pingInterval { config.pingInterval = pingInterval }
+    if let pongTimeout { config.pongTimeout = pongTimeout }
+    if let silenceTimeout { config.silenceTimeout = silenceTimeout }
   }
 
   /// Whether no setting is set.
@@ -62,6 +72,11 @@ extension PartialConfig: CustomStringConvertible, CustomReflectable {
     if let cacert { parts.append("cacert: \(cacert)") }
     if let count { parts.append("count: \(count)") }
     if let verbose { parts.append("verbose: \(verbose)") }
+    if let maxRetries { parts.append("maxRetries: \(maxRetries)") }
+    if let maxBackoff { parts.append("maxBackoff: \(maxBackoff)") }
+    if let pingInterval { parts.append("pingInterval: \(pingInterval)") }
+    if let pongTimeout { parts.append("pongTimeout: \(pongTimeout)") }
+    if let silenceTimeout { parts.append("silenceTimeout: \(silenceTimeout)") }
     return "PartialConfig(" + parts.joined(separator: ", ") + ")"
   }
 

@@ -8,6 +8,7 @@ enum SettingValue {
   static let secondsRequirement = "must be a number of seconds ≥ 0"
   static let positiveSecondsRequirement = "must be a number of seconds > 0"
   static let countRequirement = "must be a whole number ≥ 1"
+  static let retriesRequirement = "must be a whole number ≥ 0"
   static let sizeRequirement = "must be a whole number of bytes between 125 and 2147483647"
   static let symbolsRequirement = "must be a non-empty list of symbols"
   static let booleanRequirement = "must be true or false"
@@ -38,6 +39,11 @@ enum SettingValue {
 
   static func count(_ text: String) -> Int? {
     guard let n = Int(text), n >= 1 else { return nil }
+    return n
+  }
+
+  static func retries(_ text: String) -> Int? {
+    guard let n = Int(text), n >= 0 else { return nil }
     return n
   }
 

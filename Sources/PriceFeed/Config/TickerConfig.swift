@@ -24,6 +24,16 @@ public struct TickerConfig: Sendable, Equatable {
   /// Exit after printing this many lines; nil = unlimited.
   public var count: Int? = nil
   public var verbose: Bool = false
+  /// Reconnects allowed after a transient failure; nil = unlimited, 0 = never reconnect.
+  public var maxRetries: Int? = nil
+  /// Longest wait between reconnect attempts (the exponential backoff's cap).
+  public var maxBackoff: Duration = .seconds(60)
+  /// WebSocket ping interval; zero = no pings.
+  public var pingInterval: Duration = .seconds(30)
+  /// How long a pong may take before the connection counts as dead.
+  public var pongTimeout: Duration = .seconds(10)
+  /// Silence (no message of any kind) after which the connection counts as dead; zero = off.
+  public var silenceTimeout: Duration = .seconds(150)
 
   public init() {}
 
@@ -63,6 +73,11 @@ extension TickerConfig: CustomStringConvertible, CustomReflectable {
     parts.append("cacert: \(cacert ?? "system")")
     parts.append("count: \(count.map(String.init) ?? "unlimited")")
     parts.append("verbose: \(verbose)")
+    parts.append("maxRetries: \(maxRetries.map(String.init) ?? "unlimited")")
+    parts.append("maxBackoff: \(maxBackoff)")
+    parts.append("pingInterval: \(pingInterval)")
+    parts.append("pongTimeout: \(pongTimeout)")
+    parts.append("silenceTimeout: \(silenceTimeout)")
     return parts.joined(separator: ", ")
   }
 
