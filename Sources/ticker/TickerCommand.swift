@@ -31,6 +31,11 @@ enum TickerCommand {
       if let location = ConfigLocation.resolve(explicitPath: command.configPath, environment: environment) {
         file = try ConfigFile.load(location)
         diagnostics = Diagnostics(secrets: [envToken, file.token ?? ""], verbose: false)
+        if file.token != nil, let mode = ConfigPermissions.mode(of: location.path),
+          let warning = ConfigPermissions.warning(path: location.path, mode: mode)
+        {
+          diagnostics.warning(warning)
+        }
       }
       let env = try EnvironmentConfig.parse(environment)
       config = TickerConfig.resolve(file: file, environment: env, flags: command.config)

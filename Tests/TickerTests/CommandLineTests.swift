@@ -176,3 +176,27 @@ struct CommandLineTests {
     for (a, b) in zip(fields, fields.dropFirst()) { #expect(a[2] != b[2]) }
   }
 }
+
+@Suite("config file permissions")
+struct ConfigPermissionTests {
+  @Test("a token in a file others can read gets a warning; a private file does not")
+  func warning() async throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ticker-perm-\(UUID())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let path = dir.appendingPathComponent("config.json").path
+    let token = "sk-perm-secret-55"
+    try #"{"token":"\#(token)","count":1}"#.write(toFile: path, atomically: true, encoding: .utf8)
+
+    chmod(path, 0o644)
+    let open = try await TickerProcess.run(["--config", path, "--demo"])
+    #expect(open.status == 0)
+    #expect(open.stderr.contains("holds an API token and is readable by everyone (mode 0644)"))
+    #expect(open.stderr.contains("chmod 600"))
+    #expect(!open.stderr.contains(token))
+
+    chmod(path, 0o600)
+    let closed = try await TickerProcess.run(["--config", path, "--demo"])
+    #expect(closed.status == 0)
+    #expect(closed.stderr.isEmpty, "\(closed.stderr)")
+  }
+}
