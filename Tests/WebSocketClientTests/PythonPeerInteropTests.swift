@@ -33,6 +33,19 @@ struct PythonPeerInteropTests {
     #expect(try await connection.remainingMessages().isEmpty)
   }
 
+  /// Many small frames back to back: the peer's replies arrive coalesced in TCP segments.
+  @Test func manyMessagesSentWithoutWaitingComeBackInOrder() async throws {
+    let peer = try await PythonPeer.start("echo")
+    defer { peer.stop() }
+    let connection = try await engine.connect(to: peer.url(), options: ConnectOptions())
+    let sent: [WebSocketMessage] = (0..<500).map {
+      $0 % 2 == 0 ? .text("message \($0)") : .binary([UInt8($0 % 256)])
+    }
+    for message in sent { try await connection.send(message) }
+    #expect(try await connection.receive(sent.count) == sent)
+    await connection.close(normalClose, timeout: 10)
+  }
+
   @Test func fragmentedMessageIsReassembled() async throws {
     let peer = try await PythonPeer.start("fragmented")
     defer { peer.stop() }

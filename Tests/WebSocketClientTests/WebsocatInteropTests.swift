@@ -53,6 +53,18 @@ struct WebsocatInteropTests {
       "websocat's log: \(peer.output)")
   }
 
+  /// With `-E` websocat drops the TCP connection on our close frame instead of answering it:
+  /// after our close that is a normal end, not an abnormal closure.
+  @Test func ourCloseCompletesWhenWebsocatJustDropsTheConnection() async throws {
+    let peer = try await WebsocatPeer.start(["-t", "-E"])
+    defer { peer.stop() }
+    let connection = try await engine.connect(to: peer.url, options: ConnectOptions())
+    try await connection.send(.text("before close"))
+    #expect(try await connection.receive(1) == [.text("before close")])
+    await connection.close(CloseStatus(code: .normalClosure), timeout: 10)
+    #expect(try await connection.remainingMessages().isEmpty)
+  }
+
   @Test func pingReturnsWhenWebsocatAnswers() async throws {
     let peer = try await WebsocatPeer.start(["-t"])
     defer { peer.stop() }
