@@ -2,7 +2,9 @@
 """An independent WebSocket server (Python `websockets`) for the native engine's tests.
 
 Usage: ws_peer.py SCENARIO [--tls CERT KEY] [--host 127.0.0.1]
-Prints "PORT <n>" on stdout once listening, then serves until stdin closes.
+Prints "PORT <n>" on stdout once listening, then serves until stdin closes. After each
+connection ends, prints "CLOSED <code> <reason>": the close frame it received from the client
+(code 1006 when none arrived), so tests can check what our engine sent.
 
 Scenarios
   echo        echoes every message (text stays text, binary stays binary)
@@ -89,6 +91,8 @@ async def main():
             await handlers[scenario](ws)
         except ConnectionClosed:
             pass
+        await ws.wait_closed()
+        print(f"CLOSED {ws.close_code} {ws.close_reason}", flush=True)
 
     async with serve(guarded, host, 0, **kwargs) as server:
         port = next(iter(server.sockets)).getsockname()[1]

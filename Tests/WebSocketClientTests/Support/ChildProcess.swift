@@ -23,16 +23,22 @@ final class ChildProcess: @unchecked Sendable {
 
   private let process = Process()
   private let collected = Collected()
+  /// The child's stdin when it was asked to stay open (peers that serve until stdin closes).
+  private let input: Pipe?
+  private let inputClosed = Mutex(false)
   private var changed: DispatchSemaphore { collected.changed }
   private var finishedReading: DispatchSemaphore { collected.finishedReading }
 
-  init(_ arguments: [String]) throws {
+  /// With `keepingStandardInputOpen`, the child's stdin is a pipe that stays open until
+  /// `closeStandardInput()` or `terminate()`; otherwise stdin is /dev/null.
+  init(_ arguments: [String], keepingStandardInputOpen: Bool = false) throws {
     let pipe = Pipe()
+    input = keepingStandardInputOpen ? Pipe() : nil
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = arguments
     process.standardOutput = pipe
     process.standardError = pipe
-    process.standardInput = FileHandle.nullDevice
+    process.standardInput = input ?? FileHandle.nullDevice
     try process.run()
     let handle = pipe.fileHandleForReading
     Thread.detachNewThread { [collected] in
@@ -82,6 +88,18 @@ final class ChildProcess: @unchecked Sendable {
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
     }
+    closeStandardInput()
+  }
+
+  /// Closes the write end of the child's stdin (when it was kept open): the child sees EOF.
+  func closeStandardInput() {
+    guard let input else { return }
+    let wasClosed = inputClosed.withLock { closed in
+      let was = closed
+      closed = true
+      return was
+    }
+    if !wasClosed { try? input.fileHandleForWriting.close() }
   }
 
   /// Runs a command to completion; throws with its output when it fails.
