@@ -22,8 +22,8 @@ struct SyntheticTrades: Sendable {
     for i in 0..<count {
       let symbol = tradable[Int(rng.next() % UInt64(tradable.count))]
       let price = cents[symbol]!
-      // Steps of up to ±0.1 % of the price, at least a cent.
-      let span = max(1, price / 1000)
+      // Steps of up to ±0.01 % of the price (about $10 on BTC), at least a cent.
+      let span = max(1, price / 10_000)
       let step = Int64(rng.next() % UInt64(2 * span + 1)) - span
       let next = max(1, price + step)
       cents[symbol] = next
