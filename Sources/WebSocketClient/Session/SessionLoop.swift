@@ -59,7 +59,12 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     case .pong(let id):
       guard case .open(var open) = phase, open.id == id else { return }
       open.monitor.receivedPong(at: clock.now)
+      // Re-arm for the next ping (once per interval, cheap; tests also see the pong handled).
+      open.armed = nil
+      timer?.task.cancel()
+      timer = nil
       phase = .open(open)
+      armLivenessTimer()
     case .timer(let token):
       guard let timer, timer.token == token else { return }
       self.timer = nil
@@ -87,7 +92,8 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
         case .success(let connection) = result
       {
         // The session ended meanwhile.
-        await connection.close(CloseStatus(code: .goingAway), timeout: context.configuration.abandonCloseTimeout)
+        let timeout = context.configuration.abandonCloseTimeout
+        await connection.close(CloseStatus(code: .goingAway), timeout: timeout)
       }
     }
   }

@@ -3,6 +3,9 @@ import WebSocketClient
 
 /// A scripted connection: delivers the given messages, then ends as told (or stays open for the
 /// test to `deliver` and `end` later). Records what the session sent, pinged and closed.
+///
+/// A scripted end models a peer that ends the connection after our subscriptions: sends still
+/// succeed (unless `sendError` is given). After `end(_:)` at run time or `close`, sends fail.
 final class FakeConnection: WebSocketConnection {
   enum End: Sendable {
     /// The peer sent a close frame with this status (nil: an empty close frame, 1005).
@@ -20,6 +23,7 @@ final class FakeConnection: WebSocketConnection {
   private let continuation: AsyncThrowingStream<WebSocketMessage, any Error>.Continuation
   private let answersPings: Bool
   private let closeHangs: Bool
+  private let sendError: WebSocketError?
   private let state = Mutex(State())
 
   private struct State {
@@ -32,16 +36,18 @@ final class FakeConnection: WebSocketConnection {
   /// - Parameters:
   ///   - answersPings: false = pings never get a pong (a half-open connection).
   ///   - closeHangs: true = the peer never answers our close (close returns only when ended).
+  ///   - sendError: every send fails with this.
   init(
     messages: [WebSocketMessage] = [], end: End? = nil, answersPings: Bool = true,
-    closeHangs: Bool = false
+    closeHangs: Bool = false, sendError: WebSocketError? = nil
   ) {
     (self.messages, continuation) = AsyncThrowingStream.makeStream(
       of: WebSocketMessage.self, throwing: (any Error).self)
     self.answersPings = answersPings
     self.closeHangs = closeHangs
+    self.sendError = sendError
     for message in messages { continuation.yield(message) }
-    if let end { self.end(end) }
+    if let end { finishStream(end) }
   }
 
   var actions: [Action] { state.withLock { $0.actions } }
@@ -60,18 +66,27 @@ final class FakeConnection: WebSocketConnection {
     let waiting: [CheckedContinuation<Void, Never>] = state.withLock { s in
       guard !s.finished else { return [] }
       s.finished = true
-      if case .peerClose(let status) = end { s.peerCloseStatus = status ?? CloseStatus(code: .noStatusReceived) }
       defer { s.waiting = [] }
       return s.waiting
     }
-    switch end {
-    case .peerClose: continuation.finish()
-    case .error(let error): continuation.finish(throwing: error)
-    }
+    finishStream(end)
     for waiter in waiting { waiter.resume() }
   }
 
+  private func finishStream(_ end: End) {
+    switch end {
+    case .peerClose(let status):
+      state.withLock { s in
+        if s.peerCloseStatus == nil { s.peerCloseStatus = status ?? CloseStatus(code: .noStatusReceived) }
+      }
+      continuation.finish()
+    case .error(let error):
+      continuation.finish(throwing: error)
+    }
+  }
+
   func send(_ message: WebSocketMessage) async throws(WebSocketError) {
+    if let sendError { throw sendError }
     let open = state.withLock { s in
       if !s.finished { s.actions.append(.send(message)) }
       return !s.finished
@@ -96,7 +111,7 @@ final class FakeConnection: WebSocketConnection {
   }
 
   /// Suspends until the connection ended (pings never answered, a close never answered).
-  private func waitUntilEnded() async {
+  func waitUntilEnded() async {
     await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
       let finished = state.withLock { s in
         if !s.finished { s.waiting.append(waiter) }
