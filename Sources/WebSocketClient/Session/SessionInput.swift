@@ -1,0 +1,21 @@
+/// Everything the session loop reacts to, funnelled through one inbox so that it is handled in
+/// order by one task. Inputs carry the connection id or timer token they belong to; stale ones
+/// (from an abandoned connection or a replaced timer) are ignored.
+enum SessionInput: Sendable {
+  case connectFinished(id: Int, Result<any WebSocketConnection, WebSocketError>)
+  case subscribed(id: Int, WebSocketError?)
+  case message(id: Int, WebSocketMessage)
+  /// The connection's message stream finished: nil after a close handshake, else the error.
+  case connectionEnded(id: Int, WebSocketError?)
+  case pong(id: Int)
+  case timer(token: Int)
+  case stop(StopRequest)
+  case stopFinished
+}
+
+/// What `stop(...)` asked for.
+struct StopRequest: Sendable {
+  var beforeClose: [WebSocketMessage]
+  var status: CloseStatus
+  var timeout: Duration
+}

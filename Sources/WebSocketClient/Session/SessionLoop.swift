@@ -1,0 +1,338 @@
+/// The session's decisions, made by one task from one inbox of inputs. Side effects (connect,
+/// onConnect, reading, pinging, timers, closing) run in small tasks that report back here.
+final class SessionLoop<C: Clock> where C.Duration == Duration {
+  private enum Phase {
+    case connecting(id: Int)
+    case subscribing(id: Int, connection: any WebSocketConnection, task: Task<Void, Never>)
+    case open(OpenConnection)
+    case waiting
+    case stopping(id: Int)
+  }
+
+  private struct OpenConnection {
+    var id: Int
+    var connection: any WebSocketConnection
+    var openedAt: C.Instant
+    var monitor: LivenessMonitor<C.Instant>
+    /// The deadline the liveness timer is armed for.
+    var armed: C.Instant?
+  }
+
+  private let clock: C
+  private let context: SessionContext
+  private var configuration: SessionConfiguration { context.configuration }
+  private var random: any RandomNumberGenerator
+  private var phase: Phase = .waiting
+  private var outcome: SessionOutcome?
+  /// 0 for the first connection, else the retry number since the last healthy connection.
+  private var retry = 0
+  private var nextID = 0
+  private var timer: (token: Int, task: Task<Void, Never>)?
+  private var reader: Task<Void, Never>?
+  private var pinger: Task<Void, Never>?
+
+  init(clock: C, context: SessionContext) {
+    self.clock = clock
+    self.context = context
+    self.random = context.makeRandom()
+  }
+
+  func run(inbox: AsyncStream<SessionInput>) async -> SessionOutcome {
+    beginAttempt()
+    for await input in inbox {
+      handle(input)
+      if outcome != nil { break }
+    }
+    timer?.task.cancel()
+    reader?.cancel()
+    pinger?.cancel()
+    if case .subscribing(_, _, let task) = phase { task.cancel() }
+    return outcome ?? .stopped
+  }
+
+  private func handle(_ input: SessionInput) {
+    switch input {
+    case .connectFinished(let id, let result): connectFinished(id: id, result)
+    case .subscribed(let id, let error): subscribed(id: id, error)
+    case .message(let id, let message): received(message, id: id)
+    case .connectionEnded(let id, let error): connectionEnded(id: id, error)
+    case .pong(let id):
+      guard case .open(var open) = phase, open.id == id else { return }
+      open.monitor.receivedPong(at: clock.now)
+      // Re-arm for the next ping (once per interval, cheap; tests also see the pong handled).
+      open.armed = nil
+      timer?.task.cancel()
+      timer = nil
+      phase = .open(open)
+      armLivenessTimer()
+    case .timer(let token):
+      guard let timer, timer.token == token else { return }
+      self.timer = nil
+      timerFired()
+    case .stop(let request): stop(request)
+    case .stopFinished: outcome = .stopped
+    }
+  }
+
+  // MARK: - Connecting
+
+  private func beginAttempt() {
+    nextID += 1
+    let id = nextID
+    phase = .connecting(id: id)
+    let context = context
+    Task {
+      let result: Result<any WebSocketConnection, WebSocketError>
+      do throws(WebSocketError) {
+        result = .success(try await context.engine.connect(to: context.url, options: context.options))
+      } catch {
+        result = .failure(error)
+      }
+      if case .terminated = context.inbox.yield(.connectFinished(id: id, result)),
+        case .success(let connection) = result
+      {
+        // The session ended meanwhile.
+        let timeout = context.configuration.abandonCloseTimeout
+        await connection.close(CloseStatus(code: .goingAway), timeout: timeout)
+      }
+    }
+  }
+
+  private func connectFinished(id: Int, _ result: Result<any WebSocketConnection, WebSocketError>) {
+    guard case .connecting(let current) = phase, current == id else {
+      if case .success(let connection) = result { abandon(connection) }
+      return
+    }
+    switch result {
+    case .failure(let error):
+      failed(.failed(error), FailurePolicy.disposition(for: error), healthyFor: nil)
+    case .success(let connection):
+      let context = context
+      let task = Task {
+        var failure: WebSocketError? = nil
+        do throws(WebSocketError) {
+          try await context.onConnect(connection)
+        } catch {
+          failure = error
+        }
+        context.inbox.yield(.subscribed(id: id, failure))
+      }
+      phase = .subscribing(id: id, connection: connection, task: task)
+    }
+  }
+
+  private func subscribed(id: Int, _ error: WebSocketError?) {
+    guard case .subscribing(let current, let connection, _) = phase, current == id else { return }
+    if let error {
+      abandon(connection)
+      failed(.failed(error), FailurePolicy.disposition(for: error), healthyFor: nil)
+      return
+    }
+    let now = clock.now
+    let monitor = LivenessMonitor(
+      pingInterval: configuration.pingInterval, pongTimeout: configuration.pongTimeout,
+      silenceTimeout: configuration.silenceTimeout, openedAt: now)
+    phase = .open(OpenConnection(id: id, connection: connection, openedAt: now, monitor: monitor))
+    let inbox = context.inbox
+    reader = Task {
+      do {
+        for try await message in connection.messages {
+          inbox.yield(.message(id: id, message))
+        }
+        inbox.yield(.connectionEnded(id: id, nil))
+      } catch let error as WebSocketError {
+        inbox.yield(.connectionEnded(id: id, error))
+      } catch {
+        inbox.yield(.connectionEnded(id: id, .abnormalClosure))
+      }
+    }
+    context.events.yield(.connected(attempt: retry))
+    armLivenessTimer()
+  }
+
+  // MARK: - Open connection
+
+  private func received(_ message: WebSocketMessage, id: Int) {
+    switch phase {
+    case .open(var open) where open.id == id:
+      open.monitor.receivedMessage(at: clock.now)
+      phase = .open(open)
+    case .stopping(let current) where current == id: break
+    default: return
+    }
+    context.events.yield(.message(message))
+  }
+
+  private func connectionEnded(id: Int, _ error: WebSocketError?) {
+    guard case .open(let open) = phase, open.id == id else { return }
+    leaveOpenConnection()
+    let healthy = open.openedAt.duration(to: clock.now)
+    if let error {
+      failed(.failed(error), FailurePolicy.disposition(for: error), healthyFor: healthy)
+    } else {
+      let status = open.connection.peerCloseStatus ?? CloseStatus(code: .noStatusReceived)
+      failed(.peerClosed(status), FailurePolicy.disposition(forPeerClose: status), healthyFor: healthy)
+    }
+  }
+
+  private func timerFired() {
+    switch phase {
+    case .waiting: beginAttempt()
+    case .stopping: outcome = .stopped
+    case .open(var open):
+      open.armed = nil
+      let now = clock.now
+      switch open.monitor.check(at: now) {
+      case .alive:
+        phase = .open(open)
+      case .sendPing:
+        open.monitor.sentPing(at: now)
+        phase = .open(open)
+        startPing(open)
+      case .pongOverdue:
+        dead(open, reason: .pongTimeout(configuration.pongTimeout))
+        return
+      case .silent:
+        dead(open, reason: .silence(configuration.silenceTimeout ?? .zero))
+        return
+      }
+      armLivenessTimer()
+    case .connecting, .subscribing: break
+    }
+  }
+
+  private func startPing(_ open: OpenConnection) {
+    let (id, connection, inbox) = (open.id, open.connection, context.inbox)
+    pinger?.cancel()
+    pinger = Task {
+      do throws(WebSocketError) {
+        try await connection.ping(Array("keepalive".utf8))
+        inbox.yield(.pong(id: id))
+      } catch {
+        // A failed ping means the connection ended; the reader reports how.
+      }
+    }
+  }
+
+  private func dead(_ open: OpenConnection, reason: DisconnectReason) {
+    leaveOpenConnection()
+    abandon(open.connection)
+    let healthy = open.openedAt.duration(to: open.monitor.lastSignOfLife)
+    failed(reason, .reconnect, healthyFor: healthy)
+  }
+
+  /// Arms the liveness timer for the monitor's next deadline unless an earlier one is armed.
+  private func armLivenessTimer() {
+    guard case .open(var open) = phase, let deadline = open.monitor.nextDeadline else { return }
+    if let armed = open.armed, armed <= deadline { return }
+    open.armed = deadline
+    phase = .open(open)
+    arm(at: deadline)
+  }
+
+  private func leaveOpenConnection() {
+    reader?.cancel()
+    reader = nil
+    pinger?.cancel()
+    pinger = nil
+    timer?.task.cancel()
+    timer = nil
+  }
+
+  // MARK: - Failures
+
+  private func failed(_ reason: DisconnectReason, _ disposition: Disposition, healthyFor healthy: Duration?) {
+    let backoff = configuration.backoff
+    if let healthy, backoff.resets(afterHealthy: healthy) { retry = 0 }
+    switch disposition {
+    case .endNormally:
+      if case .peerClosed(let status) = reason {
+        outcome = .peerClosedNormally(status)
+      } else {
+        outcome = .peerClosedNormally(nil)
+      }
+    case .fatal:
+      outcome = .fatal(reason.error ?? .abnormalClosure)
+    case .reconnect, .rateLimited:
+      if let maxRetries = configuration.maxRetries, retry >= maxRetries {
+        outcome = .retriesExhausted(last: reason)
+        return
+      }
+      retry += 1
+      let delay = backoff.delay(
+        forRetry: retry, notBefore: backoff.minimumDelay(for: disposition), using: &random)
+      context.events.yield(.disconnected(reason: reason, attempt: retry, retryIn: delay))
+      phase = .waiting
+      arm(at: clock.now.advanced(by: delay))
+    }
+  }
+
+  /// Closes a connection the session no longer wants, without waiting.
+  private func abandon(_ connection: any WebSocketConnection) {
+    let timeout = configuration.abandonCloseTimeout
+    Task { await connection.close(CloseStatus(code: .goingAway), timeout: timeout) }
+  }
+
+  // MARK: - Stopping
+
+  private func stop(_ request: StopRequest) {
+    switch phase {
+    case .connecting, .waiting:
+      outcome = .stopped
+    case .subscribing(let id, let connection, let task):
+      task.cancel()
+      beginStopping(id: id, connection: connection, request)
+    case .open(let open):
+      leaveOpenConnection()
+      // Keep reading: messages that arrive before the close are still delivered.
+      let inbox = context.inbox
+      let (id, connection) = (open.id, open.connection)
+      reader = Task {
+        do {
+          for try await message in connection.messages { inbox.yield(.message(id: id, message)) }
+        } catch {}
+      }
+      beginStopping(id: id, connection: connection, request)
+    case .stopping:
+      break
+    }
+  }
+
+  private func beginStopping(id: Int, connection: any WebSocketConnection, _ request: StopRequest) {
+    phase = .stopping(id: id)
+    let inbox = context.inbox
+    Task {
+      for message in request.beforeClose {
+        do throws(WebSocketError) { try await connection.send(message) } catch { break }
+      }
+      await connection.close(request.status, timeout: request.timeout.seconds)
+      inbox.yield(.stopFinished)
+    }
+    arm(at: clock.now.advanced(by: request.timeout))
+  }
+
+  // MARK: - Timer
+
+  private func arm(at deadline: C.Instant) {
+    timer?.task.cancel()
+    let token = (timer?.token ?? 0) &+ 1
+    let (clock, inbox) = (clock, context.inbox)
+    let task = Task {
+      do {
+        try await clock.sleep(until: deadline, tolerance: nil)
+      } catch {
+        return
+      }
+      inbox.yield(.timer(token: token))
+    }
+    timer = (token, task)
+  }
+}
+
+extension Duration {
+  /// The duration in seconds, as the engine's timeouts take them.
+  var seconds: Double {
+    let (s, atto) = components
+    return Double(s) + Double(atto) / 1e18
+  }
+}

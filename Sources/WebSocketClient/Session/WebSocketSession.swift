@@ -1,0 +1,136 @@
+import Synchronization
+
+/// One logical feed kept alive over many connections: connects, calls `onConnect` after every
+/// (re)connect, delivers messages in order, pings and watches for silence, reconnects transient
+/// failures with backoff, ends on fatal ones, and stops cleanly.
+///
+/// ```swift
+/// let session = WebSocketSession(engine: engine, url: url) { connection throws(WebSocketError) in
+///   for message in subscribeMessages { try await connection.send(message) }
+/// }
+/// session.start()
+/// for await event in session.events { … }   // .ended(outcome) comes last
+/// // elsewhere (signal, --count): await session.stop(beforeClose: unsubscribeMessages)
+/// ```
+public final class WebSocketSession: Sendable {
+  public typealias ConnectHook = @Sendable (any WebSocketConnection) async throws(WebSocketError) -> Void
+
+  /// Every event in order; finishes after `.ended`. Iterate it once.
+  public let events: AsyncStream<SessionEvent>
+
+  private let engine: any WebSocketEngine
+  private let url: WebSocketURL
+  private let options: ConnectOptions
+  private let configuration: SessionConfiguration
+  private let clock: any Clock<Duration>
+  private let makeRandom: @Sendable () -> any RandomNumberGenerator
+  private let onConnect: ConnectHook
+  private let eventSink: AsyncStream<SessionEvent>.Continuation
+  private let inbox: AsyncStream<SessionInput>
+  private let inboxSink: AsyncStream<SessionInput>.Continuation
+  private let lifecycle = Mutex(Lifecycle())
+
+  private struct Lifecycle {
+    var started = false
+    var ended = false
+    var endWaiters: [CheckedContinuation<Void, Never>] = []
+  }
+
+  /// - Parameters:
+  ///   - clock: where time comes from (tests pass a manual clock).
+  ///   - makeRandom: makes the jitter source, once per session.
+  ///   - onConnect: runs on every new connection before its messages are delivered (e.g. send
+  ///     the subscriptions); a thrown error counts as that connection's failure.
+  public init(
+    engine: any WebSocketEngine,
+    url: WebSocketURL,
+    options: ConnectOptions = ConnectOptions(),
+    configuration: SessionConfiguration = SessionConfiguration(),
+    clock: any Clock<Duration> = ContinuousClock(),
+    makeRandom: @escaping @Sendable () -> any RandomNumberGenerator = { SystemRandomNumberGenerator() },
+    onConnect: @escaping ConnectHook
+  ) {
+    self.engine = engine
+    self.url = url
+    self.options = options
+    self.configuration = configuration
+    self.clock = clock
+    self.makeRandom = makeRandom
+    self.onConnect = onConnect
+    (events, eventSink) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .unbounded)
+    (inbox, inboxSink) = AsyncStream.makeStream(of: SessionInput.self, bufferingPolicy: .unbounded)
+  }
+
+  /// Starts connecting. Idempotent; does nothing after the session ended.
+  public func start() {
+    let go = lifecycle.withLock { state in
+      guard !state.started && !state.ended else { return false }
+      state.started = true
+      return true
+    }
+    guard go else { return }
+    launch(clock)
+  }
+
+  /// Sends `beforeClose` (e.g. unsubscribes) on the current connection, closes it with `status`,
+  /// waits at most `timeout` for the peer, and ends the session with `.stopped`. A pending
+  /// backoff wait or connection attempt is abandoned at once. Returns once `.ended` was emitted.
+  public func stop(
+    beforeClose: [WebSocketMessage] = [],
+    status: CloseStatus = CloseStatus(code: .normalClosure),
+    timeout: Duration = .seconds(1)
+  ) async {
+    let running = lifecycle.withLock { state in
+      if !state.started && !state.ended { state.ended = true }
+      return state.started
+    }
+    guard running else {
+      finishEvents(with: .stopped)
+      return
+    }
+    inboxSink.yield(.stop(StopRequest(beforeClose: beforeClose, status: status, timeout: timeout)))
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let ended = lifecycle.withLock { state in
+        if !state.ended { state.endWaiters.append(continuation) }
+        return state.ended
+      }
+      if ended { continuation.resume() }
+    }
+  }
+
+  private func launch<C: Clock>(_ clock: C) where C.Duration == Duration {
+    let context = SessionContext(
+      engine: engine, url: url, options: options, configuration: configuration,
+      makeRandom: makeRandom, onConnect: onConnect, events: eventSink, inbox: inboxSink)
+    let inbox = self.inbox
+    Task {
+      let loop = SessionLoop(clock: clock, context: context)
+      let outcome = await loop.run(inbox: inbox)
+      self.finishEvents(with: outcome)
+    }
+  }
+
+  private func finishEvents(with outcome: SessionOutcome) {
+    eventSink.yield(.ended(outcome))
+    eventSink.finish()
+    inboxSink.finish()
+    let waiters = lifecycle.withLock { state in
+      state.ended = true
+      defer { state.endWaiters = [] }
+      return state.endWaiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+}
+
+/// What the loop needs from its session, all `Sendable`.
+struct SessionContext: Sendable {
+  var engine: any WebSocketEngine
+  var url: WebSocketURL
+  var options: ConnectOptions
+  var configuration: SessionConfiguration
+  var makeRandom: @Sendable () -> any RandomNumberGenerator
+  var onConnect: WebSocketSession.ConnectHook
+  var events: AsyncStream<SessionEvent>.Continuation
+  var inbox: AsyncStream<SessionInput>.Continuation
+}

@@ -1,0 +1,123 @@
+import Synchronization
+import WebSocketClient
+
+/// A scripted connection: delivers the given messages, then ends as told (or stays open for the
+/// test to `deliver` and `end` later). Records what the session sent, pinged and closed.
+///
+/// A scripted end models a peer that ends the connection after our subscriptions: sends still
+/// succeed (unless `sendError` is given). After `end(_:)` at run time or `close`, sends fail.
+final class FakeConnection: WebSocketConnection {
+  enum End: Sendable {
+    /// The peer sent a close frame with this status (nil: an empty close frame, 1005).
+    case peerClose(CloseStatus?)
+    case error(WebSocketError)
+  }
+
+  enum Action: Sendable, Equatable {
+    case send(WebSocketMessage)
+    case ping
+    case close(CloseStatus)
+  }
+
+  let messages: AsyncThrowingStream<WebSocketMessage, any Error>
+  private let continuation: AsyncThrowingStream<WebSocketMessage, any Error>.Continuation
+  private let answersPings: Bool
+  private let closeHangs: Bool
+  private let sendError: WebSocketError?
+  private let state = Mutex(State())
+
+  private struct State {
+    var actions: [Action] = []
+    var finished = false
+    var peerCloseStatus: CloseStatus?
+    var waiting: [CheckedContinuation<Void, Never>] = []
+  }
+
+  /// - Parameters:
+  ///   - answersPings: false = pings never get a pong (a half-open connection).
+  ///   - closeHangs: true = the peer never answers our close (close returns only when ended).
+  ///   - sendError: every send fails with this.
+  init(
+    messages: [WebSocketMessage] = [], end: End? = nil, answersPings: Bool = true,
+    closeHangs: Bool = false, sendError: WebSocketError? = nil
+  ) {
+    (self.messages, continuation) = AsyncThrowingStream.makeStream(
+      of: WebSocketMessage.self, throwing: (any Error).self)
+    self.answersPings = answersPings
+    self.closeHangs = closeHangs
+    self.sendError = sendError
+    for message in messages { continuation.yield(message) }
+    if let end { finishStream(end) }
+  }
+
+  var actions: [Action] { state.withLock { $0.actions } }
+  var sent: [WebSocketMessage] {
+    actions.compactMap { if case .send(let message) = $0 { message } else { nil } }
+  }
+  var pingCount: Int { actions.filter { $0 == .ping }.count }
+  var closes: [CloseStatus] {
+    actions.compactMap { if case .close(let status) = $0 { status } else { nil } }
+  }
+  var peerCloseStatus: CloseStatus? { state.withLock { $0.peerCloseStatus } }
+
+  func deliver(_ message: WebSocketMessage) { continuation.yield(message) }
+
+  func end(_ end: End) {
+    let waiting: [CheckedContinuation<Void, Never>] = state.withLock { s in
+      guard !s.finished else { return [] }
+      s.finished = true
+      defer { s.waiting = [] }
+      return s.waiting
+    }
+    finishStream(end)
+    for waiter in waiting { waiter.resume() }
+  }
+
+  private func finishStream(_ end: End) {
+    switch end {
+    case .peerClose(let status):
+      state.withLock { s in
+        if s.peerCloseStatus == nil { s.peerCloseStatus = status ?? CloseStatus(code: .noStatusReceived) }
+      }
+      continuation.finish()
+    case .error(let error):
+      continuation.finish(throwing: error)
+    }
+  }
+
+  func send(_ message: WebSocketMessage) async throws(WebSocketError) {
+    if let sendError { throw sendError }
+    let open = state.withLock { s in
+      if !s.finished { s.actions.append(.send(message)) }
+      return !s.finished
+    }
+    if !open { throw .notConnected }
+  }
+
+  func ping(_ payload: [UInt8]) async throws(WebSocketError) {
+    state.withLock { $0.actions.append(.ping) }
+    if answersPings { return }
+    await waitUntilEnded()
+    throw .notConnected
+  }
+
+  func close(_ status: CloseStatus, timeout: Double) async {
+    state.withLock { $0.actions.append(.close(status)) }
+    if closeHangs {
+      await waitUntilEnded()
+    } else {
+      end(.peerClose(status))
+    }
+  }
+
+  /// Suspends until the connection ended (pings never answered, a close never answered).
+  func waitUntilEnded() async {
+    await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+      let finished = state.withLock { s in
+        if !s.finished { s.waiting.append(waiter) }
+        return s.finished
+      }
+      if finished { waiter.resume() }
+    }
+  }
+}
