@@ -101,6 +101,12 @@ enum TickerCommand {
         headers: [("User-Agent", HelpText.version.replacingAll(" ", with: "/"))],
         connectTimeout: config.connectTimeout.seconds,
         maximumMessageSize: config.maxMessageSize, caCertificateFile: config.cacert),
+      sessionConfiguration: SessionConfiguration(
+        backoff: Backoff(maximumDelay: config.maxBackoff),
+        maxRetries: config.maxRetries,
+        pingInterval: config.pingInterval == .zero ? nil : config.pingInterval,
+        pongTimeout: config.pongTimeout,
+        silenceTimeout: config.silenceTimeout == .zero ? nil : config.silenceTimeout),
       stage: PriceStage(mode: config.stageMode),
       sink: QuoteSink(
         formatter: config.format.makeFormatter(useColor: useColor), writer: stdout, limit: config.count),
@@ -132,6 +138,12 @@ enum TickerCommand {
       let (code, message) = ErrorReport.describe(error)
       diagnostics.error(message)
       return code
+    case .retriesExhausted(let attempts, let last):
+      let tries =
+        attempts == 0
+        ? "no reconnect allowed (--max-retries 0)" : "gave up after \(attempts) reconnect attempt(s)"
+      diagnostics.error("\(tries): \(TickerRunner.describe(last))")
+      return .retriesExhausted
     }
   }
 }

@@ -2,7 +2,8 @@ import PriceFeed
 import Synchronization
 import WebSocketClient
 
-/// One run of the feed: connect, subscribe, decode, filter, print, and stop cleanly.
+/// One run of the feed over a self-healing session: connect, subscribe (again after every
+/// reconnect), decode, filter, print, and stop cleanly.
 struct TickerRunner: Sendable {
   /// How a run ended.
   enum Outcome: Sendable, Equatable {
@@ -10,9 +11,11 @@ struct TickerRunner: Sendable {
     case readerGone
     case writeFailed(Int32)
     case signal(Int32)
-    /// The server closed the connection with a close frame.
+    /// The server closed the connection with 1000.
     case serverClosed(CloseStatus?)
     case failed(WebSocketError)
+    /// `--max-retries` reconnects failed in a row.
+    case retriesExhausted(attempts: Int, last: DisconnectReason)
   }
 
   var provider: any Provider
@@ -20,24 +23,23 @@ struct TickerRunner: Sendable {
   var url: WebSocketURL
   var symbols: [String]
   var connectOptions: ConnectOptions
+  var sessionConfiguration: SessionConfiguration
   var stage: PriceStage<ContinuousClock.Instant>
   var sink: QuoteSink
   var diagnostics: Diagnostics
-  /// Seconds to wait for the server's close frame when we close.
-  var closeTimeout: Double = 1
+  /// How long to wait for the server's close frame when we close.
+  var closeTimeout: Duration = .seconds(1)
 
   func run() async -> Outcome {
     diagnostics.info("connecting to \(url) with the \(engine.name) engine")
-    let connection: any WebSocketConnection
-    do {
-      connection = try await engine.connect(to: url, options: connectOptions)
-    } catch {
-      return .failed(error)
+    let subscribe = provider.subscribeMessages(for: symbols)
+    let session = WebSocketSession(
+      engine: engine, url: url, options: connectOptions, configuration: sessionConfiguration
+    ) { connection throws(WebSocketError) in
+      for message in subscribe { try await connection.send(message) }
     }
-    diagnostics.info("connected; subscribing to \(symbols.joined(separator: ", "))")
-
     let stopper = Stopper(
-      connection: connection, provider: provider, symbols: symbols, closeTimeout: closeTimeout)
+      session: session, beforeClose: provider.unsubscribeMessages(for: symbols), timeout: closeTimeout)
     let driver = PipelineDriver(stage: stage, sink: sink) { stop in
       switch stop {
       case .countReached: stopper.request(.countReached)
@@ -47,87 +49,116 @@ struct TickerRunner: Sendable {
     }
     let signals = SignalWatcher { sig in stopper.request(.signal(sig)) }
     defer { signals.cancel() }
+    let warnings = InputWarnings(diagnostics: diagnostics)
+    defer { warnings.summary() }
 
-    for message in provider.subscribeMessages(for: symbols) {
-      do {
-        try await connection.send(message)
-      } catch {
-        await connection.close(CloseStatus(code: .normalClosure), timeout: closeTimeout)
-        return .failed(error)
-      }
-    }
-
-    var streamError: WebSocketError?
-    do {
-      for try await message in connection.messages {
-        switch provider.decode(message) {
-        case .quotes(let quotes):
-          await driver.receive(quotes)
-        case .partial(let quotes, let dropped):
-          diagnostics.warning("dropped malformed entries: \(dropped.joined(separator: "; "))")
-          await driver.receive(quotes)
-        case .keepalive:
-          break
-        case .error(let text):
-          diagnostics.warning("server error: \(text)")
-        case .ignored(let type):
-          diagnostics.info("ignored a message of type \"\(type)\"")
-        case .malformed(let why):
-          diagnostics.warning("malformed message: \(why)")
+    session.start()
+    var outcome: SessionOutcome = .stopped
+    var lastAttempt = 0
+    for await event in session.events {
+      switch event {
+      case .connected(let attempt):
+        if attempt == 0 {
+          diagnostics.info("connected; subscribed to \(symbols.joined(separator: ", "))")
+        } else {
+          diagnostics.note("reconnected (attempt \(attempt)); subscribed again to \(symbols.count) symbol(s)")
         }
+      case .message(let message):
+        await handle(provider.decode(message), driver: driver, warnings: warnings)
+      case .disconnected(let reason, let attempt, let retryIn):
+        lastAttempt = attempt
+        diagnostics.warning(
+          "\(Self.describe(reason)); reconnect attempt \(attempt) in \(Self.seconds(retryIn))")
+      case .ended(let ended):
+        outcome = ended
       }
-    } catch let error as WebSocketError {
-      streamError = error
-    } catch {
-      streamError = .abnormalClosure
     }
 
-    if let requested = stopper.requested {
-      // Our own stop: wait for the unsubscribe-and-close to complete.
-      await stopper.finished()
+    // Whatever ended the run, what is pending in the debounce stage is printed first: nothing
+    // valid is lost. (After --count or a closed stdout there is nothing more to print.)
+    switch outcome {
+    case .stopped:
+      let requested = stopper.requested ?? .signal(2)
       if case .signal = requested { await driver.flush() }
       return requested
+    case .peerClosedNormally(let status):
+      await driver.flush()
+      return stopper.requested ?? .serverClosed(status)
+    case .fatal(let error):
+      await driver.flush()
+      return .failed(error)
+    case .retriesExhausted(let last):
+      await driver.flush()
+      return .retriesExhausted(attempts: lastAttempt, last: last)
     }
-    // The server ended it: print what is pending first, nothing valid is lost.
-    await driver.flush()
-    if let streamError { return .failed(streamError) }
-    return .serverClosed(connection.peerCloseStatus)
+  }
+
+  private func handle(_ event: ProviderEvent, driver: PipelineDriver, warnings: InputWarnings) async {
+    switch event {
+    case .quotes(let quotes):
+      await driver.receive(quotes)
+    case .partial(let quotes, let dropped):
+      warnings.warn(
+        "malformed trade entries", "dropped malformed entries: \(dropped.joined(separator: "; "))")
+      await driver.receive(quotes)
+    case .keepalive:
+      break
+    case .error(let text):
+      diagnostics.warning("server error: \(text)")
+    case .ignored(let type):
+      warnings.count("ignored messages", verbose: "ignored a message of type \"\(type)\"")
+    case .malformed(let why):
+      warnings.warn("malformed messages", "malformed message: \(why)")
+    }
+  }
+
+  /// The reason part of a disconnect line.
+  static func describe(_ reason: DisconnectReason) -> String {
+    switch reason {
+    case .failed(let error): ErrorReport.describe(error).message
+    case .peerClosed(let status): "the server closed the connection (\(status))"
+    case .pongTimeout(let limit): "no pong within \(seconds(limit)): the connection is dead"
+    case .silence(let limit): "no message for \(seconds(limit)): the connection is dead"
+    }
+  }
+
+  /// "0.6 s", "60 s".
+  static func seconds(_ duration: Duration) -> String {
+    let millis = Int((duration.seconds * 1000).rounded())
+    if millis % 1000 == 0 { return "\(millis / 1000) s" }
+    if millis >= 10_000 { return "\(Int((Double(millis) / 1000).rounded())) s" }
+    let tenths = (Double(millis) / 100).rounded() / 10
+    return "\(tenths) s"
   }
 }
 
-/// Ends a run from outside the receive loop (signal, --count, stdout gone): unsubscribes,
-/// closes with 1000, and remembers why. The first request wins.
+/// Ends a run from outside the event loop (signal, --count, stdout gone): unsubscribes, closes
+/// with 1000, and remembers why. The first request wins.
 final class Stopper: Sendable {
-  private let connection: any WebSocketConnection
-  private let provider: any Provider
-  private let symbols: [String]
-  private let closeTimeout: Double
-  private let state = Mutex<(reason: TickerRunner.Outcome?, task: Task<Void, Never>?)>((nil, nil))
+  private let session: WebSocketSession
+  private let beforeClose: [WebSocketMessage]
+  private let timeout: Duration
+  private let reason = Mutex<TickerRunner.Outcome?>(nil)
 
-  init(connection: any WebSocketConnection, provider: any Provider, symbols: [String], closeTimeout: Double) {
-    self.connection = connection
-    self.provider = provider
-    self.symbols = symbols
-    self.closeTimeout = closeTimeout
+  init(session: WebSocketSession, beforeClose: [WebSocketMessage], timeout: Duration) {
+    self.session = session
+    self.beforeClose = beforeClose
+    self.timeout = timeout
   }
 
-  var requested: TickerRunner.Outcome? { state.withLock { $0.reason } }
+  var requested: TickerRunner.Outcome? { reason.withLock { $0 } }
 
-  func request(_ reason: TickerRunner.Outcome) {
-    state.withLock { state in
-      guard state.reason == nil else { return }
-      state.reason = reason
-      let (connection, provider, symbols, timeout) = (connection, provider, symbols, closeTimeout)
-      state.task = Task {
-        for message in provider.unsubscribeMessages(for: symbols) {
-          try? await connection.send(message)
-        }
-        await connection.close(CloseStatus(code: .normalClosure), timeout: timeout)
-      }
+  func request(_ outcome: TickerRunner.Outcome) {
+    let first = reason.withLock { reason -> Bool in
+      guard reason == nil else { return false }
+      reason = outcome
+      return true
     }
-  }
-
-  func finished() async {
-    await state.withLock { $0.task }?.value
+    guard first else { return }
+    let (session, beforeClose, timeout) = (session, beforeClose, timeout)
+    Task {
+      await session.stop(
+        beforeClose: beforeClose, status: CloseStatus(code: .normalClosure), timeout: timeout)
+    }
   }
 }
