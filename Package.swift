@@ -7,6 +7,7 @@ import PackageDescription
 //   PriceFeed         providers, exact-price JSON decoding, debounce/dedupe pipeline, output, config
 //   FeedServer        a small real WebSocket server that replays recorded sessions (demo, tests)
 //   ticker            the command-line tool
+//   feedserve         FeedServer as a command, for benchmarks and manual tests
 let package = Package(
   name: "ticker",
   platforms: [.macOS(.v15)],
@@ -29,6 +30,7 @@ let package = Package(
     .target(name: "URLSessionEngine", dependencies: ["WebSocketClient"]),
     .target(name: "PriceFeed", dependencies: ["WebSocketClient"]),
     .target(name: "FeedServer", dependencies: ["WebSocketClient", "PriceFeed"]),
+    .executableTarget(name: "feedserve", dependencies: ["FeedServer", "WebSocketClient"]),
     .executableTarget(
       name: "ticker",
       dependencies: ["WebSocketClient", "URLSessionEngine", "PriceFeed", "FeedServer"]

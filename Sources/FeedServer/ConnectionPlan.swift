@@ -29,6 +29,9 @@ public struct ConnectionPlan: Sendable, Equatable {
     case stallMidFrame
     /// Close with 1000, then send a text frame anyway.
     case closeThenData
+    /// Load generation: send `count` distinct one-trade Finnhub messages, pre-framed, as fast
+    /// as the socket takes them, then end as `then` says (close 1000, drop, …).
+    indirect case blast(count: Int, then: Ending)
   }
 
   public var handshake: Handshake

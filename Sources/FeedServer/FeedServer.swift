@@ -68,6 +68,8 @@ public final class FeedServer: Sendable {
     public var clientCloses: [CloseStatus?] = []
     /// Connections whose script has been sent to the end (before the ending: close, hold, …).
     public var scriptsCompleted = 0
+    /// Messages sent by `.blast` endings.
+    public var blasted = 0
   }
 
   public let script: SessionScript

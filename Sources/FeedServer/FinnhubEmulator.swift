@@ -11,8 +11,10 @@ struct FinnhubEmulator: Sendable {
   /// Subscribe messages received, valid or not.
   private(set) var subscribeRequests = 0
 
-  init(script: SessionScript) {
-    var known = Set<String>()
+  /// - Parameter extraSymbols: symbols to accept besides those the script trades (e.g. the
+  ///   symbol of a `.blast` ending).
+  init(script: SessionScript, extraSymbols: [String] = []) {
+    var known = Set<String>(extraSymbols)
     var last: [String: (price: String, time: Int64)] = [:]
     for step in script.steps where step.direction == .server && (step.kind == .text || step.kind == .binary) {
       guard let entries = (try? JSONParser().parse(step.body))?["data"]?.arrayValue else { continue }

@@ -29,7 +29,9 @@ final class ServerConnection: Sendable {
     self.server = server
     self.plan = plan
     self.script = plan.script ?? server.script
-    self.state = Mutex(State(emulator: FinnhubEmulator(script: plan.script ?? server.script)))
+    let blastSymbols = if case .blast = plan.ending { [BlastFrames.symbol] } else { [String]() }
+    self.state = Mutex(
+      State(emulator: FinnhubEmulator(script: plan.script ?? server.script, extraSymbols: blastSymbols)))
   }
 
   /// Drops the connection at once (no close frame): `FeedServer.stop()`.
@@ -225,6 +227,43 @@ final class ServerConnection: Sendable {
       waitForEnd(seconds: 5)
     case .synthetic(let seed, let interval):
       synthesize(seed: seed, interval: interval)
+    case .blast(let count, let then):
+      do {
+        try blast(count: count)
+      } catch {
+        return
+      }
+      finishPlan(then)
+    }
+  }
+
+  /// The ending after a blast (one level: a blast never follows a blast).
+  private func finishPlan(_ ending: ConnectionPlan.Ending) {
+    switch ending {
+    case .close(let status):
+      try? sendClose(status)
+      waitForEnd(seconds: 30)
+    case .drop:
+      stream.shutdown()
+    default:
+      ended.wait()
+      ended.signal()
+    }
+  }
+
+  /// Writes `count` pre-framed trade messages in large writes.
+  private func blast(count: Int) throws(TransportError) {
+    let batch = BlastFrames.batch
+    var remaining = count
+    while remaining > 0, !isFinished {
+      let n = min(remaining, BlastFrames.messagesPerBatch)
+      if n == BlastFrames.messagesPerBatch {
+        try write(batch)
+      } else {
+        try write(BlastFrames.frames(count: n))
+      }
+      remaining -= n
+      server.update { $0.blasted += n }
     }
   }
 

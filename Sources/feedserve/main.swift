@@ -1,0 +1,111 @@
+// feedserve — FeedServer as a command, for benchmarks and manual testing (not installed for
+// users). Prints "PORT <n>" on stdout once listening, then serves until killed.
+//
+//   feedserve [--port N] [--script FILE.ndjson] [--time-scale X] [--verbatim] [--hold]
+//   feedserve --blast N [--per-connection M] [--reconnect-with drop|CODE] [--verbatim]
+//
+// --script: replay that session (default: the built-in Finnhub demo session).
+// --blast N: send N pre-framed one-trade messages as fast as the socket takes them, then close
+//   with 1000. With --per-connection M, each connection gets M of them and is then ended with
+//   close 1012 (or --reconnect-with drop / another code) so the client reconnects, until N are sent.
+// --verbatim: do not wait for a subscribe (for clients that send none, e.g. websocat).
+
+import FeedServer
+import WebSocketClient
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+func fail(_ message: String) -> Never {
+  let line = Array("feedserve: \(message)\n".utf8)
+  _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+  exit(64)
+}
+
+nonisolated(unsafe) var arguments = Array(CommandLine.arguments.dropFirst())
+func value(_ flag: String) -> String {
+  guard !arguments.isEmpty else { fail("\(flag) needs a value") }
+  return arguments.removeFirst()
+}
+
+var port = 0
+var scriptPath: String?
+var timeScale = 1.0
+var verbatim = false
+var hold = false
+var blast: Int?
+var perConnection: Int?
+var reconnectWith = "1012"
+
+while !arguments.isEmpty {
+  let flag = arguments.removeFirst()
+  switch flag {
+  case "--port": port = Int(value(flag)) ?? { fail("bad --port") }()
+  case "--script": scriptPath = value(flag)
+  case "--time-scale": timeScale = Double(value(flag)) ?? { fail("bad --time-scale") }()
+  case "--verbatim": verbatim = true
+  case "--hold": hold = true
+  case "--blast": blast = Int(value(flag)) ?? { fail("bad --blast") }()
+  case "--per-connection": perConnection = Int(value(flag)) ?? { fail("bad --per-connection") }()
+  case "--reconnect-with": reconnectWith = value(flag)
+  default: fail("unknown option \(flag)")
+  }
+}
+
+var text = DemoSession.finnhub
+if let scriptPath {
+  guard let file = fopen(scriptPath, "r") else { fail("cannot open \(scriptPath)") }
+  var bytes: [UInt8] = []
+  var buffer = [UInt8](repeating: 0, count: 65536)
+  while true {
+    let n = fread(&buffer, 1, buffer.count, file)
+    if n <= 0 { break }
+    bytes += buffer[0..<n]
+  }
+  fclose(file)
+  text = String(decoding: bytes, as: UTF8.self)
+}
+let script: SessionScript
+do {
+  script = try SessionScript(ndjson: text)
+} catch {
+  fail("\(error)")
+}
+
+var plans: [ConnectionPlan] = []
+let normal = ConnectionPlan.Ending.close(CloseStatus(code: .normalClosure, reason: "done"))
+if let blast {
+  let each = perConnection ?? blast
+  let reconnect: ConnectionPlan.Ending =
+    reconnectWith == "drop"
+    ? .drop : .close(CloseStatus(code: CloseCode(UInt16(reconnectWith) ?? 1012), reason: "restart"))
+  var left = blast
+  while left > 0 {
+    let n = min(each, left)
+    left -= n
+    plans.append(
+      ConnectionPlan(
+        script: SessionScript(steps: []), ending: .blast(count: n, then: left > 0 ? reconnect : normal)))
+  }
+  // Anyone connecting after the last blast is told the feed is over.
+  plans.append(ConnectionPlan(script: SessionScript(steps: []), ending: normal))
+}
+
+let server: FeedServer
+do {
+  server = try FeedServer(
+    script: script,
+    options: .init(
+      port: port, timeScale: timeScale, emulation: verbatim ? .verbatim : .finnhub,
+      ending: hold ? .hold : normal, plans: plans))
+} catch {
+  fail("cannot listen: \(error)")
+}
+server.start()
+let ready = Array("PORT \(server.port)\n".utf8)
+_ = ready.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+signal(SIGPIPE, SIG_IGN)
+while true { pause() }
