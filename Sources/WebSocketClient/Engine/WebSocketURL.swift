@@ -17,6 +17,11 @@ public struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
 
   /// Parses `ws[s]://host[:port][/path][?query]`. IPv6 literals go in brackets.
   public init(parsing text: String) throws(TransportError) {
+    // Spaces and control characters are never valid in a URL (RFC 3986), and CR/LF would inject
+    // lines into the handshake request; a NUL would cut the host short for getaddrinfo.
+    if text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
+      throw .invalidURL("the URL contains spaces or control characters")
+    }
     let lower = text.lowercased()
     let rest: Substring
     if lower.hasPrefix("wss://") {

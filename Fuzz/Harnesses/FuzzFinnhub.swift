@@ -1,0 +1,76 @@
+// libFuzzer harness: JSONParser, Price and the Finnhub decoder on arbitrary bytes. Built by
+// Fuzz/run.sh.
+import PriceFeed
+import WebSocketClient
+
+private let provider = FinnhubProvider()
+
+/// A price's plain text parses back to an equal price with the same text and value.
+private func checkPrice(_ price: Price) {
+  guard let again = Price(price.text) else { fatalError("Price text \(price.text) does not parse") }
+  precondition(again == price && again.text == price.text, "Price \(price.text) does not round-trip")
+  precondition(again.value == price.value, "Price \(price.text) changed value")
+  precondition(price.value.isFinite, "Price \(price.text) is not finite")
+  precondition(
+    !price.text.utf8.contains(where: { $0 | 0x20 == UInt8(ascii: "e") }), "exponent in \(price.text)")
+}
+
+private func checkQuotes(_ event: ProviderEvent) {
+  for quote in event.quotes {
+    precondition(!quote.symbol.isEmpty, "quote with an empty symbol")
+    checkPrice(quote.price)
+    if let volume = quote.volume { checkPrice(volume) }
+  }
+}
+
+/// Every number the parser returns that Price accepts round-trips (Price refuses only exponents
+/// beyond ±400 and values that overflow a Double).
+private func checkNumbers(_ value: JSONValue) {
+  switch value {
+  case .number(let n): if let price = Price(n) { checkPrice(price) }
+  case .array(let items): items.forEach(checkNumbers)
+  case .object(let object): object.members.forEach { checkNumbers($0.value) }
+  default: break
+  }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+  let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+  let text = String(validating: bytes, as: UTF8.self)
+
+  // JSONParser directly, with a small depth limit now and then.
+  let parser = JSONParser(maxDepth: size > 0 && data[0] == 0x5B ? 8 : 256)
+  var fromBytes: JSONValue? = nil
+  do throws(JSONError) {
+    fromBytes = try parser.parse(bytes)
+  } catch {
+    _ = "\(error)"
+  }
+  if let fromBytes {
+    precondition(text != nil, "JSON accepted for bytes that are not UTF-8")
+    checkNumbers(fromBytes)
+  }
+  if let text {
+    // The String and byte entry points agree.
+    var fromText: JSONValue? = nil
+    do throws(JSONError) {
+      fromText = try parser.parse(text)
+    } catch {
+      _ = "\(error)"
+    }
+    precondition(fromText == fromBytes, "parse(String) and parse([UInt8]) disagree")
+    // The whole input as a price text (Binance-style decimal strings take this path).
+    if let price = Price(text) { checkPrice(price) }
+  }
+
+  // The Finnhub decoder: binary frames always, text frames when the bytes are UTF-8.
+  let binary = provider.decode(.binary(bytes))
+  checkQuotes(binary)
+  if let text {
+    let textual = provider.decode(.text(text))
+    checkQuotes(textual)
+    precondition(textual == binary, "text and binary frames decode differently")
+  }
+  return 0
+}

@@ -1,0 +1,81 @@
+// libFuzzer harness: FrameParser (client or server role) feeding MessageAssembler.
+// Built by Fuzz/run.sh; not part of the SwiftPM package.
+import WebSocketClient
+
+/// Parses `chunks` in order; returns every frame and the error that stopped parsing, if any.
+private func parseAll(
+  _ chunks: [ArraySlice<UInt8>], role: FrameParser.Role, limit: Int
+) -> (frames: [Frame], error: FrameError?) {
+  var parser = FrameParser(role: role, maximumFrameSize: limit)
+  var frames: [Frame] = []
+  for chunk in chunks {
+    parser.append(chunk)
+    while true {
+      do throws(FrameError) {
+        guard let frame = try parser.next() else { break }
+        frames.append(frame)
+      } catch {
+        // A failed parser must keep failing with the same error.
+        do throws(FrameError) {
+          _ = try parser.next()
+          fatalError("parser recovered after \(error)")
+        } catch let again {
+          precondition(again == error, "parser changed its error: \(error) then \(again)")
+        }
+        return (frames, error)
+      }
+    }
+  }
+  return (frames, nil)
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+  guard size > 0 else { return 0 }
+  let first = data[0]
+  let input = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
+  let role: FrameParser.Role = first & 1 == 0 ? .client : .server
+  // Small limits are worth hitting too; bit 1 picks between 125 bytes and 1 MiB.
+  let limit = first & 2 == 0 ? 1 << 20 : 125
+  let split = input.isEmpty ? 0 : Int(first >> 2) % (input.count + 1)
+
+  let whole = parseAll([input[...]], role: role, limit: limit)
+  let chunked = parseAll([input[..<split], input[split...]], role: role, limit: limit)
+  // Chunking must not change what is parsed.
+  precondition(whole.frames == chunked.frames, "frames differ when split at \(split)")
+  precondition(whole.error == chunked.error, "errors differ when split at \(split)")
+
+  var assembler = MessageAssembler(maximumMessageSize: limit)
+  for frame in whole.frames {
+    precondition(frame.rsv == 0, "frame with RSV bits accepted")
+    precondition(frame.payload.count <= limit, "frame over the size limit accepted")
+    if frame.opcode.isControl {
+      precondition(frame.fin && frame.payload.count <= 125, "bad control frame accepted")
+    }
+    // Re-encoding a parsed frame and parsing it again gives the same frame.
+    let key: UInt32? = role == .server ? 0xA1B2_C3D4 : nil
+    let again = parseAll([FrameEncoder.encode(frame, maskingKey: key)[...]], role: role, limit: limit)
+    precondition(again.error == nil && again.frames == [frame], "re-encoded frame does not round-trip")
+
+    let event: MessageAssembler.Event?
+    do throws(FrameError) {
+      event = try assembler.receive(frame)
+    } catch {
+      break
+    }
+    switch event {
+    case .message(.binary(let bytes))?:
+      precondition(bytes.count <= limit, "binary message over the limit")
+    case .message(.text(let text))?:
+      precondition(text.utf8.count <= limit, "text message over the limit")
+    case .close(let status?)?:
+      precondition(status.code.isValidOnWire, "close code not valid on the wire accepted")
+      // Our own close frame for the status decodes back to it (the reason fits: ≤ 123 bytes).
+      let echoed = Frame.close(status)
+      precondition(echoed.payload == frame.payload, "close frame does not round-trip")
+    default:
+      break
+    }
+  }
+  return 0
+}

@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Regenerates the seed corpus in Fuzz/corpus/ from hand-written cases and the test fixtures.
+
+Run from anywhere: python3 Fuzz/make-corpus.py. Files are named by content (seed-<name>), so
+rerunning it rewrites the same files. Reproducers of fixed bugs are added by hand as
+Fuzz/corpus/<target>/regression-<what> and are not touched here.
+"""
+import json
+import os
+import struct
+
+root = os.path.dirname(os.path.abspath(__file__))
+repo = os.path.dirname(root)
+
+
+def write(target, name, data):
+    d = os.path.join(root, "corpus", target)
+    os.makedirs(d, exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode()
+    with open(os.path.join(d, "seed-" + name), "wb") as f:
+        f.write(data)
+
+
+def frame(opcode, payload=b"", fin=True, mask=None):
+    b0 = (0x80 if fin else 0) | opcode
+    n = len(payload)
+    mbit = 0x80 if mask is not None else 0
+    if n <= 125:
+        head = bytes([b0, mbit | n])
+    elif n <= 0xFFFF:
+        head = bytes([b0, mbit | 126]) + struct.pack(">H", n)
+    else:
+        head = bytes([b0, mbit | 127]) + struct.pack(">Q", n)
+    if mask is None:
+        return head + payload
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return head + bytes(mask) + masked
+
+
+# frames: the first byte is the harness's control byte (bit 0: 0 client / 1 server role,
+# bit 1: 125-byte limit, bits 2-7: split position).
+key = [0x37, 0xFA, 0x21, 0x3D]
+client = {
+    "rfc-hello": frame(1, b"Hello"),
+    "rfc-fragmented": frame(1, b"Hel", fin=False) + frame(0, b"lo"),
+    "rfc-ping-pong": frame(9, b"Hello") + frame(10, b"Hello"),
+    "rfc-binary-256": frame(2, bytes(range(256))),
+    "len16-200": frame(2, b"x" * 200),
+    "ping-between-fragments": frame(1, b"ab", fin=False) + frame(9) + frame(0, b"cd"),
+    "close-1000": frame(8, struct.pack(">H", 1000) + b"bye"),
+    "close-empty": frame(8),
+    "close-bad-code": frame(8, struct.pack(">H", 1005)),
+    "text-utf8": frame(1, "€ 95 372,10 ✓".encode()),
+    "text-invalid-utf8": frame(1, b"\xc3\x28"),
+    "len64-nonminimal": bytes([0x82, 127]) + struct.pack(">Q", 5) + b"hello",
+    "reserved-opcode": bytes([0x83, 0]),
+    "rsv-set": bytes([0xC1, 1]) + b"a",
+}
+for name, data in client.items():
+    write("frames", "client-" + name, bytes([0x10]) + data)
+write("frames", "server-rfc-masked-hello", bytes([0x11]) + frame(1, b"Hello", mask=key))
+write("frames", "server-masked-close", bytes([0x21]) + frame(8, struct.pack(">H", 1001), mask=key))
+write("frames", "server-small-limit", bytes([0x13]) + frame(2, b"y" * 130, mask=key))
+
+# handshake: responses (client side) and requests (server side), and URLs.
+accept = "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
+write("handshake", "101", "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
+      "Connection: Upgrade\r\nSec-WebSocket-Accept: " + accept + "\r\n\r\n")
+write("handshake", "101-with-frame", "HTTP/1.1 101 Switching Protocols\r\nupgrade: WebSocket\r\n"
+      "connection: keep-alive, Upgrade\r\nsec-websocket-accept: " + accept + "\r\n\r\n\x81\x02hi")
+write("handshake", "401", "HTTP/1.1 401 Unauthorized\r\nContent-Type: text/plain\r\n"
+      "Content-Length: 12\r\nConnection: close\r\n\r\nUnauthorized")
+write("handshake", "429-retry", "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 30\r\n\r\n")
+write("handshake", "101-extension", "HTTP/1.1 101 OK\r\nUpgrade: websocket\r\nConnection: upgrade\r\n"
+      "Sec-WebSocket-Accept: " + accept + "\r\nSec-WebSocket-Extensions: permessage-deflate\r\n\r\n")
+write("handshake", "folded", "HTTP/1.1 101 OK\r\nUpgrade: websocket\r\n  folded\r\n\r\n")
+write("handshake", "request", "GET /chat?token=abc HTTP/1.1\r\nHost: server.example.com\r\n"
+      "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+      "Sec-WebSocket-Version: 13\r\n\r\n")
+write("handshake", "request-post", "POST / HTTP/1.0\r\nHost: a\r\n\r\n")
+write("handshake", "url", "wss://ws.finnhub.io/?token=abc")
+write("handshake", "url-ipv6", "ws://[::1]:8080/feed?x=1#frag")
+
+# finnhub: every body of the recorded sessions (server and client lines), plus edge cases.
+fixtures = os.path.join(repo, "Tests", "Fixtures")
+for fixture in sorted(os.listdir(fixtures)):
+    if not fixture.endswith(".ndjson"):
+        continue
+    with open(os.path.join(fixtures, fixture)) as f:
+        for i, line in enumerate(f):
+            entry = json.loads(line)
+            if entry.get("kind") in ("text", "binary"):
+                write("finnhub", "%s-%02d" % (fixture[:-len(".ndjson")], i), entry["body"])
+write("finnhub", "exponents", '{"type":"trade","data":[{"p":1.16539E8,"s":"X","t":1,"v":4.9E-4}]}')
+write("finnhub", "partial", '{"type":"trade","data":[{"p":"1","s":"X","t":1},{"p":-0.0,"s":"Y","t":2}]}')
+write("finnhub", "escapes", '{"type":"error","msg":"\\u00e9\\ud83d\\ude00\\n\\"","x":[true,false,null]}')
+write("finnhub", "price-text", "78860.00000000")
+write("finnhub", "price-exp", "-0.5e-400")
+
+# config: the example file and a few variants.
+with open(os.path.join(repo, "config.example.json"), "rb") as f:
+    write("config", "example", f.read())
+write("config", "symbols-string", '{"symbols":"BINANCE:BTCUSDT, IC MARKETS:1","count":3,"maxWait":null}')
+write("config", "seconds", '{"debounce":1e-1,"connectTimeout":86400,"maxMessageSize":125}')
+write("config", "unknown-key", '{"tokn":"x"}')
+write("config", "url", '{"url":"ws://[::1]:9/x","engine":"NATIVE","format":"json","color":"never"}')

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses in Fuzz/Harnesses and runs each for a bounded time.
+#
+#   Fuzz/run.sh [seconds-per-target]      (default 60; CI=true also uses 60)
+#   FUZZ_TARGETS="frames handshake" Fuzz/run.sh 10     run a subset
+#   FUZZ_BUILD_ONLY=1 Fuzz/run.sh                      build, do not run
+#
+# How the harnesses are built (SwiftPM cannot build libFuzzer binaries):
+#   1. The pure part of WebSocketClient (Engine/, Native/ without NativeEngine/NativeConnection,
+#      Transport/ByteStream.swift, Transport/TransportError.swift — nothing that needs the OpenSSL
+#      shim or sockets) is compiled with `swiftc -sanitize=fuzzer,address -O -wmo` into
+#      Fuzz/.build/libWebSocketClient.a plus Fuzz/.build/modules/WebSocketClient.swiftmodule.
+#   2. All of PriceFeed is compiled the same way against that module into libPriceFeed.a.
+#   3. Each Harnesses/Fuzz<Name>.swift defines LLVMFuzzerTestOneInput via @_cdecl and is linked
+#      with the two static libraries by `swiftc -sanitize=fuzzer,address`, which adds libFuzzer's
+#      main, into Fuzz/.build/fuzz-<name>.
+# Steps are skipped when their output is newer than every input, so reruns only rebuild what changed.
+#
+# Each fuzzer runs on a copy of its committed seed corpus (Fuzz/corpus/<name>/ → Fuzz/out/<name>/
+# corpus), so the repository is never dirtied. Crashes, timeouts and OOMs land in
+# Fuzz/out/<name>/artifacts/; the script prints their paths and exits 1 if any target failed.
+# Reproduce one with: Fuzz/.build/fuzz-<name> Fuzz/out/<name>/artifacts/crash-…
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=${1:-60}
+targets=${FUZZ_TARGETS:-frames handshake finnhub config}
+build=Fuzz/.build
+modules=$build/modules
+flags=(-sanitize=fuzzer,address -parse-as-library -O -wmo -gline-tables-only -swift-version 6)
+# lld instead of gold: gold prints a warning per ASan helper symbol ("Cannot export local symbol").
+link_flags=()
+[[ $(uname) == Linux ]] && link_flags=(-use-ld=lld)
+mkdir -p "$modules" Fuzz/out
+
+# Succeeds when $1 is missing or older than any of the remaining files.
+stale() {
+  local out=$1
+  shift
+  [[ -e $out ]] || return 0
+  for f in "$@"; do [[ $f -nt $out ]] && return 0; done
+  return 1
+}
+
+wsc_sources=(Sources/WebSocketClient/Engine/*.swift Sources/WebSocketClient/Transport/ByteStream.swift
+  Sources/WebSocketClient/Transport/TransportError.swift)
+for f in Sources/WebSocketClient/Native/*.swift; do
+  case $f in */NativeEngine.swift | */NativeConnection.swift) ;; *) wsc_sources+=("$f") ;; esac
+done
+mapfile -t pf_sources < <(find Sources/PriceFeed -name '*.swift' | sort)
+
+if stale "$build/libWebSocketClient.a" "${wsc_sources[@]}" "$0"; then
+  echo "fuzz: building WebSocketClient (pure subset)"
+  swiftc "${flags[@]}" -module-name WebSocketClient -emit-module \
+    -emit-module-path "$modules/WebSocketClient.swiftmodule" -emit-library -static \
+    -o "$build/libWebSocketClient.a" "${wsc_sources[@]}"
+fi
+if stale "$build/libPriceFeed.a" "${pf_sources[@]}" "$build/libWebSocketClient.a"; then
+  echo "fuzz: building PriceFeed"
+  swiftc "${flags[@]}" -module-name PriceFeed -I "$modules" -emit-module \
+    -emit-module-path "$modules/PriceFeed.swiftmodule" -emit-library -static \
+    -o "$build/libPriceFeed.a" "${pf_sources[@]}"
+fi
+
+for t in $targets; do
+  harness="Fuzz/Harnesses/Fuzz${t^}.swift"
+  [[ -f $harness ]] || { echo "fuzz: no harness $harness" >&2; exit 2; }
+  if stale "$build/fuzz-$t" "$harness" "$build/libWebSocketClient.a" "$build/libPriceFeed.a"; then
+    echo "fuzz: building fuzz-$t"
+    swiftc "${flags[@]}" "${link_flags[@]}" -module-name "Fuzz${t^}" -I "$modules" "$harness" \
+      "$build/libPriceFeed.a" "$build/libWebSocketClient.a" -o "$build/fuzz-$t"
+  fi
+done
+
+if [[ ${FUZZ_BUILD_ONLY:-} == 1 ]]; then exit 0; fi
+
+# Swift's in-process backtracer trips ASan; let libFuzzer/ASan print the stack instead.
+export SWIFT_BACKTRACE=enable=no
+
+failed=()
+for t in $targets; do
+  out=Fuzz/out/$t
+  rm -rf "$out/artifacts"  # findings of an earlier run were reported then
+  mkdir -p "$out/corpus" "$out/artifacts"
+  cp -R Fuzz/corpus/"$t"/. "$out/corpus/"
+  echo "fuzz: running fuzz-$t for ${seconds}s ($(ls "$out/corpus" | wc -l) inputs in the corpus)"
+  set +e
+  "$build/fuzz-$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="$out/artifacts/" "$out/corpus" >"$out/log" 2>&1
+  status=$?
+  set -e
+  grep -E '^#[0-9]+[[:space:]]+DONE|^stat::number_of_executed_units|^stat::average_exec_per_sec|^stat::peak_rss_mb' \
+    "$out/log" | sed "s/^/fuzz-$t: /" || true
+  if ((status != 0)); then
+    failed+=("$t")
+    echo "fuzz-$t FAILED (exit $status); last lines of $out/log:" >&2
+    tail -n 40 "$out/log" >&2
+    for a in "$out"/artifacts/*; do [[ -e $a ]] && echo "fuzz-$t reproducer: $a" >&2; done
+  fi
+done
+
+if ((${#failed[@]} > 0)); then
+  echo "fuzz: failures in: ${failed[*]}" >&2
+  exit 1
+fi
+echo "fuzz: all targets ran ${seconds}s without a finding"
