@@ -26,6 +26,8 @@ import WebSocketClient
 
   @Test(arguments: [
     "http://h/", "ws://", "ws://:80/", "ws://h:0/", "ws://h:70000/", "ws://h:x/", "ws://u@h/", "ws://[::1/",
+    // Found by the handshake fuzzer: these would reach the request line or Host header.
+    "ws://h/a\r\nX-Evil: 1", "ws://h/a b", "ws://h\u{0}x/", "ws://h/\u{7F}",
   ])
   func rejects(text: String) {
     #expect(throws: TransportError.self) { try WebSocketURL(parsing: text) }
