@@ -1,0 +1,115 @@
+import Dispatch
+import Synchronization
+import Testing
+import WebSocketClient
+
+@Suite struct MessageChannelTests {
+  struct Boom: Error, Equatable {}
+
+  @Test func deliversInOrderThenEnds() async throws {
+    let channel = MessageChannel<Int>(capacity: 8)
+    DispatchQueue(label: "producer").async {
+      for i in 0..<1000 { channel.push(i) }
+      channel.finish()
+    }
+    var seen: [Int] = []
+    for try await value in channel { seen.append(value) }
+    #expect(seen == Array(0..<1000))
+  }
+
+  @Test("a producer thread never runs more than `capacity` ahead of the consumer")
+  func threadBackpressure() async throws {
+    let channel = MessageChannel<Int>(capacity: 4)
+    let pushed = Atomic<Int>(0)
+    DispatchQueue(label: "producer").async {
+      for i in 0..<200 {
+        channel.push(i)
+        pushed.add(1, ordering: .sequentiallyConsistent)
+      }
+      channel.finish()
+    }
+    var consumed = 0
+    for try await _ in channel {
+      consumed += 1
+      // The producer may have pushed at most `capacity` elements beyond what was taken, plus
+      // the one it hands over while we are here.
+      #expect(pushed.load(ordering: .sequentiallyConsistent) <= consumed + 4 + 1)
+      #expect(channel.bufferedCount <= 4)
+    }
+    #expect(consumed == 200)
+  }
+
+  @Test("a task producer suspends while full and resumes as the consumer reads")
+  func taskBackpressure() async throws {
+    let channel = MessageChannel<Int>(capacity: 2)
+    let producer = Task {
+      for i in 0..<50 { await channel.send(i) }
+      channel.finish()
+    }
+    var seen: [Int] = []
+    for try await value in channel {
+      seen.append(value)
+      #expect(channel.bufferedCount <= 2)
+    }
+    await producer.value
+    #expect(seen == Array(0..<50))
+  }
+
+  @Test func errorComesAfterTheBufferedElements() async {
+    let channel = MessageChannel<Int>(capacity: 8)
+    channel.push(1)
+    channel.push(2)
+    channel.finish(throwing: Boom())
+    var seen: [Int] = []
+    await #expect(throws: Boom.self) {
+      for try await value in channel { seen.append(value) }
+    }
+    #expect(seen == [1, 2])
+  }
+
+  @Test("an error reaches a consumer already waiting, once")
+  func errorToWaitingConsumer() async {
+    let channel = MessageChannel<Int>(capacity: 8)
+    let consumer = Task { () -> Bool in
+      do {
+        for try await _ in channel {}
+        return false
+      } catch {
+        return error is Boom
+      }
+    }
+    // Whether the consumer parked first or not, the outcome must be the same.
+    channel.finish(throwing: Boom())
+    #expect(await consumer.value)
+  }
+
+  @Test("cancel releases a producer blocked on a full channel")
+  func cancelReleasesProducer() async {
+    let channel = MessageChannel<Int>(capacity: 1)
+    channel.push(0)
+    let released = DispatchSemaphore(value: 0)
+    let result = Mutex<Bool?>(nil)
+    DispatchQueue(label: "blocked-producer").async {
+      let accepted = channel.push(1)  // blocks: the channel is full
+      result.withLock { $0 = accepted }
+      released.signal()
+    }
+    channel.cancel()
+    #expect(released.wait(timeout: .now() + 30) == .success)
+    #expect(result.withLock { $0 } == false)
+    #expect(channel.push(2) == false)
+  }
+
+  @Test func finishWithNothingBufferedEndsAWaitingConsumer() async throws {
+    let channel = MessageChannel<String>(capacity: 4)
+    let consumer = Task { () -> [String] in
+      var seen: [String] = []
+      for try await value in channel { seen.append(value) }
+      return seen
+    }
+    await channel.send("a")
+    channel.finish()
+    #expect(try await consumer.value == ["a"])
+    #expect(channel.push("late") == false)
+  }
+}
