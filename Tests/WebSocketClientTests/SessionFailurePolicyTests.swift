@@ -67,7 +67,9 @@ struct SessionFailurePolicyTests {
 
   @Test func normalClosureEndsTheSession() {
     #expect(FailurePolicy.disposition(forPeerClose: CloseStatus(code: .normalClosure)) == .endNormally)
-    #expect(FailurePolicy.disposition(forPeerClose: CloseStatus(code: .normalClosure, reason: "bye")) == .endNormally)
+    #expect(
+      FailurePolicy.disposition(forPeerClose: CloseStatus(code: .normalClosure, reason: "bye"))
+        == .endNormally)
   }
 
   @Test(arguments: [UInt16(1001), 1002, 1003, 1005, 1006, 1007, 1008, 1009, 1011, 1012, 1013, 1014, 4000])
