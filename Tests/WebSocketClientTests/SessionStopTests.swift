@@ -36,7 +36,12 @@ struct SessionStopTests {
     #expect(await h.next() == .connected(attempt: 0))
     let session = h.session
     let stopping = Task { await session.stop(timeout: .seconds(2)) }
-    await h.clock.advanceWhenArmed(by: .seconds(2))
+    let deadline = ManualClock.Instant(.seconds(2))
+    await h.clock.waitForSleeper(until: deadline)
+    // While the close is pending, messages are still delivered in order.
+    deaf.deliver(.text("late"))
+    #expect(await h.next() == .message(.text("late")))
+    h.clock.advance(to: deadline)
     await stopping.value
     #expect(await h.rest() == [.ended(.stopped)])
     #expect(deaf.closes == [CloseStatus(code: .normalClosure)])
