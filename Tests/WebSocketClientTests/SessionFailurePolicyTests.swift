@@ -81,3 +81,25 @@ struct SessionFailurePolicyTests {
     #expect(FailurePolicy.disposition(forPeerClose: nil) == .reconnect)
   }
 }
+
+@Suite("Session disconnect reasons")
+struct SessionDisconnectReasonTests {
+  @Test(arguments: [
+    (DisconnectReason.pongTimeout(.seconds(10)), "no pong within 10 s"),
+    (.silence(.milliseconds(1500)), "no message for 1.5 s"),
+    (
+      .peerClosed(CloseStatus(code: .goingAway, reason: "restart")),
+      "the server closed the connection (1001 going away: restart)"
+    ),
+    (.failed(.abnormalClosure), "abnormalClosure"),
+  ])
+  func reasonsDescribeThemselves(reason: DisconnectReason, text: String) {
+    #expect(reason.description == text)
+  }
+
+  @Test func onlyFailuresCarryAnError() {
+    #expect(DisconnectReason.failed(.notConnected).error == .notConnected)
+    #expect(DisconnectReason.silence(.seconds(1)).error == nil)
+    #expect(DisconnectReason.peerClosed(CloseStatus(code: .goingAway)).error == nil)
+  }
+}
