@@ -42,9 +42,10 @@ struct SessionBackoffTests {
 
   @Test func aCustomCapAndMultiplier() {
     let custom = Backoff(initialDelay: .seconds(1), multiplier: 3, maximumDelay: .seconds(10), jitter: 0)
-    #expect((1...5).map { custom.delay(forRetry: $0, unit: 0.7) } == [
-      .seconds(1), .seconds(3), .seconds(9), .seconds(10), .seconds(10),
-    ])
+    #expect(
+      (1...5).map { custom.delay(forRetry: $0, unit: 0.7) } == [
+        .seconds(1), .seconds(3), .seconds(9), .seconds(10), .seconds(10),
+      ])
   }
 
   @Test func jitterFromAGenerator() {

@@ -67,7 +67,9 @@ struct SessionFailurePolicyTests {
 
   @Test func normalClosureEndsTheSession() {
     #expect(FailurePolicy.disposition(forPeerClose: CloseStatus(code: .normalClosure)) == .endNormally)
-    #expect(FailurePolicy.disposition(forPeerClose: CloseStatus(code: .normalClosure, reason: "bye")) == .endNormally)
+    #expect(
+      FailurePolicy.disposition(forPeerClose: CloseStatus(code: .normalClosure, reason: "bye"))
+        == .endNormally)
   }
 
   @Test(arguments: [UInt16(1001), 1002, 1003, 1005, 1006, 1007, 1008, 1009, 1011, 1012, 1013, 1014, 4000])
@@ -77,5 +79,27 @@ struct SessionFailurePolicyTests {
 
   @Test func peerCloseWithoutStatusReconnects() {
     #expect(FailurePolicy.disposition(forPeerClose: nil) == .reconnect)
+  }
+}
+
+@Suite("Session disconnect reasons")
+struct SessionDisconnectReasonTests {
+  @Test(arguments: [
+    (DisconnectReason.pongTimeout(.seconds(10)), "no pong within 10 s"),
+    (.silence(.milliseconds(1500)), "no message for 1.5 s"),
+    (
+      .peerClosed(CloseStatus(code: .goingAway, reason: "restart")),
+      "the server closed the connection (1001 going away: restart)"
+    ),
+    (.failed(.abnormalClosure), "abnormalClosure"),
+  ])
+  func reasonsDescribeThemselves(reason: DisconnectReason, text: String) {
+    #expect(reason.description == text)
+  }
+
+  @Test func onlyFailuresCarryAnError() {
+    #expect(DisconnectReason.failed(.notConnected).error == .notConnected)
+    #expect(DisconnectReason.silence(.seconds(1)).error == nil)
+    #expect(DisconnectReason.peerClosed(CloseStatus(code: .goingAway)).error == nil)
   }
 }

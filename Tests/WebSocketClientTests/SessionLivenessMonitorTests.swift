@@ -10,7 +10,8 @@ struct SessionLivenessMonitorTests {
     ping: Duration? = .seconds(30), pong: Duration = .seconds(10), silence: Duration? = .seconds(150),
     openedAt: Int = 100
   ) -> LivenessMonitor<Instant> {
-    LivenessMonitor(pingInterval: ping, pongTimeout: pong, silenceTimeout: silence, openedAt: Self.at(openedAt))
+    LivenessMonitor(
+      pingInterval: ping, pongTimeout: pong, silenceTimeout: silence, openedAt: Self.at(openedAt))
   }
 
   @Test func firstPingIsDueOneIntervalAfterOpening() {

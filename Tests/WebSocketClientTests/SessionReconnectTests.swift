@@ -15,7 +15,8 @@ struct SessionReconnectTests {
       [.fail(Self.refused), .fail(Self.refused), .fail(Self.refused), .succeed(connection)], random: random
     ).start()
     for (index, delay) in delays.enumerated() {
-      #expect(await h.next() == .disconnected(reason: .failed(Self.refused), attempt: index + 1, retryIn: delay))
+      #expect(
+        await h.next() == .disconnected(reason: .failed(Self.refused), attempt: index + 1, retryIn: delay))
       #expect(h.engine.attemptCount == index + 1)
       await h.clock.advanceWhenArmed(by: delay)
     }
@@ -33,7 +34,9 @@ struct SessionReconnectTests {
     #expect(await h.next() == .connected(attempt: 0))
     #expect(await h.next() == .message(.text("a")))
     #expect(await h.next() == .message(.text("b")))
-    #expect(await h.next() == .disconnected(reason: .failed(.abnormalClosure), attempt: 1, retryIn: .milliseconds(500)))
+    #expect(
+      await h.next()
+        == .disconnected(reason: .failed(.abnormalClosure), attempt: 1, retryIn: .milliseconds(500)))
     await h.clock.advanceWhenArmed(by: .milliseconds(500))
     #expect(await h.next() == .connected(attempt: 1))
     #expect(await h.next() == .message(.text("c")))
@@ -58,8 +61,11 @@ struct SessionReconnectTests {
   ])
   func peerClosesOtherThanNormalReconnect(code: CloseCode, reason: String) async {
     let status = CloseStatus(code: code, reason: reason)
-    let h = SessionHarness([.succeed(FakeConnection(end: .peerClose(status)))], configuration: .init(
-      maxRetries: 0, pingInterval: nil, silenceTimeout: nil)).start()
+    let h = SessionHarness(
+      [.succeed(FakeConnection(end: .peerClose(status)))],
+      configuration: .init(
+        maxRetries: 0, pingInterval: nil, silenceTimeout: nil)
+    ).start()
     #expect(await h.rest() == [.connected(attempt: 0), .ended(.retriesExhausted(last: .peerClosed(status)))])
   }
 
@@ -77,7 +83,8 @@ struct SessionReconnectTests {
   }
 
   @Test func rateLimitedWaitsForRetryAfter() async {
-    let limited = WebSocketError.handshake(.unexpectedStatus(code: 429, reason: "Too Many Requests", retryAfter: 17))
+    let limited = WebSocketError.handshake(
+      .unexpectedStatus(code: 429, reason: "Too Many Requests", retryAfter: 17))
     let h = SessionHarness([.fail(limited), .succeed(FakeConnection())]).start()
     #expect(await h.next() == .disconnected(reason: .failed(limited), attempt: 1, retryIn: .seconds(17)))
     await h.clock.advanceWhenArmed(by: .seconds(17))
@@ -86,7 +93,8 @@ struct SessionReconnectTests {
   }
 
   @Test func rateLimitedWithoutRetryAfterWaitsAMinute() async {
-    let limited = WebSocketError.handshake(.unexpectedStatus(code: 429, reason: "Too Many Requests", retryAfter: nil))
+    let limited = WebSocketError.handshake(
+      .unexpectedStatus(code: 429, reason: "Too Many Requests", retryAfter: nil))
     let h = SessionHarness([.fail(limited), .fail(limited), .succeed(FakeConnection())]).start()
     #expect(await h.next() == .disconnected(reason: .failed(limited), attempt: 1, retryIn: .seconds(60)))
     await h.clock.advanceWhenArmed(by: .seconds(60))
@@ -141,19 +149,25 @@ struct SessionReconnectTests {
   @Test func backoffResetsAfterAHealthyPeriod() async {
     let short = FakeConnection()
     let healthy = FakeConnection()
-    let h = SessionHarness([.fail(Self.refused), .succeed(short), .succeed(healthy), .succeed(FakeConnection())])
-      .start()
-    #expect(await h.next() == .disconnected(reason: .failed(Self.refused), attempt: 1, retryIn: .milliseconds(500)))
+    let h = SessionHarness([
+      .fail(Self.refused), .succeed(short), .succeed(healthy), .succeed(FakeConnection()),
+    ])
+    .start()
+    #expect(
+      await h.next() == .disconnected(reason: .failed(Self.refused), attempt: 1, retryIn: .milliseconds(500)))
     await h.clock.advanceWhenArmed(by: .milliseconds(500))
     #expect(await h.next() == .connected(attempt: 1))
     h.clock.advance(by: .seconds(29))  // not long enough
     short.end(.error(.abnormalClosure))
-    #expect(await h.next() == .disconnected(reason: .failed(.abnormalClosure), attempt: 2, retryIn: .seconds(1)))
+    #expect(
+      await h.next() == .disconnected(reason: .failed(.abnormalClosure), attempt: 2, retryIn: .seconds(1)))
     await h.clock.advanceWhenArmed(by: .seconds(1))
     #expect(await h.next() == .connected(attempt: 2))
     h.clock.advance(by: .seconds(30))
     healthy.end(.error(.abnormalClosure))
-    #expect(await h.next() == .disconnected(reason: .failed(.abnormalClosure), attempt: 1, retryIn: .milliseconds(500)))
+    #expect(
+      await h.next()
+        == .disconnected(reason: .failed(.abnormalClosure), attempt: 1, retryIn: .milliseconds(500)))
     await h.clock.advanceWhenArmed(by: .milliseconds(500))
     #expect(await h.next() == .connected(attempt: 1))
     await h.session.stop()
@@ -163,7 +177,9 @@ struct SessionReconnectTests {
     // The connection is already gone: the subscribe send fails with .notConnected.
     let gone = FakeConnection(sendError: .notConnected)
     let h = SessionHarness([.succeed(gone), .succeed(FakeConnection())]).start()
-    #expect(await h.next() == .disconnected(reason: .failed(.notConnected), attempt: 1, retryIn: .milliseconds(500)))
+    #expect(
+      await h.next() == .disconnected(reason: .failed(.notConnected), attempt: 1, retryIn: .milliseconds(500))
+    )
     await h.clock.advanceWhenArmed(by: .milliseconds(500))
     #expect(await h.next() == .connected(attempt: 1))
     #expect(h.connected.count == 2)

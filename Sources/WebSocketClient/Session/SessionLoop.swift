@@ -27,6 +27,8 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
   /// 0 for the first connection, else the retry number since the last healthy connection.
   private var retry = 0
   private var nextID = 0
+  /// Tokens of armed timers, never reused: a stale firing is recognised and ignored.
+  private var timerSerial = 0
   private var timer: (token: Int, task: Task<Void, Never>)?
   private var reader: Task<Void, Never>?
   private var pinger: Task<Void, Never>?
@@ -230,9 +232,11 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     arm(at: deadline)
   }
 
-  private func leaveOpenConnection() {
-    reader?.cancel()
-    reader = nil
+  private func leaveOpenConnection(keepReader: Bool = false) {
+    if !keepReader {
+      reader?.cancel()
+      reader = nil
+    }
     pinger?.cancel()
     pinger = nil
     timer?.task.cancel()
@@ -283,15 +287,9 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
       task.cancel()
       beginStopping(id: id, connection: connection, request)
     case .open(let open):
-      leaveOpenConnection()
-      // Keep reading: messages that arrive before the close are still delivered.
-      let inbox = context.inbox
+      // Keep the reader: messages that arrive before the close are still delivered.
+      leaveOpenConnection(keepReader: true)
       let (id, connection) = (open.id, open.connection)
-      reader = Task {
-        do {
-          for try await message in connection.messages { inbox.yield(.message(id: id, message)) }
-        } catch {}
-      }
       beginStopping(id: id, connection: connection, request)
     case .stopping:
       break
@@ -315,7 +313,8 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
 
   private func arm(at deadline: C.Instant) {
     timer?.task.cancel()
-    let token = (timer?.token ?? 0) &+ 1
+    timerSerial += 1
+    let token = timerSerial
     let (clock, inbox) = (clock, context.inbox)
     let task = Task {
       do {

@@ -30,7 +30,8 @@ final class FakeConnection: WebSocketConnection {
     var actions: [Action] = []
     var finished = false
     var peerCloseStatus: CloseStatus?
-    var waiting: [CheckedContinuation<Void, Never>] = []
+    var nextWaiter = 0
+    var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
   }
 
   /// - Parameters:
@@ -66,8 +67,8 @@ final class FakeConnection: WebSocketConnection {
     let waiting: [CheckedContinuation<Void, Never>] = state.withLock { s in
       guard !s.finished else { return [] }
       s.finished = true
-      defer { s.waiting = [] }
-      return s.waiting
+      defer { s.waiting = [:] }
+      return Array(s.waiting.values)
     }
     finishStream(end)
     for waiter in waiting { waiter.resume() }
@@ -110,14 +111,23 @@ final class FakeConnection: WebSocketConnection {
     }
   }
 
-  /// Suspends until the connection ended (pings never answered, a close never answered).
+  /// Suspends until the connection ended (pings never answered, a close never answered), or
+  /// the waiting task is cancelled.
   func waitUntilEnded() async {
-    await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-      let finished = state.withLock { s in
-        if !s.finished { s.waiting.append(waiter) }
-        return s.finished
+    let id = state.withLock { s in
+      s.nextWaiter += 1
+      return s.nextWaiter
+    }
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+        let resumeNow = state.withLock { s in
+          if !s.finished && !Task.isCancelled { s.waiting[id] = waiter }
+          return s.finished || Task.isCancelled
+        }
+        if resumeNow { waiter.resume() }
       }
-      if finished { waiter.resume() }
+    } onCancel: {
+      state.withLock { $0.waiting.removeValue(forKey: id) }?.resume()
     }
   }
 }

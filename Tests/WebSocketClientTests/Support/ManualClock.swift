@@ -1,4 +1,5 @@
 import Synchronization
+import Testing
 
 /// A clock that only moves when the test says so. `sleep(until:)` suspends until `advance` passes
 /// the deadline (or the sleeping task is cancelled); `waitForSleeper` lets a test wait until the
@@ -20,6 +21,7 @@ final class ManualClock: Clock, Sendable {
   }
 
   private struct Watcher {
+    var id: Int
     var deadline: Instant
     var continuation: CheckedContinuation<Void, Never>
   }
@@ -85,22 +87,39 @@ final class ManualClock: Clock, Sendable {
     for sleeper in due { sleeper.continuation.resume() }
   }
 
-  /// Returns once some task sleeps until exactly `deadline`.
-  func waitForSleeper(until deadline: Instant) async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let present = state.withLock { s in
-        if s.sleepers.contains(where: { $0.deadline == deadline }) { return true }
-        s.watchers.append(Watcher(deadline: deadline, continuation: continuation))
-        return false
+  /// Returns once some task sleeps until exactly `deadline`. If the test is cancelled first (its
+  /// time limit), records an issue naming the deadlines that are armed instead.
+  func waitForSleeper(until deadline: Instant, sourceLocation: SourceLocation = #_sourceLocation) async {
+    let id = state.withLock { s in
+      s.nextID += 1
+      return s.nextID
+    }
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let resumeNow = state.withLock { s in
+          if Task.isCancelled || s.sleepers.contains(where: { $0.deadline == deadline }) { return true }
+          s.watchers.append(Watcher(id: id, deadline: deadline, continuation: continuation))
+          return false
+        }
+        if resumeNow { continuation.resume() }
       }
-      if present { continuation.resume() }
+    } onCancel: {
+      let watcher = state.withLock { s -> Watcher? in
+        guard let index = s.watchers.firstIndex(where: { $0.id == id }) else { return nil }
+        return s.watchers.remove(at: index)
+      }
+      watcher?.continuation.resume()
+    }
+    if Task.isCancelled && !pendingDeadlines.contains(deadline) {
+      Issue.record(
+        "no timer armed for \(deadline); armed: \(pendingDeadlines)", sourceLocation: sourceLocation)
     }
   }
 
   /// Waits for a sleeper at `now + duration`, then advances to it.
-  func advanceWhenArmed(by duration: Duration) async {
+  func advanceWhenArmed(by duration: Duration, sourceLocation: SourceLocation = #_sourceLocation) async {
     let deadline = now.advanced(by: duration)
-    await waitForSleeper(until: deadline)
+    await waitForSleeper(until: deadline, sourceLocation: sourceLocation)
     advance(to: deadline)
   }
 }
