@@ -18,11 +18,11 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
   private var finished = false
   private var peerStatus: CloseStatus?
 
-  let messages: AsyncThrowingStream<WebSocketMessage, any Error>
-  private let continuation: AsyncThrowingStream<WebSocketMessage, any Error>.Continuation
+  /// Filled from URLSession's delegate queue; `push` blocks it while the consumer is behind,
+  /// and the next `receive` is only asked for after that.
+  let messages = MessageChannel<WebSocketMessage>(capacity: 4096)
 
   init(request: URLRequest, maximumMessageSize: Int) {
-    (messages, continuation) = AsyncThrowingStream.makeStream()
     super.init()
     session = URLSession(configuration: .ephemeral, delegate: self, delegateQueue: nil)
     task = session.webSocketTask(with: request)
@@ -62,8 +62,8 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
       case .success(let message):
         self.resumeOpen(.success(()))
         switch message {
-        case .string(let text): self.continuation.yield(.text(text))
-        case .data(let data): self.continuation.yield(.binary([UInt8](data)))
+        case .string(let text): self.messages.push(.text(text))
+        case .data(let data): self.messages.push(.binary([UInt8](data)))
         @unknown default: break
         }
         self.receiveLoop()
@@ -86,7 +86,7 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
       defer { closeWaiters = [] }
       return closeWaiters
     }
-    if let error { continuation.finish(throwing: error) } else { continuation.finish() }
+    messages.finish(throwing: error)
     waiters.forEach { $0.resume() }
     session.finishTasksAndInvalidate()
   }

@@ -31,9 +31,9 @@ import WebSocketClient
     var consumed = 0
     for try await _ in channel {
       consumed += 1
-      // The producer may have pushed at most `capacity` elements beyond what was taken, plus
-      // the one it hands over while we are here.
-      #expect(pushed.load(ordering: .sequentiallyConsistent) <= consumed + 4 + 1)
+      // Not yet consumed: at most one taken batch (≤ capacity) in the iterator, at most
+      // `capacity` in the buffer, and the one a producer is handing over right now.
+      #expect(pushed.load(ordering: .sequentiallyConsistent) <= consumed + 2 * 4 + 1)
       #expect(channel.bufferedCount <= 4)
     }
     #expect(consumed == 200)
@@ -111,5 +111,28 @@ import WebSocketClient
     channel.finish()
     #expect(try await consumer.value == ["a"])
     #expect(channel.push("late") == false)
+  }
+
+  @Test("batches travel whole and in order; the consumer takes all that waits")
+  func batches() async throws {
+    let channel = MessageChannel<Int>(capacity: 10)
+    #expect(channel.push(contentsOf: [1, 2, 3]))
+    #expect(await channel.send(contentsOf: [4, 5]))
+    #expect(try await channel.nextBatch() == [1, 2, 3, 4, 5])
+    #expect(channel.bufferedCount == 0)
+    channel.push(contentsOf: Array(6...30))  // one batch may overfill the buffer once
+    #expect(channel.bufferedCount == 25)
+    channel.finish()
+    #expect(try await channel.nextBatch() == Array(6...30))
+    #expect(try await channel.nextBatch() == nil)
+  }
+
+  @Test("forcePush ignores the capacity and never blocks")
+  func forcePush() async throws {
+    let channel = MessageChannel<Int>(capacity: 1)
+    channel.push(1)
+    #expect(channel.forcePush(2))
+    #expect(channel.forcePush(3))
+    #expect(try await channel.nextBatch() == [1, 2, 3])
   }
 }

@@ -5,37 +5,28 @@ import Synchronization
 /// connection's reader thread to its consumer, and from a session to its user.
 ///
 /// Unlike an unbounded `AsyncStream`, a producer that runs ahead of the consumer is held back
-/// once `capacity` elements wait: a thread blocks in `push(_:)`, a task suspends in `send(_:)`.
-/// So a fast server fills the socket buffers (and TCP flow control slows it down) instead of
-/// this process's memory. A consumer that is already waiting gets the element handed over
-/// directly. Iterate it once; the sequence ends after `finish()`, or throws the error given to
+/// once `capacity` elements wait: a thread blocks in `push`, a task suspends in `send`. So a fast
+/// server fills the socket buffers (and TCP flow control slows it down) instead of this process's
+/// memory. Producers may add whole batches, and the consumer takes everything waiting at once
+/// (`nextBatch()`; the iterator does the same behind the scenes), so the cost of a hand-over is
+/// shared by all the elements that travel together.
+///
+/// `forcePush` ignores the capacity: for rare control inputs that must never wait.
+/// Iterate it once; the sequence ends after `finish()`, or throws the error given to
 /// `finish(throwing:)` after the buffered elements.
 public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
   public typealias Failure = any Error
+  private typealias Consumer = CheckedContinuation<[Element]?, any Error>
 
   private struct State: ~Copyable {
     var buffer: [Element] = []
-    var head = 0
     var finished = false
     var failure: (any Error)?
-    /// The consumer (no consumer means the buffer is drained by nobody).
+    /// The consumer will read no more.
     var consumerGone = false
-    var waitingConsumer: CheckedContinuation<Element?, any Error>?
+    var waitingConsumer: Consumer?
     var blockedThreads = 0
     var waitingSenders: [CheckedContinuation<Void, Never>] = []
-
-    var count: Int { buffer.count - head }
-
-    mutating func popFirst() -> Element? {
-      guard head < buffer.count else { return nil }
-      let element = buffer[head]
-      head += 1
-      if head >= 1024 && head * 2 >= buffer.count {
-        buffer.removeFirst(head)
-        head = 0
-      }
-      return element
-    }
   }
 
   public let capacity: Int
@@ -53,9 +44,15 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
   /// Adds an element, blocking the calling thread while the channel is full. Returns false when
   /// the channel is finished or its consumer is gone (the element is dropped: nobody will read it).
   @discardableResult
-  public func push(_ element: Element) -> Bool {
+  public func push(_ element: Element) -> Bool { push(contentsOf: [element]) }
+
+  /// Adds elements in order, blocking the calling thread while the channel is full (a batch is
+  /// accepted whole once there is room, so the buffer holds at most capacity + one batch).
+  @discardableResult
+  public func push(contentsOf elements: [Element]) -> Bool {
+    guard !elements.isEmpty else { return true }
     while true {
-      switch offer(element, registerBlockedThread: true) {
+      switch offer(elements, force: false, registerBlockedThread: true) {
       case .accepted: return true
       case .closed: return false
       case .full: space.wait()
@@ -63,18 +60,28 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
     }
   }
 
-  /// Adds an element, suspending the calling task while the channel is full. Returns false when
-  /// the channel is finished or its consumer is gone.
+  /// Adds an element now, whatever the capacity. Never blocks.
   @discardableResult
-  public func send(_ element: Element) async -> Bool {
+  public func forcePush(_ element: Element) -> Bool {
+    offer([element], force: true, registerBlockedThread: false) == .accepted
+  }
+
+  /// Adds an element, suspending the calling task while the channel is full.
+  @discardableResult
+  public func send(_ element: Element) async -> Bool { await send(contentsOf: [element]) }
+
+  /// Adds elements in order, suspending the calling task while the channel is full.
+  @discardableResult
+  public func send(contentsOf elements: [Element]) async -> Bool {
+    guard !elements.isEmpty else { return true }
     while true {
-      switch offer(element, registerBlockedThread: false) {
+      switch offer(elements, force: false, registerBlockedThread: false) {
       case .accepted: return true
       case .closed: return false
       case .full:
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
           let resumeNow = state.withLock { state -> Bool in
-            if state.count < capacity || state.finished || state.consumerGone { return true }
+            if state.buffer.count < capacity || state.finished || state.consumerGone { return true }
             state.waitingSenders.append(continuation)
             return false
           }
@@ -86,54 +93,55 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
 
   private enum Offer { case accepted, full, closed }
 
-  private func offer(_ element: Element, registerBlockedThread: Bool) -> Offer {
-    let (outcome, consumer): (Offer, CheckedContinuation<Element?, any Error>?) = state.withLock { state in
+  private func offer(_ elements: [Element], force: Bool, registerBlockedThread: Bool) -> Offer {
+    let (outcome, consumer): (Offer, Consumer?) = state.withLock { state in
       if state.finished || state.consumerGone { return (.closed, nil) }
       if let consumer = state.waitingConsumer {
+        // A waiting consumer means an empty buffer: hand the batch over directly.
         state.waitingConsumer = nil
         return (.accepted, consumer)
       }
-      if state.count >= capacity {
+      if !force && state.buffer.count >= capacity {
         if registerBlockedThread { state.blockedThreads += 1 }
         return (.full, nil)
       }
-      state.buffer.append(element)
+      state.buffer.append(contentsOf: elements)
       return (.accepted, nil)
     }
-    consumer?.resume(returning: element)
+    consumer?.resume(returning: elements)
     return outcome
   }
 
   /// Ends the sequence after the buffered elements, with `error` thrown at the end if given.
   /// Later calls do nothing.
   public func finish(throwing error: (any Error)? = nil) {
-    typealias Wakeups = (
-      consumer: CheckedContinuation<Element?, any Error>?, senders: [CheckedContinuation<Void, Never>]
-    )
-    let wake: Wakeups = state.withLock { state in
+    let (consumer, senders): (Consumer?, [CheckedContinuation<Void, Never>]) = state.withLock { state in
       guard !state.finished else { return (nil, []) }
       state.finished = true
-      // A waiting consumer means an empty buffer: it gets the end (or the error) now.
       let consumer = state.waitingConsumer
       state.waitingConsumer = nil
+      // A waiting consumer (empty buffer) gets the end or the error now; else it comes later.
       state.failure = consumer == nil ? error : nil
       return (consumer, wakeAllProducers(&state))
     }
-    for sender in wake.senders { sender.resume() }
-    if let consumer = wake.consumer {
+    for sender in senders { sender.resume() }
+    if let consumer {
       if let error { consumer.resume(throwing: error) } else { consumer.resume(returning: nil) }
     }
   }
 
-  /// The consumer will not read any more: producers stop blocking, further elements are dropped.
+  /// The consumer will not read any more: producers stop blocking, buffered and further elements
+  /// are dropped.
   public func cancel() {
-    let senders = state.withLock { state in
+    let (consumer, senders): (Consumer?, [CheckedContinuation<Void, Never>]) = state.withLock { state in
       state.consumerGone = true
       state.buffer = []
-      state.head = 0
-      return wakeAllProducers(&state)
+      let consumer = state.waitingConsumer
+      state.waitingConsumer = nil
+      return (consumer, wakeAllProducers(&state))
     }
     for sender in senders { sender.resume() }
+    consumer?.resume(returning: nil)
   }
 
   /// Releases every blocked thread and returns the suspended senders to resume (outside the lock).
@@ -147,76 +155,80 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
   // MARK: Consuming
 
   /// Elements waiting to be read.
-  public var bufferedCount: Int { state.withLock { $0.count } }
+  public var bufferedCount: Int { state.withLock { $0.buffer.count } }
 
   private enum Take {
-    case element(Element)
+    case batch([Element])
     case end
     case failure(any Error)
     case empty
   }
 
-  /// Takes the next element, the end, or the failure; `.empty` when the consumer must wait.
-  private func take(_ state: inout State) -> Take {
-    if let element = state.popFirst() {
-      releaseOneProducer(&state)
-      return .element(element)
+  /// Takes everything buffered, the end, or the failure; `.empty` when the consumer must wait.
+  /// Taking frees the whole buffer, so every blocked producer may try again.
+  private func take(_ state: inout State) -> (Take, [CheckedContinuation<Void, Never>]) {
+    if !state.buffer.isEmpty {
+      var batch: [Element] = []
+      swap(&batch, &state.buffer)
+      state.buffer.reserveCapacity(Swift.min(batch.count, capacity))
+      return (.batch(batch), wakeAllProducers(&state))
     }
     if state.finished {
-      guard let failure = state.failure else { return .end }
+      guard let failure = state.failure else { return (.end, []) }
       state.failure = nil
-      return .failure(failure)
+      return (.failure(failure), [])
     }
-    return state.consumerGone ? .end : .empty
+    return (state.consumerGone ? .end : .empty, [])
   }
 
-  fileprivate func next() async throws -> Element? {
-    // Fast path: an element is waiting (no suspension, one lock).
-    switch state.withLock({ take(&$0) }) {
-    case .element(let element): return element
+  /// Everything buffered (at least one element, waiting if none is there yet), or nil at the
+  /// end; throws the `finish(throwing:)` error after the last element.
+  public func nextBatch() async throws -> [Element]? {
+    // Fast path: elements are waiting (no suspension, one lock).
+    let (now, senders) = state.withLock { take(&$0) }
+    for sender in senders { sender.resume() }
+    switch now {
+    case .batch(let batch): return batch
     case .end: return nil
     case .failure(let error): throw error
     case .empty: break
     }
     return try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Element?, any Error>) in
-        let now = state.withLock { state -> Take in
-          let now = take(&state)
-          if case .empty = now { state.waitingConsumer = continuation }
-          return now
+      try await withCheckedThrowingContinuation { (continuation: Consumer) in
+        let (now, senders) = state.withLock { state -> (Take, [CheckedContinuation<Void, Never>]) in
+          let taken = take(&state)
+          if case .empty = taken.0 { state.waitingConsumer = continuation }
+          return taken
         }
+        for sender in senders { sender.resume() }
         switch now {
-        case .element(let element): continuation.resume(returning: element)
+        case .batch(let batch): continuation.resume(returning: batch)
         case .end: continuation.resume(returning: nil)
         case .failure(let error): continuation.resume(throwing: error)
-        case .empty: break  // parked: a producer or finish() resumes it
+        case .empty: break  // parked: a producer, finish() or cancel() resumes it
         }
       }
     } onCancel: {
-      let consumer = state.withLock { state in
-        defer { state.waitingConsumer = nil }
-        return state.waitingConsumer
-      }
-      consumer?.resume(returning: nil)
       cancel()
     }
   }
 
-  /// After an element left the buffer: let one blocked producer (thread or task) try again.
-  private func releaseOneProducer(_ state: inout State) {
-    if state.blockedThreads > 0 {
-      state.blockedThreads -= 1
-      space.signal()
-    } else if !state.waitingSenders.isEmpty {
-      let sender = state.waitingSenders.removeFirst()
-      // Resuming inside the lock is safe for a Void continuation that does not re-enter.
-      sender.resume()
-    }
-  }
-
+  /// Hands out the elements of each batch one by one.
   public struct AsyncIterator: AsyncIteratorProtocol {
     let channel: MessageChannel
-    public mutating func next() async throws -> Element? { try await channel.next() }
+    var pending: [Element] = []
+    var index = 0
+
+    public mutating func next() async throws -> Element? {
+      if index < pending.count {
+        defer { index += 1 }
+        return pending[index]
+      }
+      guard let batch = try await channel.nextBatch() else { return nil }
+      pending = batch
+      index = 1
+      return batch[0]
+    }
   }
 
   public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(channel: self) }

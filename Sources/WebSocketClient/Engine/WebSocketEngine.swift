@@ -33,11 +33,12 @@ public protocol WebSocketEngine: Sendable {
 
 /// One open WebSocket connection.
 ///
-/// `messages` is a single ordered sequence of data messages. It finishes normally after a close
+/// `messages` is a single ordered sequence of data messages, bounded: a consumer that falls
+/// behind holds the reader back instead of letting messages pile up. It finishes normally after a close
 /// handshake (either side started it; `peerCloseStatus` then holds what the peer sent) and throws a
 /// `WebSocketError` when the connection fails. Pings are answered inside the engine.
 public protocol WebSocketConnection: AnyObject, Sendable {
-  var messages: AsyncThrowingStream<WebSocketMessage, any Error> { get }
+  var messages: MessageChannel<WebSocketMessage> { get }
   func send(_ message: WebSocketMessage) async throws(WebSocketError)
   /// Sends a ping; returns when the matching pong arrives.
   func ping(_ payload: [UInt8]) async throws(WebSocketError)

@@ -8,9 +8,8 @@ import Synchronization
 /// serial queue; a client masks every frame with a fresh key. Usable in the server role too
 /// (FeedServer): frames are then sent unmasked and client frames must be masked.
 public final class NativeConnection: WebSocketConnection {
-  public let messages: AsyncThrowingStream<WebSocketMessage, any Error>
+  public let messages: MessageChannel<WebSocketMessage>
   let role: FrameParser.Role
-  private let continuation: AsyncThrowingStream<WebSocketMessage, any Error>.Continuation
   private let stream: any ByteStream
   private let maximumMessageSize: Int
   private let state = Mutex(State())
@@ -62,14 +61,16 @@ public final class NativeConnection: WebSocketConnection {
     self.role = role
     self.maximumMessageSize = maximumMessageSize
     self.writer = Mutex(Writer(random: random))
-    (messages, continuation) = AsyncThrowingStream.makeStream(
-      of: WebSocketMessage.self, throwing: (any Error).self, bufferingPolicy: .unbounded)
+    messages = MessageChannel(capacity: Self.messageCapacity)
   }
 
   /// Starts the reader; `initialBytes` are bytes that arrived right after the handshake head.
   public func start(initialBytes: [UInt8] = []) {
     readQueue.async { self.readLoop(initialBytes: initialBytes) }
   }
+
+  /// Messages that may wait for the consumer before the reader stops reading the socket.
+  static let messageCapacity = 4096
 
   public var peerCloseStatus: CloseStatus? { state.withLock { $0.peerCloseStatus } }
 
@@ -189,12 +190,16 @@ public final class NativeConnection: WebSocketConnection {
     let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
     defer { chunk.deallocate() }
     var outcome: Outcome
+    // Messages parsed from one read travel to the consumer together; `push` blocks while the
+    // consumer is `messageCapacity` messages behind, which stops reading the socket (TCP flow
+    // control then slows the server) instead of buffering without bound.
+    var batch: [WebSocketMessage] = []
     reading: while true {
       do throws(FrameError) {
         while let frame = try parser.next() {
           switch try assembler.receive(frame) {
           case nil: break
-          case .message(let message): continuation.yield(message)
+          case .message(let message): batch.append(message)
           case .ping(let payload):
             if !state.withLock({ $0.closeSent }) {
               enqueueWrite(Frame(opcode: .pong, payload: payload), timeout: writeTimeout) { _ in }
@@ -209,6 +214,10 @@ public final class NativeConnection: WebSocketConnection {
         outcome = .violation(error)
         break reading
       }
+      if !batch.isEmpty {
+        messages.push(contentsOf: batch)
+        batch.removeAll(keepingCapacity: true)
+      }
       let count: Int
       do {
         count = try stream.read(into: chunk, timeout: nil)
@@ -222,6 +231,8 @@ public final class NativeConnection: WebSocketConnection {
       }
       parser.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
     }
+    // Messages that arrived before the close frame, the violation or the failure come first.
+    if !batch.isEmpty { messages.push(contentsOf: batch) }
     finish(outcome)
   }
 
@@ -266,11 +277,7 @@ public final class NativeConnection: WebSocketConnection {
       self.stream.close()
     }
     for waiter in pings { waiter.continuation.resume(returning: error ?? .notConnected) }
-    if let error {
-      continuation.finish(throwing: error)
-    } else {
-      continuation.finish()
-    }
+    messages.finish(throwing: error)
     for waiter in closes { waiter.resume() }
   }
 

@@ -19,8 +19,8 @@ final class FakeConnection: WebSocketConnection {
     case close(CloseStatus)
   }
 
-  let messages: AsyncThrowingStream<WebSocketMessage, any Error>
-  private let continuation: AsyncThrowingStream<WebSocketMessage, any Error>.Continuation
+  /// Large enough that a test's `deliver` never blocks.
+  let messages = MessageChannel<WebSocketMessage>(capacity: 1 << 20)
   private let answersPings: Bool
   private let closeHangs: Bool
   private let sendError: WebSocketError?
@@ -42,12 +42,10 @@ final class FakeConnection: WebSocketConnection {
     messages: [WebSocketMessage] = [], end: End? = nil, answersPings: Bool = true,
     closeHangs: Bool = false, sendError: WebSocketError? = nil
   ) {
-    (self.messages, continuation) = AsyncThrowingStream.makeStream(
-      of: WebSocketMessage.self, throwing: (any Error).self)
     self.answersPings = answersPings
     self.closeHangs = closeHangs
     self.sendError = sendError
-    for message in messages { continuation.yield(message) }
+    self.messages.push(contentsOf: messages)
     if let end { finishStream(end) }
   }
 
@@ -61,7 +59,7 @@ final class FakeConnection: WebSocketConnection {
   }
   var peerCloseStatus: CloseStatus? { state.withLock { $0.peerCloseStatus } }
 
-  func deliver(_ message: WebSocketMessage) { continuation.yield(message) }
+  func deliver(_ message: WebSocketMessage) { messages.push(message) }
 
   func end(_ end: End) {
     let waiting: [CheckedContinuation<Void, Never>] = state.withLock { s in
@@ -80,9 +78,9 @@ final class FakeConnection: WebSocketConnection {
       state.withLock { s in
         if s.peerCloseStatus == nil { s.peerCloseStatus = status ?? CloseStatus(code: .noStatusReceived) }
       }
-      continuation.finish()
+      messages.finish()
     case .error(let error):
-      continuation.finish(throwing: error)
+      messages.finish(throwing: error)
     }
   }
 
