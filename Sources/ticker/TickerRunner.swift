@@ -55,22 +55,33 @@ struct TickerRunner: Sendable {
     session.start()
     var outcome: SessionOutcome = .stopped
     var lastAttempt = 0
-    for await event in session.events {
-      switch event {
-      case .connected(let attempt):
-        if attempt == 0 {
-          diagnostics.info("connected; subscribed to \(symbols.joined(separator: ", "))")
-        } else {
-          diagnostics.note("reconnected (attempt \(attempt)); subscribed again to \(symbols.count) symbol(s)")
+    // Events come in batches (everything the session had ready); the quotes of a batch go
+    // through the pipeline together, so a burst costs one hand-over and one write.
+    var quotes: [Quote] = []
+    while let events = try? await session.events.nextBatch() {
+      for event in events {
+        switch event {
+        case .message(let message):
+          decode(message, into: &quotes, warnings: warnings)
+          continue
+        case .connected(let attempt):
+          if attempt == 0 {
+            diagnostics.info("connected; subscribed to \(symbols.joined(separator: ", "))")
+          } else {
+            diagnostics.note(
+              "reconnected (attempt \(attempt)); subscribed again to \(symbols.count) symbol(s)")
+          }
+        case .disconnected(let reason, let attempt, let retryIn):
+          lastAttempt = attempt
+          diagnostics.warning(
+            "\(Self.describe(reason)); reconnect attempt \(attempt) in \(Self.seconds(retryIn))")
+        case .ended(let ended):
+          outcome = ended
         }
-      case .message(let message):
-        await handle(provider.decode(message), driver: driver, warnings: warnings)
-      case .disconnected(let reason, let attempt, let retryIn):
-        lastAttempt = attempt
-        diagnostics.warning(
-          "\(Self.describe(reason)); reconnect attempt \(attempt) in \(Self.seconds(retryIn))")
-      case .ended(let ended):
-        outcome = ended
+      }
+      if !quotes.isEmpty {
+        await driver.receive(quotes)
+        quotes.removeAll(keepingCapacity: true)
       }
     }
 
@@ -93,14 +104,15 @@ struct TickerRunner: Sendable {
     }
   }
 
-  private func handle(_ event: ProviderEvent, driver: PipelineDriver, warnings: InputWarnings) async {
-    switch event {
-    case .quotes(let quotes):
-      await driver.receive(quotes)
-    case .partial(let quotes, let dropped):
+  /// Decodes one message: its quotes join `quotes`; everything else is reported.
+  private func decode(_ message: WebSocketMessage, into quotes: inout [Quote], warnings: InputWarnings) {
+    switch provider.decode(message) {
+    case .quotes(let decoded):
+      quotes.append(contentsOf: decoded)
+    case .partial(let decoded, let dropped):
       warnings.warn(
         "malformed trade entries", "dropped malformed entries: \(dropped.joined(separator: "; "))")
-      await driver.receive(quotes)
+      quotes.append(contentsOf: decoded)
     case .keepalive:
       break
     case .error(let text):

@@ -4,7 +4,8 @@
 enum SessionInput: Sendable {
   case connectFinished(id: Int, Result<any WebSocketConnection, WebSocketError>)
   case subscribed(id: Int, WebSocketError?)
-  case message(id: Int, WebSocketMessage)
+  /// The messages of one read of the connection, in order.
+  case messages(id: Int, [WebSocketMessage])
   /// The connection's message stream finished: nil after a close handshake, else the error.
   case connectionEnded(id: Int, WebSocketError?)
   case pong(id: Int)

@@ -39,11 +39,13 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     self.random = context.makeRandom()
   }
 
-  func run(inbox: AsyncStream<SessionInput>) async -> SessionOutcome {
+  func run(inbox: MessageChannel<SessionInput>) async -> SessionOutcome {
     beginAttempt()
-    for await input in inbox {
-      handle(input)
-      if outcome != nil { break }
+    running: while let inputs = try? await inbox.nextBatch() {
+      for input in inputs {
+        await handle(input)
+        if outcome != nil { break running }
+      }
     }
     timer?.task.cancel()
     reader?.cancel()
@@ -52,11 +54,11 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     return outcome ?? .stopped
   }
 
-  private func handle(_ input: SessionInput) {
+  private func handle(_ input: SessionInput) async {
     switch input {
     case .connectFinished(let id, let result): connectFinished(id: id, result)
     case .subscribed(let id, let error): subscribed(id: id, error)
-    case .message(let id, let message): received(message, id: id)
+    case .messages(let id, let batch): await received(batch, id: id)
     case .connectionEnded(let id, let error): connectionEnded(id: id, error)
     case .pong(let id):
       guard case .open(var open) = phase, open.id == id else { return }
@@ -90,9 +92,7 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
       } catch {
         result = .failure(error)
       }
-      if case .terminated = context.inbox.yield(.connectFinished(id: id, result)),
-        case .success(let connection) = result
-      {
+      if !context.inbox.forcePush(.connectFinished(id: id, result)), case .success(let connection) = result {
         // The session ended meanwhile.
         let timeout = context.configuration.abandonCloseTimeout
         await connection.close(CloseStatus(code: .goingAway), timeout: timeout)
@@ -117,7 +117,7 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
         } catch {
           failure = error
         }
-        context.inbox.yield(.subscribed(id: id, failure))
+        context.inbox.forcePush(.subscribed(id: id, failure))
       }
       phase = .subscribing(id: id, connection: connection, task: task)
     }
@@ -138,23 +138,25 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     let inbox = context.inbox
     reader = Task {
       do {
-        for try await message in connection.messages {
-          inbox.yield(.message(id: id, message))
+        // One inbox element per read batch; `send` waits while the loop is behind (it is
+        // itself held back by the session's consumer), so nothing piles up here.
+        while let batch = try await connection.messages.nextBatch() {
+          guard await inbox.send(.messages(id: id, batch)) else { break }
         }
-        inbox.yield(.connectionEnded(id: id, nil))
+        inbox.forcePush(.connectionEnded(id: id, nil))
       } catch let error as WebSocketError {
-        inbox.yield(.connectionEnded(id: id, error))
+        inbox.forcePush(.connectionEnded(id: id, error))
       } catch {
-        inbox.yield(.connectionEnded(id: id, .abnormalClosure))
+        inbox.forcePush(.connectionEnded(id: id, .abnormalClosure))
       }
     }
-    context.events.yield(.connected(attempt: retry))
+    context.events.forcePush(.connected(attempt: retry))
     armLivenessTimer()
   }
 
   // MARK: - Open connection
 
-  private func received(_ message: WebSocketMessage, id: Int) {
+  private func received(_ batch: [WebSocketMessage], id: Int) async {
     switch phase {
     case .open(var open) where open.id == id:
       open.monitor.receivedMessage(at: clock.now)
@@ -162,7 +164,7 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     case .stopping(let current) where current == id: break
     default: return
     }
-    context.events.yield(.message(message))
+    await context.events.send(contentsOf: batch.map(SessionEvent.message))
   }
 
   private func connectionEnded(id: Int, _ error: WebSocketError?) {
@@ -209,7 +211,7 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     pinger = Task {
       do throws(WebSocketError) {
         try await connection.ping(Array("keepalive".utf8))
-        inbox.yield(.pong(id: id))
+        inbox.forcePush(.pong(id: id))
       } catch {
         // A failed ping means the connection ended; the reader reports how.
       }
@@ -265,7 +267,7 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
       retry += 1
       let delay = backoff.delay(
         forRetry: retry, notBefore: backoff.minimumDelay(for: disposition), using: &random)
-      context.events.yield(.disconnected(reason: reason, attempt: retry, retryIn: delay))
+      context.events.forcePush(.disconnected(reason: reason, attempt: retry, retryIn: delay))
       phase = .waiting
       arm(at: clock.now.advanced(by: delay))
     }
@@ -304,7 +306,7 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
         do throws(WebSocketError) { try await connection.send(message) } catch { break }
       }
       await connection.close(request.status, timeout: request.timeout.seconds)
-      inbox.yield(.stopFinished)
+      inbox.forcePush(.stopFinished)
     }
     arm(at: clock.now.advanced(by: request.timeout))
   }
@@ -322,7 +324,7 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
       } catch {
         return
       }
-      inbox.yield(.timer(token: token))
+      inbox.forcePush(.timer(token: token))
     }
     timer = (token, task)
   }

@@ -16,7 +16,7 @@ public final class WebSocketSession: Sendable {
   public typealias ConnectHook = @Sendable (any WebSocketConnection) async throws(WebSocketError) -> Void
 
   /// Every event in order; finishes after `.ended`. Iterate it once.
-  public let events: AsyncStream<SessionEvent>
+  public let events: MessageChannel<SessionEvent>
 
   private let engine: any WebSocketEngine
   private let url: WebSocketURL
@@ -25,9 +25,9 @@ public final class WebSocketSession: Sendable {
   private let clock: any Clock<Duration>
   private let makeRandom: @Sendable () -> any RandomNumberGenerator
   private let onConnect: ConnectHook
-  private let eventSink: AsyncStream<SessionEvent>.Continuation
-  private let inbox: AsyncStream<SessionInput>
-  private let inboxSink: AsyncStream<SessionInput>.Continuation
+  private var eventSink: MessageChannel<SessionEvent> { events }
+  private let inbox: MessageChannel<SessionInput>
+  private var inboxSink: MessageChannel<SessionInput> { inbox }
   private let lifecycle = Mutex(Lifecycle())
 
   private struct Lifecycle {
@@ -57,8 +57,10 @@ public final class WebSocketSession: Sendable {
     self.clock = clock
     self.makeRandom = makeRandom
     self.onConnect = onConnect
-    (events, eventSink) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .unbounded)
-    (inbox, inboxSink) = AsyncStream.makeStream(of: SessionInput.self, bufferingPolicy: .unbounded)
+    // Bounded: a consumer that falls behind holds the session back, and through it the
+    // connection's reader and the socket. The inbox counts read batches, not messages.
+    events = MessageChannel(capacity: 4096)
+    inbox = MessageChannel(capacity: 4)
   }
 
   /// Starts connecting. Idempotent; does nothing after the session ended.
@@ -88,7 +90,7 @@ public final class WebSocketSession: Sendable {
       finishEvents(with: .stopped)
       return
     }
-    inboxSink.yield(.stop(StopRequest(beforeClose: beforeClose, status: status, timeout: timeout)))
+    inboxSink.forcePush(.stop(StopRequest(beforeClose: beforeClose, status: status, timeout: timeout)))
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let ended = lifecycle.withLock { state in
         if !state.ended { state.endWaiters.append(continuation) }
@@ -111,7 +113,7 @@ public final class WebSocketSession: Sendable {
   }
 
   private func finishEvents(with outcome: SessionOutcome) {
-    eventSink.yield(.ended(outcome))
+    eventSink.forcePush(.ended(outcome))
     eventSink.finish()
     inboxSink.finish()
     let waiters = lifecycle.withLock { state in
@@ -131,6 +133,6 @@ struct SessionContext: Sendable {
   var configuration: SessionConfiguration
   var makeRandom: @Sendable () -> any RandomNumberGenerator
   var onConnect: WebSocketSession.ConnectHook
-  var events: AsyncStream<SessionEvent>.Continuation
-  var inbox: AsyncStream<SessionInput>.Continuation
+  var events: MessageChannel<SessionEvent>
+  var inbox: MessageChannel<SessionInput>
 }

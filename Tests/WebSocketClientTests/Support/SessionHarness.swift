@@ -9,7 +9,7 @@ final class SessionHarness {
   let engine: FakeEngine
   let session: WebSocketSession
   private let connectLog = ConnectLog()
-  private var iterator: AsyncStream<SessionEvent>.Iterator
+  private var iterator: MessageChannel<SessionEvent>.AsyncIterator
 
   static let subscribe = WebSocketMessage.text("subscribe")
 
@@ -43,13 +43,13 @@ final class SessionHarness {
 
   /// The next event (nil once the stream finished).
   func next() async -> SessionEvent? {
-    await iterator.next()
+    try? await iterator.next()
   }
 
   /// Every remaining event up to and including `.ended`.
   func rest() async -> [SessionEvent] {
     var events: [SessionEvent] = []
-    while let event = await iterator.next() { events.append(event) }
+    while let event = try? await iterator.next() { events.append(event) }
     return events
   }
 }
