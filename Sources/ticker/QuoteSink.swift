@@ -17,6 +17,7 @@ final class QuoteSink: @unchecked Sendable {
   private let writer: FileDescriptorWriter
   private let limit: Int?
   private(set) var written = 0
+  private var buffer: [UInt8] = []
 
   init(formatter: any QuoteFormatter, writer: FileDescriptorWriter, limit: Int?) {
     self.formatter = formatter
@@ -24,22 +25,22 @@ final class QuoteSink: @unchecked Sendable {
     self.limit = limit
   }
 
-  /// Writes each quote as a line, flushed per line.
+  /// Writes each quote as a line; the lines of one call go out in one write, so a burst costs
+  /// one system call, and nothing is held back once the call returns.
   func emit(_ quotes: [Quote]) throws(Stop) {
-    for quote in quotes {
-      if let limit, written >= limit { throw .countReached }
-      var line: [UInt8] = []
-      formatter.append(quote, to: &line)
-      do {
-        try writer.write(line)
-      } catch {
-        switch error {
-        case .readerGone: throw .readerGone
-        case .failed(let e): throw .writeFailed(e)
-        }
+    if let limit, written >= limit { throw .countReached }
+    let take = limit.map { min(quotes.count, $0 - written) } ?? quotes.count
+    buffer.removeAll(keepingCapacity: true)
+    for quote in quotes.prefix(take) { formatter.append(quote, to: &buffer) }
+    do {
+      try writer.write(buffer)
+    } catch {
+      switch error {
+      case .readerGone: throw .readerGone
+      case .failed(let e): throw .writeFailed(e)
       }
-      written += 1
     }
+    written += take
     if let limit, written >= limit { throw .countReached }
   }
 }

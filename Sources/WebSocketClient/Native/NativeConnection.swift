@@ -70,7 +70,7 @@ public final class NativeConnection: WebSocketConnection {
   }
 
   /// Messages that may wait for the consumer before the reader stops reading the socket.
-  static let messageCapacity = 4096
+  static let messageCapacity = 512
 
   public var peerCloseStatus: CloseStatus? { state.withLock { $0.peerCloseStatus } }
 

@@ -59,8 +59,8 @@ public final class WebSocketSession: Sendable {
     self.onConnect = onConnect
     // Bounded: a consumer that falls behind holds the session back, and through it the
     // connection's reader and the socket. The inbox counts read batches, not messages.
-    events = MessageChannel(capacity: 4096)
-    inbox = MessageChannel(capacity: 4)
+    events = MessageChannel(capacity: 512)
+    inbox = MessageChannel(capacity: 2)
   }
 
   /// Starts connecting. Idempotent; does nothing after the session ended.
