@@ -1,0 +1,62 @@
+// hotpath — the ticker's per-message work without I/O or threads, for instruction counts:
+//
+//   valgrind --tool=callgrind .build/release/hotpath 100000
+//
+// Builds N pre-framed one-trade Finnhub messages (as `feedserve --blast` sends them), then runs
+// them through what the ticker does to each: frame parsing, message assembly (with UTF-8
+// validation), Finnhub decoding, the every-trade and default (debounce + dedupe) stages, and
+// text formatting into an output buffer. Prints a checksum so nothing is optimised away.
+
+import PriceFeed
+import WebSocketClient
+
+let count = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 100_000 : 100_000
+let mode = CommandLine.arguments.count > 2 ? CommandLine.arguments[2] : "every-trade"
+
+func message(_ i: Int) -> String {
+  let cents = 9_500_000 + (i * 7919) % 20_000
+  let price = cents % 100 == 0 ? "\(cents / 100)" : "\(cents / 100).\(cents % 100 < 10 ? "0" : "")\(cents % 100)"
+  return #"{"data":[{"c":null,"p":\#(price),"s":"BINANCE:BTCUSDT","t":\#(1_768_655_932_976 + i),"v":0.00063}],"type":"trade"}"#
+}
+
+var wire: [UInt8] = []
+wire.reserveCapacity(count * 110)
+for i in 0..<count {
+  wire += FrameEncoder.encodeServerFrame(Frame(opcode: .text, payload: Array(message(i).utf8)))
+}
+
+var parser = FrameParser(role: .client, maximumFrameSize: 16 << 20)
+var assembler = MessageAssembler(maximumMessageSize: 16 << 20)
+let provider = FinnhubProvider()
+var stage = PriceStage<ContinuousClock.Instant>(
+  mode: mode == "every-trade" ? .everyTrade : PriceStageMode(debounce: .milliseconds(500)))
+var formatter = TextFormatter(useColor: false)
+var output: [UInt8] = []
+output.reserveCapacity(1 << 20)
+var lines = 0
+var checksum = 0
+let now = ContinuousClock.now
+
+// Feed the wire in 64 KiB reads, as the connection's reader does.
+var offset = 0
+while offset < wire.count {
+  let end = min(offset + 65536, wire.count)
+  wire[offset..<end].withUnsafeBytes { parser.append($0) }
+  offset = end
+  var quotes: [Quote] = []
+  while let frame = try parser.next() {
+    guard case .message(let message)? = try assembler.receive(frame) else { continue }
+    quotes.append(contentsOf: provider.decode(message).quotes)
+  }
+  for quote in stage.receive(quotes, at: now) {
+    formatter.append(quote, to: &output)
+    lines += 1
+  }
+  checksum &+= output.count
+  output.removeAll(keepingCapacity: true)
+}
+for quote in stage.flush() {
+  formatter.append(quote, to: &output)
+  lines += 1
+}
+print("hotpath: \(count) messages, \(lines) lines, checksum \(checksum)")
