@@ -1,6 +1,8 @@
 // hotpath — the ticker's per-message work without I/O or threads, for instruction counts:
 //
-//   valgrind --tool=callgrind .build/release/hotpath 100000
+//   valgrind --tool=callgrind .build/release/hotpath 40000 [every-trade|default|setup]
+//
+// Per-message cost = (Ir at N=40000 − Ir at N=20000) / 20000, minus the same for `setup`.
 //
 // Builds N pre-framed one-trade Finnhub messages (as `feedserve --blast` sends them), then runs
 // them through what the ticker does to each: frame parsing, message assembly (with UTF-8
@@ -9,6 +11,10 @@
 
 import PriceFeed
 import WebSocketClient
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 let count = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 100_000 : 100_000
 let mode = CommandLine.arguments.count > 2 ? CommandLine.arguments[2] : "every-trade"
@@ -23,6 +29,11 @@ var wire: [UInt8] = []
 wire.reserveCapacity(count * 110)
 for i in 0..<count {
   wire += FrameEncoder.encodeServerFrame(Frame(opcode: .text, payload: Array(message(i).utf8)))
+}
+
+if mode == "setup" {  // the cost of building the input alone, to subtract
+  print("hotpath: setup only, \(wire.count) bytes")
+  exit(0)
 }
 
 var parser = FrameParser(role: .client, maximumFrameSize: 16 << 20)
