@@ -67,6 +67,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   // The Finnhub decoder: binary frames always, text frames when the bytes are UTF-8.
   let binary = provider.decode(.binary(bytes))
   checkQuotes(binary)
+  // Wherever the specialised decoder answers, it must answer exactly like the model path.
+  if let fast = provider.fastDecode(.binary(bytes)) {
+    let model = provider.decodeThroughModel(.binary(bytes))
+    precondition(fast == model, "fast path and model path disagree")
+    precondition(fast.quotes.map(\.price.text) == model.quotes.map(\.price.text), "price texts differ")
+    precondition(
+      fast.quotes.map { $0.volume?.text } == model.quotes.map { $0.volume?.text }, "volume texts differ")
+  }
   if let text {
     let textual = provider.decode(.text(text))
     checkQuotes(textual)

@@ -21,15 +21,99 @@ public struct Price: Sendable, Hashable, Comparable, CustomStringConvertible {
   /// as Binance's `"78860.00000000"`. Returns nil for anything else, and for exponents beyond
   /// ±400 (no real price needs them, and they would make huge texts).
   public init?(_ text: some StringProtocol) {
+    let text = String(text)
+    guard let price = Self.plain(text) ?? Self.general(text) else { return nil }
+    self = price
+  }
+
+  /// Any JSON number text, exponents included: the reference path (`plain` is the fast one,
+  /// and the two are tested to agree wherever `plain` answers).
+  static func general(_ text: String) -> Price? {
     guard let parts = DecimalText(text) else { return nil }
     let plain = parts.plainText(original: text)
     guard let value = Double(plain), value.isFinite else { return nil }
-    self.text = plain
-    self.value = value
-    self.canonical = parts.canonical
+    return Price(text: plain, value: value, canonical: parts.canonical)
   }
 
   public var description: String { text }
+
+  private init(text: String, value: Double, canonical: String) {
+    self.text = text
+    self.value = value
+    self.canonical = canonical
+  }
+
+  /// The common case in one pass over the bytes: a plain decimal without exponent
+  /// (`-?(0|[1-9][0-9]*)(.[0-9]+)?`). nil sends everything else (exponents, invalid text) to the
+  /// general path, which accepts or rejects exactly as before.
+  ///
+  /// The `Double` is computed exactly when the digits fit: with at most 15 significant digits
+  /// the integer mantissa is exact, 10^k is exact for k ≤ 22, and one IEEE division rounds
+  /// correctly — the same value `strtod` gives. Longer inputs use `Double(text)`.
+  static func plain(_ text: String) -> Price? {
+    let original = text
+    var text = text
+    return text.withUTF8 { bytes -> Price? in
+      let n = bytes.count
+      var i = 0
+      let negative = n > 0 && bytes[0] == UInt8(ascii: "-")
+      if negative { i = 1 }
+      let intStart = i
+      while i < n, bytes[i] &- 0x30 < 10 { i += 1 }
+      let intEnd = i
+      guard intEnd > intStart, !(intEnd - intStart > 1 && bytes[intStart] == UInt8(ascii: "0")) else {
+        return nil
+      }
+      var fracEnd = intEnd
+      if i < n {
+        guard bytes[i] == UInt8(ascii: "."), i + 1 < n else { return nil }
+        i += 1
+        while i < n, bytes[i] &- 0x30 < 10 { i += 1 }
+        guard i == n, i > intEnd + 1 else { return nil }  // an exponent or junk: general path
+        fracEnd = n
+      }
+      // Canonical: trailing fraction zeros (and a bare ".") removed; negative zero is "0".
+      var canonicalEnd = fracEnd
+      if fracEnd > intEnd {
+        while canonicalEnd > intEnd + 1, bytes[canonicalEnd - 1] == UInt8(ascii: "0") { canonicalEnd -= 1 }
+        if canonicalEnd == intEnd + 1, bytes[intEnd + 1] == UInt8(ascii: "0") { canonicalEnd = intEnd }
+      }
+      var mantissa: UInt64 = 0
+      var significant = 0
+      var isZero = true
+      for k in intStart..<fracEnd where k != intEnd {
+        let d = bytes[k] &- 0x30
+        if d != 0 { isZero = false }
+        if significant > 0 || d != 0 { significant += 1 }
+        if significant <= 19 { mantissa = mantissa &* 10 &+ UInt64(d) }
+      }
+      let canonical: String
+      if isZero {
+        canonical = "0"
+      } else if canonicalEnd == n {
+        canonical = original
+      } else {
+        canonical = String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<canonicalEnd]), as: UTF8.self)
+      }
+      let fractionDigits = fracEnd > intEnd ? fracEnd - intEnd - 1 : 0
+      var value: Double
+      if significant <= 15 && fractionDigits <= 22 {
+        value = Double(mantissa) / Self.powersOfTen[fractionDigits]
+        if negative { value = -value }
+      } else {
+        guard let parsed = Double(original), parsed.isFinite else { return nil }
+        value = parsed
+      }
+      return Price(text: original, value: value, canonical: canonical)
+    }
+  }
+
+  /// 10^0 … 10^22, each exactly representable as a Double.
+  static let powersOfTen: [Double] = (0...22).map { k in
+    var p = 1.0
+    for _ in 0..<k { p *= 10 }
+    return p
+  }
 
   public static func == (lhs: Price, rhs: Price) -> Bool { lhs.canonical == rhs.canonical }
 

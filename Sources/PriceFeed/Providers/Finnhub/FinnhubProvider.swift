@@ -41,6 +41,24 @@ public struct FinnhubProvider: Provider {
 
   /// Text frames and binary frames holding UTF-8 JSON are both accepted.
   public func decode(_ message: WebSocketMessage) -> ProviderEvent {
+    // Trade batches and pings, the bulk of the traffic, take the specialised path; everything
+    // else (and anything it is unsure of) goes through JSONValue and the APIResponse model.
+    if let event = fastDecode(message) { return event }
+    return decodeThroughModel(message)
+  }
+
+  /// The specialised decoder's verdict, or nil when the model path must decide.
+  public func fastDecode(_ message: WebSocketMessage) -> ProviderEvent? {
+    switch message {
+    case .text(var text):
+      return text.withUTF8 { FinnhubFastPath.decode(UnsafeRawBufferPointer($0)) }
+    case .binary(let bytes):
+      return bytes.withUnsafeBytes { FinnhubFastPath.decode($0) }
+    }
+  }
+
+  /// Decodes through `JSONValue` and the `APIResponse`/`PriceData` models: the reference path.
+  public func decodeThroughModel(_ message: WebSocketMessage) -> ProviderEvent {
     let json: JSONValue
     do throws(JSONError) {
       switch message {

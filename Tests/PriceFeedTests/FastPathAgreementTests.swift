@@ -1,0 +1,135 @@
+import Testing
+import WebSocketClient
+
+@testable import PriceFeed
+
+/// The specialised decoders must agree with the reference paths wherever they answer.
+@Suite struct FastPathAgreementTests {
+  /// A small deterministic generator (SplitMix64) so failures reproduce.
+  struct Random: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+  }
+
+  func expectSame(_ fast: Price, _ reference: Price, _ text: String) {
+    #expect(fast.text == reference.text, "\(text)")
+    #expect(
+      fast.value.bitPattern == reference.value.bitPattern, "\(text): \(fast.value) vs \(reference.value)")
+    #expect(fast == reference, "\(text)")
+    #expect(fast.hashValue == reference.hashValue, "\(text)")
+  }
+
+  @Test(
+    "Price: the one-pass path agrees with the general one",
+    arguments: [
+      "0", "-0", "0.0", "-0.000", "7", "95372.09", "95372.10", "95380", "95380.0", "0.00063", "122.1",
+      "-12.5", "123456789012345", "1234567890123456", "12345678901234567890.5", "0.0000000000000000000001",
+      "0.00000000000000000000001", "9007199254740993", "1.7976931348623157", "00", "01", "1.", ".5", "-",
+      "1e5", "1.5E-3", "", "1.2.3", "+1", " 1", "1 ", "0x10", "١٢",
+    ])
+  func priceExamples(text: String) {
+    let fast = Price.plain(text)
+    let reference = Price.general(text)
+    if let fast {
+      guard let reference else {
+        Issue.record("\(text): fast path accepted what the general path rejects")
+        return
+      }
+      expectSame(fast, reference, text)
+    }
+    // Whatever the fast path declines, the public initialiser still decides like the reference.
+    #expect((Price(text) == nil) == (reference == nil), "\(text)")
+  }
+
+  @Test("Price: random decimals", arguments: 0..<4)
+  func priceRandom(seed: UInt64) {
+    var rng = Random(state: seed)
+    for _ in 0..<5000 {
+      let intDigits = Int(rng.next() % 20) + 1
+      let fracDigits = Int(rng.next() % 25)
+      var text = rng.next() % 4 == 0 ? "-" : ""
+      for k in 0..<intDigits {
+        text += String(k == 0 && intDigits > 1 ? 1 + rng.next() % 9 : rng.next() % 10)
+      }
+      if fracDigits > 0 {
+        text += "."
+        for _ in 0..<fracDigits { text += String(rng.next() % 10) }
+      }
+      guard let reference = Price.general(text) else {
+        #expect(Price.plain(text) == nil, "\(text)")
+        continue
+      }
+      guard let fast = Price.plain(text) else {
+        Issue.record("\(text): the fast path declined a plain decimal")
+        continue
+      }
+      expectSame(fast, reference, text)
+    }
+  }
+
+  /// Every server text of every fixture, then mutations of them: wherever the fast decoder
+  /// answers, the answer equals the model path's, price texts included.
+  @Test("Finnhub: fast decoder agrees with the APIResponse/PriceData path")
+  func finnhubAgreement() throws {
+    let provider = FinnhubProvider()
+    var inputs: [String] = [
+      #"{"type":"ping"}"#, #"{"data":[],"type":"trade"}"#, #" { "type" : "trade" , "data" : [ ] } "#,
+      #"{"data":[{"p":1,"s":"A","t":1}],"type":"trade"}"#,
+      #"{"data":[{"c":["1","12"],"p":1.50,"s":"IC MARKETS:1","t":0,"v":null}],"type":"trade"}"#,
+      #"{"data":[{"p":1,"s":"A","t":1,"x":2}],"type":"trade"}"#,
+      #"{"data":[{"p":1,"p":2,"s":"A","t":1}],"type":"trade"}"#,
+      #"{"data":[{"p":-1,"s":"A","t":-1}],"type":"trade"}"#,
+      #"{"data":[{"p":1e2,"s":"A","t":1.0}],"type":"trade"}"#,
+      #"{"data":[{"p":1,"s":"\u0041","t":1}],"type":"trade"}"#,
+      #"{"type":"trade"}"#, #"{"type":"ping","data":[]}"#, #"{"type":"error","msg":"x"}"#,
+    ]
+    for name in [
+      "finnhub-session.ndjson", "upbit-session.ndjson", "binance-session.ndjson", "coinbase-session.ndjson",
+    ] {
+      inputs += try FixtureLoader.session(name).filter {
+        $0.direction == "S>" && ($0.kind == "text" || $0.kind == "binary")
+      }.map(\.body)
+    }
+    var rng = Random(state: 42)
+    var mutated: [String] = []
+    for input in inputs {
+      let bytes = Array(input.utf8)
+      for _ in 0..<300 {
+        var copy = bytes
+        switch rng.next() % 4 {
+        case 0 where !copy.isEmpty:
+          copy[Int(rng.next() % UInt64(copy.count))] = UInt8(truncatingIfNeeded: rng.next())
+        case 1 where !copy.isEmpty: copy.remove(at: Int(rng.next() % UInt64(copy.count)))
+        case 2:
+          let alphabet = Array(#" ,:{}[]"0-.e9"#.utf8)
+          copy.insert(
+            alphabet[Int(rng.next() % UInt64(alphabet.count))], at: Int(rng.next() % UInt64(copy.count + 1)))
+        default:
+          if let i = copy.firstIndex(of: UInt8(ascii: "9")) {
+            copy[i] = UInt8(ascii: "0") + UInt8(rng.next() % 10)
+          }
+        }
+        mutated.append(String(decoding: copy, as: UTF8.self))
+      }
+    }
+    var answered = 0
+    for input in inputs + mutated {
+      for message in [WebSocketMessage.text(input), .binary(Array(input.utf8))] {
+        guard let fast = provider.fastDecode(message) else { continue }
+        answered += 1
+        let model = provider.decodeThroughModel(message)
+        #expect(fast == model, "\(input)")
+        #expect(fast.quotes.map(\.price.text) == model.quotes.map(\.price.text), "\(input)")
+        #expect(fast.quotes.map { $0.volume?.text } == model.quotes.map { $0.volume?.text }, "\(input)")
+      }
+    }
+    // The fast path must actually cover the common messages, or this test proves nothing.
+    #expect(answered > 1000)
+  }
+}
