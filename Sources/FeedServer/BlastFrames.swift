@@ -28,3 +28,109 @@ enum BlastFrames {
       #"{"data":[{"c":null,"p":\#(price),"s":"\#(symbol)","t":\#(time),"v":0.00063}],"type":"trade"}"#
   }
 }
+
+extension BlastFrames {
+  /// Builds `.mixedBlast` messages on the fly, straight into frame bytes (cheap enough that the
+  /// server stays a small share of the CPU next to the client it feeds).
+  struct Mixed: Sendable {
+    let mix: BlastMix
+    private let names: [[UInt8]]
+    private var rng: SplitMix64
+    /// Price per symbol in hundredths.
+    private var cents: [Int64]
+    private var time: Int64
+
+    init(_ mix: BlastMix) {
+      self.mix = mix
+      names = mix.symbolNames.map { Array($0.utf8) }
+      rng = SplitMix64(seed: mix.seed)
+      var generator = SplitMix64(seed: mix.seed ^ 0x5EED)
+      cents = (0..<mix.symbols).map { _ in 100 + Int64(generator.next() % 10_000_000) }
+      time = mix.firstTime
+    }
+
+    /// The next `count` messages, framed, and the number of trades in them.
+    mutating func frames(count: Int) -> (bytes: [UInt8], trades: Int) {
+      var out: [UInt8] = []
+      out.reserveCapacity(count * 64 * (mix.trades.lowerBound + mix.trades.upperBound))
+      var trades = 0
+      var payload: [UInt8] = []
+      for _ in 0..<count {
+        payload.removeAll(keepingCapacity: true)
+        trades += message(into: &payload)
+        out += FrameEncoder.encodeServerFrame(Frame(opcode: .text, payload: payload))
+      }
+      return (out, trades)
+    }
+
+    /// Draws the next message's trade count (the first random draw of each message).
+    private mutating func nextCount() -> Int {
+      let span = UInt64(mix.trades.upperBound - mix.trades.lowerBound + 1)
+      return mix.trades.lowerBound + Int(rng.next() % span)
+    }
+
+    /// Draws the next trade: a symbol index and its new price.
+    private mutating func nextTrade() -> (symbol: Int, cents: Int64) {
+      let symbol = Int(rng.next() % UInt64(mix.symbols))
+      // Steps of 1 to 50 cents either way: never the same price twice in a row.
+      let step = Int64(1 + rng.next() % 50)
+      var next = rng.next() & 1 == 0 ? cents[symbol] + step : cents[symbol] - step
+      if next < 1 { next = cents[symbol] + step }
+      cents[symbol] = next
+      return (symbol, next)
+    }
+
+    /// Advances past one message exactly as `message(into:)` would; returns its trade count.
+    mutating func skipMessage() -> Int {
+      let count = nextCount()
+      for _ in 0..<count {
+        _ = nextTrade()
+        _ = rng.next()  // the volume
+      }
+      time += Int64(count)
+      return count
+    }
+
+    /// Appends one message's JSON; returns its number of trades.
+    private mutating func message(into out: inout [UInt8]) -> Int {
+      let count = nextCount()
+      out += Array(#"{"data":["#.utf8)
+      for i in 0..<count {
+        let (symbol, next) = nextTrade()
+        if i > 0 { out.append(UInt8(ascii: ",")) }
+        out += Array(#"{"c":null,"p":"#.utf8)
+        Self.appendPrice(cents: next, to: &out)
+        out += Array(#","s":""#.utf8)
+        out += names[symbol]
+        out += Array(#"","t":"#.utf8)
+        Self.appendDecimal(time, to: &out)
+        time += 1
+        out += Array(#","v":0.0"#.utf8)
+        Self.appendDecimal(Int64(1000 + rng.next() % 9000), to: &out)
+        out.append(UInt8(ascii: "}"))
+      }
+      out += Array(#"],"type":"trade"}"#.utf8)
+      return count
+    }
+
+    /// The price as `SyntheticTrades.format(cents:)` writes it (no trailing zeros).
+    static func appendPrice(cents: Int64, to out: inout [UInt8]) {
+      appendDecimal(cents / 100, to: &out)
+      let fraction = cents % 100
+      if fraction == 0 { return }
+      out.append(UInt8(ascii: "."))
+      out.append(UInt8(ascii: "0") + UInt8(fraction / 10))
+      if fraction % 10 != 0 { out.append(UInt8(ascii: "0") + UInt8(fraction % 10)) }
+    }
+
+    static func appendDecimal(_ value: Int64, to out: inout [UInt8]) {
+      precondition(value >= 0)
+      if value < 10 {
+        out.append(UInt8(ascii: "0") + UInt8(value))
+        return
+      }
+      appendDecimal(value / 10, to: &out)
+      out.append(UInt8(ascii: "0") + UInt8(value % 10))
+    }
+  }
+}

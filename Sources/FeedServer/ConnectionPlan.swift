@@ -32,6 +32,9 @@ public struct ConnectionPlan: Sendable, Equatable {
     /// Load generation: send `count` distinct one-trade Finnhub messages, pre-framed, as fast
     /// as the socket takes them, then end as `then` says (close 1000, drop, …).
     indirect case blast(count: Int, then: Ending)
+    /// Load generation like `blast`, but each message carries several trades over several
+    /// symbols, shaped by `mix` (built on the fly, deterministic per seed).
+    indirect case mixedBlast(count: Int, mix: BlastMix, then: Ending)
   }
 
   public var handshake: Handshake

@@ -29,7 +29,12 @@ final class ServerConnection: Sendable {
     self.server = server
     self.plan = plan
     self.script = plan.script ?? server.script
-    let blastSymbols = if case .blast = plan.ending { [BlastFrames.symbol] } else { [String]() }
+    let blastSymbols: [String] =
+      switch plan.ending {
+      case .blast: [BlastFrames.symbol]
+      case .mixedBlast(_, let mix, _): mix.symbolNames
+      default: []
+      }
     self.state = Mutex(
       State(emulator: FinnhubEmulator(script: plan.script ?? server.script, extraSymbols: blastSymbols)))
   }
@@ -234,6 +239,13 @@ final class ServerConnection: Sendable {
         return
       }
       finishPlan(then)
+    case .mixedBlast(let count, let mix, let then):
+      do {
+        try mixedBlast(count: count, mix: mix)
+      } catch {
+        return
+      }
+      finishPlan(then)
     }
   }
 
@@ -262,6 +274,18 @@ final class ServerConnection: Sendable {
       } else {
         try write(BlastFrames.frames(count: n))
       }
+      remaining -= n
+      server.update { $0.blasted += n }
+    }
+  }
+
+  /// Writes `count` multi-trade messages shaped by `mix`, built and written 100 at a time.
+  private func mixedBlast(count: Int, mix: BlastMix) throws(TransportError) {
+    var generator = BlastFrames.Mixed(mix)
+    var remaining = count
+    while remaining > 0, !isFinished {
+      let n = min(remaining, 100)
+      try write(generator.frames(count: n).bytes)
       remaining -= n
       server.update { $0.blasted += n }
     }

@@ -1,13 +1,18 @@
 // feedserve — FeedServer as a command, for benchmarks and manual testing (not installed for
-// users). Prints "PORT <n>" on stdout once listening, then serves until killed.
+// users). Prints "PORT <n>" on stdout once listening (then "TRADES <n>" for a mixed blast), then
+// serves until killed.
 //
 //   feedserve [--port N] [--script FILE.ndjson] [--time-scale X] [--verbatim] [--hold]
 //   feedserve --blast N [--per-connection M] [--reconnect-with drop|CODE] [--verbatim]
+//             [--trades A-B] [--symbols K] [--seed S]
 //
 // --script: replay that session (default: the built-in Finnhub demo session).
 // --blast N: send N pre-framed one-trade messages as fast as the socket takes them, then close
 //   with 1000. With --per-connection M, each connection gets M of them and is then ended with
 //   close 1012 (or --reconnect-with drop / another code) so the client reconnects, until N are sent.
+// --trades A-B (or N), --symbols K: blast messages of A to B trades each (pseudo-random), spread
+//   over K symbols (BINANCE:BTCUSDT, BINANCE:ETHUSDT, …; see BlastMix), instead of one-trade
+//   messages. --seed S picks the sequence (default 1); each connection k uses seed S+k.
 // --verbatim: do not wait for a subscribe (for clients that send none, e.g. websocat).
 
 import FeedServer
@@ -39,6 +44,17 @@ var hold = false
 var blast: Int?
 var perConnection: Int?
 var reconnectWith = "1012"
+var tradesRange: ClosedRange<Int>?
+var symbolCount: Int?
+var seed: UInt64 = 1
+
+func parseRange(_ text: String) -> ClosedRange<Int> {
+  let parts = text.split(separator: "-", maxSplits: 1)
+  guard let low = parts.first.flatMap({ Int($0) }), low >= 1 else { fail("bad --trades \(text)") }
+  let high = parts.count == 2 ? Int(parts[1]) : low
+  guard let high, high >= low else { fail("bad --trades \(text)") }
+  return low...high
+}
 
 while !arguments.isEmpty {
   let flag = arguments.removeFirst()
@@ -51,6 +67,10 @@ while !arguments.isEmpty {
   case "--blast": blast = Int(value(flag)) ?? { fail("bad --blast") }()
   case "--per-connection": perConnection = Int(value(flag)) ?? { fail("bad --per-connection") }()
   case "--reconnect-with": reconnectWith = value(flag)
+  case "--trades": tradesRange = parseRange(value(flag))
+  case "--symbols":
+    symbolCount = Int(value(flag)).flatMap { $0 >= 1 ? $0 : nil } ?? { fail("bad --symbols") }()
+  case "--seed": seed = UInt64(value(flag)) ?? { fail("bad --seed") }()
   default: fail("unknown option \(flag)")
   }
 }
@@ -76,19 +96,32 @@ do {
 }
 
 var plans: [ConnectionPlan] = []
+var mixedTrades: Int?
 let normal = ConnectionPlan.Ending.close(CloseStatus(code: .normalClosure, reason: "done"))
 if let blast {
   let each = perConnection ?? blast
   let reconnect: ConnectionPlan.Ending =
     reconnectWith == "drop"
     ? .drop : .close(CloseStatus(code: CloseCode(UInt16(reconnectWith) ?? 1012), reason: "restart"))
+  let mixed = tradesRange != nil || symbolCount != nil
   var left = blast
   while left > 0 {
     let n = min(each, left)
     left -= n
-    plans.append(
-      ConnectionPlan(
-        script: SessionScript(steps: []), ending: .blast(count: n, then: left > 0 ? reconnect : normal)))
+    let then = left > 0 ? reconnect : normal
+    let ending: ConnectionPlan.Ending
+    if mixed {
+      // Each connection continues the trade times where the previous one's could end at most.
+      let trades = tradesRange ?? 1...1
+      let mix = BlastMix(
+        trades: trades, symbols: symbolCount ?? 1, seed: seed &+ UInt64(plans.count),
+        firstTime: 1_768_655_932_976 + Int64(blast - left - n) * Int64(trades.upperBound))
+      ending = .mixedBlast(count: n, mix: mix, then: then)
+      mixedTrades = (mixedTrades ?? 0) + mix.tradeCount(messages: n)
+    } else {
+      ending = .blast(count: n, then: then)
+    }
+    plans.append(ConnectionPlan(script: SessionScript(steps: []), ending: ending))
   }
   // Anyone connecting after the last blast is told the feed is over.
   plans.append(ConnectionPlan(script: SessionScript(steps: []), ending: normal))
@@ -105,7 +138,8 @@ do {
   fail("cannot listen: \(error)")
 }
 server.start()
-let ready = Array("PORT \(server.port)\n".utf8)
+// With --trades/--symbols, a second line says how many trades the blast carries in all.
+let ready = Array("PORT \(server.port)\n\(mixedTrades.map { "TRADES \($0)\n" } ?? "")".utf8)
 _ = ready.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
 signal(SIGPIPE, SIG_IGN)
 while true { pause() }

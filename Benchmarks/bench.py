@@ -1,0 +1,383 @@
+#!/usr/bin/env python3
+"""Throughput, latency, idle cost, start-up and realistic-batch benchmark of the release `ticker`
+against two anchors on loopback: websocat (the receive floor) and a Python `websockets` client.
+
+    python3 Benchmarks/bench.py            # full run (W1 1,000,000 messages ×3 per consumer, …)
+    python3 Benchmarks/bench.py --smoke    # CI: W1 50k ×1, W2 2 s, W3 5 s, W4 5 runs, W5 20k
+    python3 Benchmarks/bench.py --only W1,W4 --configuration debug
+
+W1 throughput: `feedserve --blast N --verbatim` (a fresh server per run) sends N pre-framed
+    one-trade Finnhub messages (~100 bytes) as fast as the socket takes them, then closes with
+    1000. Consumers, stdout to /dev/null: websocat printing each message as a line; the Python
+    client (python_client.py: json-decodes, prints `symbol price` per trade); `ticker
+    --every-trade --engine native`. Median of --runs runs: wall time (spawn to exit), CPU time and
+    peak RSS (os.wait4 rusage). A separate counting pass per consumer pipes stdout through a line
+    counter: every consumer must print exactly N lines.
+W2 latency: a raw-socket server in this script sends one one-trade message per ms (unique trade
+    time t) and records each send time; the harness timestamps each stdout line of `ticker
+    --every-trade --format json` and reports receive − send per message (p50, p99, max). Server,
+    ticker and the measuring reader share the machine.
+W3 idle: `feedserve --verbatim --script` sending Finnhub's {"type":"ping"} once a second, then
+    close 1000; the ticker's (user+sys)/wall and peak RSS (and the CPU between the first and last
+    second, from /proc/<pid>/task/*/schedstat, which leaves out start-up).
+W4 start: `feedserve` replaying the demo session at --time-scale 0 (a trade right after the
+    subscribe); `ticker --count 1 --every-trade`: spawn to first stdout line, median of --starts.
+W5 realistic batches: `feedserve --blast N --trades 1-50 --symbols 20` (1–50 trades per message
+    over 20 symbols, pseudo-random, distinct prices); the ticker subscribed to those 20 symbols in
+    the default mode (debounce 0.5 s + dedupe), and with --debounce 0: wall, CPU, messages/s,
+    trades/s, peak RSS; a counting pass with --every-trade must print every trade.
+
+Prints the machine, a table of absolute figures and ratios and each target as met/NOT met; raw
+results (every run) go to Benchmarks/results/bench-<UTC>.json. Exit status 1 only if a consumer
+missed messages or a run failed (never because of a timing).
+"""
+import argparse
+import datetime
+import json
+import os
+import pathlib
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from benchlib import FeedServe, PacedServer, build_launcher, count_lines, percentile, run_measured, spawn  # noqa: E402
+from soak import RESULTS, ROOT, build  # noqa: E402
+
+VENV = ROOT / ".build" / "venv"
+W5_SYMBOLS = 20
+
+
+class Bench:
+    def __init__(self, args, bin_path: pathlib.Path):
+        self.args = args
+        self.ticker = bin_path / "ticker"
+        self.feedserve = bin_path / "feedserve"
+        self.websocat = VENV / "bin" / "websocat"
+        self.python = VENV / "bin" / "python"
+        self.home = tempfile.mkdtemp(prefix="bench-ticker-")  # no user config file
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TICKER_") and k != "NO_COLOR"}
+        env.update(FINNHUB_TOKEN="bench-token", XDG_CONFIG_HOME=self.home, HOME=self.home)
+        self.ticker_env = env
+        self.results: dict = {}
+        self.failures: list[str] = []
+
+    def fail(self, message: str) -> None:
+        print(f"bench: FAILED: {message}", flush=True)
+        self.failures.append(message)
+
+    # MARK: W1
+
+    def consumers(self, url: str) -> dict[str, list]:
+        return {
+            "websocat": [self.websocat, "-t", "-U", "--no-close", url],
+            "python": [self.python, ROOT / "Benchmarks" / "python_client.py", url],
+            "ticker": [self.ticker, "--url", url, "--every-trade", "--engine", "native"],
+        }
+
+    def w1(self) -> None:
+        n = self.args.messages
+        out: dict = {"messages": n, "runs": {}, "count": {}}
+        for name in ("websocat", "python", "ticker"):
+            env = self.ticker_env if name == "ticker" else None
+            runs = []
+            for _ in range(self.args.runs):
+                with FeedServe(self.feedserve, "--blast", n, "--verbatim") as server:
+                    measured, stderr = run_measured(self.consumers(server.url)[name], env=env)
+                run = measured.as_dict() | {"server_cpu_s": round(server.measured.cpu, 3)}
+                if measured.exit != 0:
+                    self.fail(f"W1 {name} exited {measured.exit}: {stderr.strip()[-300:]}")
+                runs.append(run)
+                print(f"bench: W1 {name}: {run['wall_s']:.3f} s, {run['maxrss_kb'] / 1024:.1f} MB", flush=True)
+            with FeedServe(self.feedserve, "--blast", n, "--verbatim") as server:
+                lines, status, stderr = count_lines(self.consumers(server.url)[name], env=env)
+            out["runs"][name] = runs
+            out["count"][name] = {"lines": lines, "exit": status}
+            if lines != n:
+                self.fail(f"W1 {name} printed {lines:,} lines for {n:,} messages (exit {status}) {stderr[-300:]}")
+        self.results["W1"] = out
+
+    # MARK: W2
+
+    def w2(self) -> None:
+        count = int(self.args.latency_seconds * 1000)
+        # The sender and the reader are threads of this process: hand the GIL over quickly.
+        previous = sys.getswitchinterval()
+        sys.setswitchinterval(0.0001)
+        try:
+            self._w2(count)
+        finally:
+            sys.setswitchinterval(previous)
+
+    def _w2(self, count: int) -> None:
+        server = PacedServer(count)
+        server.start()
+        child = spawn([self.ticker, "--url", server.url, "--every-trade", "--format", "json",
+                       "--engine", "native"], env=self.ticker_env, stdout=subprocess.PIPE)
+        received: dict[int, float] = {}
+        pattern = re.compile(rb'"t":(\d+)')
+        for line in child.stdout:
+            now = time.monotonic()
+            match = pattern.search(line)
+            if match:
+                received[int(match.group(1))] = now
+        measured = child.wait(60)
+        server.join(10)
+        latencies = sorted((received[t] - sent) * 1000 for t, sent in server.sent.items() if t in received)
+        out = {"messages": count, "received": len(received), "exit": measured.exit,
+               "p50_ms": percentile(latencies, 0.5), "p99_ms": percentile(latencies, 0.99),
+               "max_ms": latencies[-1] if latencies else None,
+               "mean_ms": statistics.fmean(latencies) if latencies else None,
+               "server_error": repr(server.error) if server.error else None,
+               "latencies_ms_sample": [round(x, 4) for x in latencies[:: max(1, len(latencies) // 500)]]}
+        self.results["W2"] = out
+        if server.error or len(received) != count or len(server.sent) != count:
+            self.fail(f"W2: {len(received)} of {count} messages seen (server error {server.error!r})")
+        print(f"bench: W2 p50 {out['p50_ms']:.3f} ms, p99 {out['p99_ms']:.3f} ms, max {out['max_ms']:.3f} ms",
+              flush=True)
+
+    # MARK: W3
+
+    def w3(self) -> None:
+        seconds = self.args.idle_seconds
+        script = pathlib.Path(self.home) / "pings.ndjson"
+        step = {"dir": "S>", "kind": "text", "after_ms": 1000, "body": '{"type":"ping"}'}
+        script.write_text("".join(json.dumps(step) + "\n" for _ in range(seconds)))
+        with FeedServe(self.feedserve, "--verbatim", "--script", script) as server:
+            child = spawn([self.ticker, "--url", server.url, "--engine", "native"], env=self.ticker_env)
+            window: list[tuple[float, float | None]] = []
+
+            def sample() -> None:  # on-CPU time of all threads at t = 1 s and t = seconds - 0.5 s
+                for at in (1.0, seconds - 0.5):
+                    time.sleep(max(0.0, child.started + at - time.monotonic()))
+                    pid = child.pid
+                    window.append((time.monotonic(), schedstat_seconds(pid) if pid else None))
+
+            sampler = threading.Thread(target=sample, daemon=True)
+            sampler.start()
+            measured = child.wait(seconds + 30)
+            sampler.join(5)
+        out = measured.as_dict() | {"seconds": seconds, "cpu_percent": 100 * measured.cpu / measured.wall}
+        if len(window) == 2 and window[0][1] is not None and window[1][1] is not None:
+            out["steady_cpu_percent"] = 100 * (window[1][1] - window[0][1]) / (window[1][0] - window[0][0])
+        self.results["W3"] = out
+        if measured.exit != 0:
+            self.fail(f"W3: the ticker exited {measured.exit}")
+        print(f"bench: W3 {out['cpu_percent']:.3f} % CPU, {out['maxrss_kb'] / 1024:.1f} MB", flush=True)
+
+    # MARK: W4
+
+    def w4(self) -> None:
+        times = []
+        with FeedServe(self.feedserve, "--time-scale", "0") as server:
+            for _ in range(self.args.starts):
+                child = spawn([self.ticker, "--url", server.url, "--count", "1", "--every-trade",
+                               "--engine", "native"], env=self.ticker_env, stdout=subprocess.PIPE, measured=False)
+                line = child.stdout.readline()
+                first = time.monotonic() - child.started
+                child.stdout.read()
+                measured = child.wait(30)
+                if not line or measured.exit != 0:
+                    self.fail(f"W4: no price line (exit {measured.exit})")
+                    continue
+                times.append(first * 1000)
+        # For reference: what the binary costs before it does anything (`ticker --version`).
+        baseline, _ = run_measured([self.ticker, "--version"], env=self.ticker_env, timeout=30)
+        self.results["W4"] = {"runs_ms": [round(t, 3) for t in times],
+                              "median_ms": statistics.median(times) if times else None,
+                              "version_only": baseline.as_dict()}
+        if times:
+            print(f"bench: W4 median {statistics.median(times):.1f} ms", flush=True)
+
+    # MARK: W5
+
+    def w5(self) -> None:
+        n = self.args.batch_messages
+        out: dict = {"messages": n}
+        for mode, extra in (("default", []), ("debounce0", ["--debounce", "0"])):
+            with FeedServe(self.feedserve, "--blast", n, "--trades", "1-50", "--symbols", W5_SYMBOLS) as server:
+                symbols = ",".join(mix_symbols(W5_SYMBOLS))
+                measured, stderr = run_measured(
+                    [self.ticker, "--url", server.url, "--symbol", symbols, "--engine", "native", *extra],
+                    env=self.ticker_env)
+            run = measured.as_dict() | {
+                "trades": server.trades, "server_cpu_s": round(server.measured.cpu, 3),
+                "messages_per_s": n / measured.wall, "trades_per_s": server.trades / measured.wall}
+            out[mode] = run
+            if measured.exit != 0:
+                self.fail(f"W5 {mode}: the ticker exited {measured.exit}: {stderr.strip()[-300:]}")
+            print(f"bench: W5 {mode}: {run['wall_s']:.2f} s, {run['trades']:,} trades, "
+                  f"{run['maxrss_kb'] / 1024:.1f} MB", flush=True)
+        # Counting pass: with --every-trade the ticker must print every trade the server sent.
+        with FeedServe(self.feedserve, "--blast", n, "--trades", "1-50", "--symbols", W5_SYMBOLS) as server:
+            lines, status, stderr = count_lines(
+                [self.ticker, "--url", server.url, "--symbol", symbols, "--engine", "native", "--every-trade"],
+                env=self.ticker_env)
+        out["count"] = {"lines": lines, "trades": server.trades, "exit": status}
+        if lines != server.trades:
+            self.fail(f"W5 --every-trade printed {lines:,} lines for {server.trades:,} trades (exit {status}) "
+                      f"{stderr[-300:]}")
+        self.results["W5"] = out
+
+
+def mix_symbols(count: int) -> list[str]:
+    """The symbols of feedserve's mixed blast (BlastMix.symbolNames)."""
+    pairs = ["BTC", "ETH", "SOL", "BNB", "XRP", "ADA", "DOGE", "AVAX", "DOT", "LINK",
+             "LTC", "TRX", "ATOM", "NEAR", "UNI", "ETC", "XLM", "BCH", "FIL", "APT"]
+    return [f"BINANCE:{pairs[i]}USDT" if i < len(pairs) else f"BINANCE:SYM{i}USDT" for i in range(count)]
+
+
+def schedstat_seconds(pid: int) -> float | None:
+    """On-CPU time of every live thread of `pid`, from /proc/<pid>/task/*/schedstat (ns)."""
+    try:
+        total = 0
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/schedstat") as stat:
+                total += int(stat.read().split()[0])
+        return total / 1e9
+    except (FileNotFoundError, ProcessLookupError, ValueError):
+        return None
+
+
+def machine() -> dict:
+    model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
+                  if line.startswith("model name")), platform.processor())
+    swift = subprocess.run(["swift", "--version"], capture_output=True, text=True)
+    swift_line = next((line for line in (swift.stdout + swift.stderr).splitlines() if line.strip()), "")
+    return {"nproc": os.cpu_count(), "cpu": model, "kernel": platform.release(), "swift": swift_line}
+
+
+def median_of(runs: list[dict], key: str):
+    values = [run[key] for run in runs if run.get(key) is not None]
+    return statistics.median(values) if values else None
+
+
+def verdict(ok: bool | None) -> str:
+    return "n/a" if ok is None else ("met" if ok else "NOT met")
+
+
+def report(results: dict, info: dict) -> list[str]:
+    """The table and the targets, as lines."""
+    lines = [f"machine: {info['nproc']} cores, {info['cpu']}, Linux {info['kernel']}; {info['swift']}",
+             "(server, consumers and this harness share the machine; figures are noisy)", ""]
+    targets: list[tuple[str, bool | None]] = []
+    if "W1" in results:
+        w1 = results["W1"]
+        med = {name: {k: median_of(runs, k) for k in ("wall_s", "cpu_s", "maxrss_kb")}
+               for name, runs in w1["runs"].items()}
+        n = w1["messages"]
+        lines.append(f"W1 throughput: {n:,} one-trade messages, median of {len(w1['runs']['ticker'])} run(s)")
+        lines.append(f"  {'consumer':<10} {'wall s':>8} {'msg/s':>11} {'CPU s':>7} {'peak RSS MB':>12} "
+                     f"{'lines seen':>12}")
+        for name, m in med.items():
+            lines.append(f"  {name:<10} {m['wall_s']:>8.3f} {n / m['wall_s']:>11,.0f} {m['cpu_s']:>7.2f} "
+                         f"{m['maxrss_kb'] / 1024:>12.1f} {w1['count'][name]['lines']:>12,}")
+        t, w, p = med["ticker"], med["websocat"], med["python"]
+        lines.append(f"  ratios: ticker/websocat wall {t['wall_s'] / w['wall_s']:.2f}×, "
+                     f"python/ticker wall {p['wall_s'] / t['wall_s']:.2f}×, "
+                     f"ticker/websocat RSS {t['maxrss_kb'] / w['maxrss_kb']:.2f}×")
+        targets += [
+            (f"W1 ticker wall ≤ 1.5 × websocat's ({t['wall_s'] / w['wall_s']:.2f}×)",
+             t["wall_s"] <= 1.5 * w["wall_s"]),
+            (f"W1 goal: ticker wall ≤ 1.0 × websocat's ({t['wall_s'] / w['wall_s']:.2f}×)",
+             t["wall_s"] <= w["wall_s"]),
+            (f"W1 ticker ≥ 6 × faster than Python ({p['wall_s'] / t['wall_s']:.2f}×)",
+             p["wall_s"] >= 6 * t["wall_s"]),
+            (f"W1 ticker peak RSS ≤ 16 MB ({t['maxrss_kb'] / 1024:.1f} MB)", t["maxrss_kb"] <= 16 * 1024),
+            (f"W1 goal: ticker peak RSS ≤ websocat's ({t['maxrss_kb'] / 1024:.1f} vs "
+             f"{w['maxrss_kb'] / 1024:.1f} MB)", t["maxrss_kb"] <= w["maxrss_kb"]),
+        ]
+    if "W2" in results and results["W2"]["p99_ms"] is not None:
+        w2 = results["W2"]
+        lines += ["", f"W2 latency: {w2['messages']:,} messages at 1/ms, send → ticker stdout line "
+                  f"({w2['received']:,} seen)",
+                  f"  p50 {w2['p50_ms']:.3f} ms   p99 {w2['p99_ms']:.3f} ms   max {w2['max_ms']:.3f} ms   "
+                  f"mean {w2['mean_ms']:.3f} ms"]
+        targets.append((f"W2 p99 ≤ 1 ms ({w2['p99_ms']:.3f} ms)", w2["p99_ms"] <= 1.0))
+    if "W3" in results:
+        w3 = results["W3"]
+        steady = w3.get("steady_cpu_percent")
+        lines += ["", f"W3 idle: {w3['seconds']} s of one Finnhub ping per second",
+                  f"  CPU {w3['cpu_s'] * 1000:.1f} ms in {w3['wall_s']:.1f} s = {w3['cpu_percent']:.3f} % of a core "
+                  f"(after start-up: {'n/a' if steady is None else f'{steady:.3f} %'}); "
+                  f"peak RSS {w3['maxrss_kb'] / 1024:.1f} MB"]
+        targets.append((f"W3 ≤ 0.1 % of a core ({w3['cpu_percent']:.3f} %)", w3["cpu_percent"] <= 0.1))
+    if "W4" in results and results["W4"]["median_ms"] is not None:
+        w4 = results["W4"]
+        runs = w4["runs_ms"]
+        lines += ["", f"W4 start: spawn → first price line, {len(runs)} runs",
+                  f"  median {w4['median_ms']:.1f} ms   min {min(runs):.1f} ms   max {max(runs):.1f} ms",
+                  f"  (`ticker --version` alone: {w4['version_only']['wall_s'] * 1000:.1f} ms, "
+                  f"peak RSS {w4['version_only']['maxrss_kb'] / 1024:.1f} MB)"]
+        targets.append((f"W4 ≤ 50 ms ({w4['median_ms']:.1f} ms)", w4["median_ms"] <= 50))
+    if "W5" in results:
+        w5 = results["W5"]
+        lines += ["", f"W5 realistic batches: {w5['messages']:,} messages of 1–50 trades over {W5_SYMBOLS} symbols",
+                  f"  {'mode':<16} {'wall s':>8} {'CPU s':>7} {'msg/s':>9} {'trades/s':>11} {'peak RSS MB':>12}"]
+        for mode, label in (("default", "debounce 0.5 s"), ("debounce0", "--debounce 0")):
+            r = w5[mode]
+            lines.append(f"  {label:<16} {r['wall_s']:>8.2f} {r['cpu_s']:>7.2f} {r['messages_per_s']:>9,.0f} "
+                         f"{r['trades_per_s']:>11,.0f} {r['maxrss_kb'] / 1024:>12.1f}")
+        lines.append(f"  ({w5['default']['trades']:,} trades per run; --every-trade counting pass: "
+                     f"{w5['count']['lines']:,} lines)")
+    lines += ["", "targets:"] + [f"  {verdict(ok):<8} {name}" for name, ok in targets]
+    return lines
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--smoke", action="store_true", help="short CI run")
+    parser.add_argument("--configuration", default="release")
+    parser.add_argument("--only", default="W1,W2,W3,W4,W5", help="comma-separated workloads")
+    parser.add_argument("--messages", type=int, help="W1 messages (1,000,000; smoke 50,000)")
+    parser.add_argument("--runs", type=int, help="W1 runs per consumer (3; smoke 1)")
+    parser.add_argument("--latency-seconds", type=float, help="W2 duration (10; smoke 2)")
+    parser.add_argument("--idle-seconds", type=int, help="W3 duration (60; smoke 5)")
+    parser.add_argument("--starts", type=int, help="W4 runs (20; smoke 5)")
+    parser.add_argument("--batch-messages", type=int, help="W5 messages (200,000; smoke 20,000)")
+    args = parser.parse_args()
+    defaults = dict(messages=(1_000_000, 50_000), runs=(3, 1), latency_seconds=(10, 2), idle_seconds=(60, 5),
+                    starts=(20, 5), batch_messages=(200_000, 20_000))
+    for key, (full, smoke) in defaults.items():
+        if getattr(args, key) is None:
+            setattr(args, key, smoke if args.smoke else full)
+
+    subprocess.run(["bash", ROOT / "Scripts" / "setup-test-env.sh"], check=True)
+    bin_path = build(args.configuration)
+    build_launcher(ROOT / ".build" / "bench")
+    info = machine()
+    bench = Bench(args, bin_path)
+    workloads = {"W1": bench.w1, "W2": bench.w2, "W3": bench.w3, "W4": bench.w4, "W5": bench.w5}
+    for name in args.only.split(","):
+        try:
+            workloads[name.strip()]()
+        except Exception as error:  # a broken workload must not hide the others
+            bench.fail(f"{name}: {type(error).__name__}: {error}")
+
+    try:
+        lines = report(bench.results, info)
+    except Exception as error:  # only after a failed workload left partial results
+        lines = [f"(no table: {type(error).__name__}: {error})"]
+    print("\n".join(["", *lines]))
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    path = RESULTS / f"bench-{stamp}.json"
+    path.write_text(json.dumps({
+        "when": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "smoke": args.smoke, "configuration": args.configuration, "machine": info,
+        "settings": {k: getattr(args, k) for k in defaults}, "results": bench.results,
+        "failures": bench.failures, "table": lines}, indent=2) + "\n")
+    print(f"\nbench: raw results in {path.relative_to(ROOT)}")
+    if bench.failures:
+        print("bench: FAILED:\n  " + "\n  ".join(bench.failures))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
