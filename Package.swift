@@ -31,7 +31,8 @@ let package = Package(
     .target(name: "PriceFeed", dependencies: ["WebSocketClient"]),
     .target(name: "FeedServer", dependencies: ["WebSocketClient", "PriceFeed"]),
     .executableTarget(name: "feedserve", dependencies: ["FeedServer", "WebSocketClient"]),
-    .executableTarget(name: "hotpath", dependencies: ["PriceFeed", "WebSocketClient"], path: "Benchmarks/HotPath"),
+    .executableTarget(
+      name: "hotpath", dependencies: ["PriceFeed", "WebSocketClient"], path: "Benchmarks/HotPath"),
     .executableTarget(
       name: "ticker",
       dependencies: ["WebSocketClient", "URLSessionEngine", "PriceFeed", "FeedServer"]
