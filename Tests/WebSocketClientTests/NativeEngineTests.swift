@@ -1,10 +1,12 @@
 import Dispatch
+import Synchronization
 import Testing
 
 @testable import WebSocketClient
 
 /// Seconds that only bound a hang; no test waits this long when it passes.
-private let hangBound = 10.0
+/// Only guards against a hang; generous because a loaded 2-core machine can delay a test task.
+private let hangBound = 60.0
 
 struct PeerError: Error, CustomStringConvertible {
   var description: String
@@ -75,17 +77,42 @@ final class ScriptedPeer {
   }
 }
 
-/// Runs `script` against the server end on its own queue (never on the concurrency pool).
+/// Runs `script` against the server end on its own queue, starting at once: the peer must not
+/// wait for a free thread of the concurrency pool (on 2 cores the pool has 2 threads, and busy
+/// tests can hold both for longer than a handshake timeout).
 func runPeer<T: Sendable>(
   _ stream: SocketPairStream, _ script: @escaping @Sendable (ScriptedPeer) throws -> T
 ) -> Task<T, any Error> {
-  Task {
+  let outcome = PeerOutcome<T>()
+  DispatchQueue(label: "test.peer").async {
+    let result = Result { try script(ScriptedPeer(stream: stream)) }
+    stream.close()
+    outcome.set(result)
+  }
+  return Task { try await outcome.value() }
+}
+
+/// A result set by a thread and awaited by a task, whichever comes first.
+final class PeerOutcome<T: Sendable>: Sendable {
+  private let state = Mutex<(result: Result<T, any Error>?, waiter: CheckedContinuation<T, any Error>?)>(
+    (nil, nil))
+
+  func set(_ value: Result<T, any Error>) {
+    let waiter = state.withLock { state in
+      state.result = value
+      defer { state.waiter = nil }
+      return state.waiter
+    }
+    waiter?.resume(with: value)
+  }
+
+  func value() async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-      DispatchQueue(label: "test.peer").async {
-        let result = Result { try script(ScriptedPeer(stream: stream)) }
-        stream.close()
-        continuation.resume(with: result)
+      let ready = state.withLock { state in
+        if state.result == nil { state.waiter = continuation }
+        return state.result
       }
+      if let ready { continuation.resume(with: ready) }
     }
   }
 }

@@ -94,3 +94,35 @@ final class RunningTicker: @unchecked Sendable {
     return (process.terminationStatus, collected.stderrText.withLock { $0 })
   }
 }
+
+/// Runs blocking test work (waiting for a child's output or exit, polling a condition) on a
+/// thread of its own, so that it never holds one of the concurrency pool's few threads: on a
+/// 2-core machine, two blocked pool threads stall every other test's async work.
+func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+  await withCheckedContinuation { continuation in
+    Thread.detachNewThread { continuation.resume(returning: work()) }
+  }
+}
+
+extension RunningTicker {
+  func lines(_ count: Int, within seconds: Double = 30) async -> [String] {
+    await offPool { self.waitForLines(count, within: seconds) }
+  }
+
+  func exit(within seconds: Double = 30) async -> (status: Int32, stderr: String) {
+    await offPool { self.finish(within: seconds) }
+  }
+}
+
+/// Polls `condition` (off the pool) until it holds or `seconds` pass (a hang guard only).
+func eventually(within seconds: Double = 30, _ condition: @escaping @Sendable () -> Bool) async -> Bool {
+  await offPool {
+    let limit = Date().addingTimeInterval(seconds)
+    let tick = DispatchSemaphore(value: 0)
+    while Date() < limit {
+      if condition() { return true }
+      _ = tick.wait(timeout: .now() + 0.01)
+    }
+    return condition()
+  }
+}
