@@ -10,6 +10,27 @@ public enum UTCTimestamp {
     let minute = msOfDay / 60_000 % 60
     let second = msOfDay / 1000 % 60
     let ms = msOfDay % 1000
+    if year >= 0 && year <= 9999 {
+      // The common layout, written into 24 bytes of stack and appended at once.
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { b in
+        put(year, digits: 4, into: b, at: 0)
+        b[4] = UInt8(ascii: "-")
+        put(month, digits: 2, into: b, at: 5)
+        b[7] = UInt8(ascii: "-")
+        put(day, digits: 2, into: b, at: 8)
+        b[10] = UInt8(ascii: "T")
+        put(hour, digits: 2, into: b, at: 11)
+        b[13] = UInt8(ascii: ":")
+        put(minute, digits: 2, into: b, at: 14)
+        b[16] = UInt8(ascii: ":")
+        put(second, digits: 2, into: b, at: 17)
+        b[19] = UInt8(ascii: ".")
+        put(ms, digits: 3, into: b, at: 20)
+        b[23] = UInt8(ascii: "Z")
+        out.append(contentsOf: UnsafeBufferPointer(b))
+      }
+      return
+    }
     if year < 0 {
       out.append(UInt8(ascii: "-"))
       appendPadded(-year, width: 4, to: &out)
@@ -62,6 +83,20 @@ public enum UTCTimestamp {
       r += b
     }
     return (q, r)
+  }
+
+  /// Writes `value` (0 ≤ value < 10^digits) as exactly `digits` decimal digits.
+  @inline(__always)
+  private static func put(
+    _ value: Int64, digits: Int, into b: UnsafeMutableBufferPointer<UInt8>, at start: Int
+  ) {
+    var v = value
+    var i = start + digits - 1
+    while i >= start {
+      b[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
+      v /= 10
+      i -= 1
+    }
   }
 
   static func appendPadded(_ value: Int64, width: Int, to out: inout [UInt8]) {

@@ -55,8 +55,28 @@ public struct MessageAssembler: Sendable {
 
   private static func message(_ opcode: Opcode, _ payload: [UInt8]) throws(FrameError) -> WebSocketMessage {
     guard opcode == .text else { return .binary(payload) }
+    // Market data is nearly always ASCII: a word-at-a-time check, then a plain copy. Anything
+    // else gets full UTF-8 validation.
+    if isASCII(payload) { return .text(String(decoding: payload, as: UTF8.self)) }
     guard let text = String(validating: payload, as: UTF8.self) else { throw .invalidUTF8 }
     return .text(text)
+  }
+
+  /// Whether every byte is below 0x80, eight bytes at a time.
+  static func isASCII(_ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBytes { raw in
+      var i = 0
+      let n = raw.count
+      while i + 8 <= n {
+        if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+        i += 8
+      }
+      while i < n {
+        if raw[i] & 0x80 != 0 { return false }
+        i += 1
+      }
+      return true
+    }
   }
 
   /// Decodes a close payload (RFC 6455 §5.5.1): empty, or a 2-byte code plus a UTF-8 reason.
