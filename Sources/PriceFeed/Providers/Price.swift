@@ -53,7 +53,19 @@ public struct Price: Sendable, Hashable, Comparable, CustomStringConvertible {
   static func plain(_ text: String) -> Price? {
     let original = text
     var text = text
-    return text.withUTF8 { bytes -> Price? in
+    return text.withUTF8 { plain(UnsafeRawBufferPointer($0), text: original) }
+  }
+
+  /// A price straight from bytes (e.g. a number inside a JSON message): the text is made once.
+  /// nil when the bytes are not a plain decimal, like `plain(_:)`.
+  static func plain(bytes: UnsafeRawBufferPointer) -> Price? {
+    plain(bytes, text: nil)
+  }
+
+  /// The one-pass parse; `text` is the bytes as a String when the caller has one already.
+  private static func plain(_ raw: UnsafeRawBufferPointer, text: String?) -> Price? {
+    let bytes = raw.assumingMemoryBound(to: UInt8.self)
+    do {
       let n = bytes.count
       var i = 0
       let negative = n > 0 && bytes[0] == UInt8(ascii: "-")
@@ -87,6 +99,7 @@ public struct Price: Sendable, Hashable, Comparable, CustomStringConvertible {
         if significant > 0 || d != 0 { significant += 1 }
         if significant <= 19 { mantissa = mantissa &* 10 &+ UInt64(d) }
       }
+      let original = text ?? String(decoding: bytes, as: UTF8.self)
       let canonical: String
       if isZero {
         canonical = "0"

@@ -91,8 +91,7 @@ enum FinnhubFastPath {
         switch bytes[key.start] {
         case UInt8(ascii: "p"):
           bit = 1
-          guard let value = number(), let p = Price(String(decoding: value.slice(of: bytes), as: UTF8.self))
-          else { return nil }
+          guard let value = number(), let p = Self.price(value.slice(of: bytes)) else { return nil }
           price = p
         case UInt8(ascii: "s"):
           bit = 2
@@ -107,8 +106,7 @@ enum FinnhubFastPath {
           if takeLiteral("null") {
             volume = nil
           } else {
-            guard let value = number(), let v = Price(String(decoding: value.slice(of: bytes), as: UTF8.self))
-            else { return nil }
+            guard let value = number(), let v = Self.price(value.slice(of: bytes)) else { return nil }
             volume = v
           }
         case UInt8(ascii: "c"):
@@ -198,6 +196,12 @@ enum FinnhubFastPath {
         while i < bytes.count, isDigit(bytes[i]) { i += 1 }
       }
       return Span(start: start, end: i)
+    }
+
+    /// The price of a JSON number: plain decimals straight from the bytes; exponent forms
+    /// through the general `Price` initialiser.
+    static func price(_ number: UnsafeRawBufferPointer) -> Price? {
+      Price.plain(bytes: number) ?? Price(String(decoding: number, as: UTF8.self))
     }
 
     /// Plain digits that fit an Int64 (what `Int64(text)` accepts for a JSON integer without a
