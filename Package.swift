@@ -3,7 +3,11 @@ import PackageDescription
 
 // Module split (see README "Design"):
 //   WebSocketClient   engine protocol + native RFC 6455 engine; FoundationEssentials + Dispatch only
-//   URLSessionEngine  URLSessionWebSocketTask engine; the only module that links FoundationNetworking
+//   URLSessionEngine  URLSessionWebSocketTask engine; the only module that links FoundationNetworking.
+//                     On Linux the ticker does not link it: it is the plugin libTickerURLSession.so,
+//                     loaded with dlopen only when the URLSession engine is wanted (C ABI in
+//                     TickerPluginABI; the ticker side is EnginePlugin), so the native path never
+//                     maps Foundation, FoundationNetworking or ICU. macOS links it directly.
 //   PriceFeed         providers, exact-price JSON decoding, debounce/dedupe pipeline, output, config
 //   FeedServer        a small real WebSocket server that replays recorded sessions (demo, tests)
 //   ticker            the command-line tool
@@ -14,6 +18,8 @@ let package = Package(
   products: [
     .executable(name: "ticker", targets: ["ticker"]),
     .library(name: "WebSocketClient", targets: ["WebSocketClient", "URLSessionEngine"]),
+    // The URLSession engine plugin the Linux ticker loads from its own directory.
+    .library(name: "TickerURLSession", type: .dynamic, targets: ["URLSessionEngine"]),
   ],
   targets: [
     .target(
@@ -27,7 +33,9 @@ let package = Package(
       name: "WebSocketClient",
       dependencies: [.target(name: "COpenSSLShim", condition: .when(platforms: [.linux]))]
     ),
-    .target(name: "URLSessionEngine", dependencies: ["WebSocketClient"]),
+    .target(name: "TickerPluginABI"),
+    .target(name: "URLSessionEngine", dependencies: ["WebSocketClient", "TickerPluginABI"]),
+    .target(name: "EnginePlugin", dependencies: ["WebSocketClient", "TickerPluginABI"]),
     .target(name: "PriceFeed", dependencies: ["WebSocketClient"]),
     .target(name: "FeedServer", dependencies: ["WebSocketClient", "PriceFeed"]),
     .executableTarget(name: "feedserve", dependencies: ["FeedServer", "WebSocketClient"]),
@@ -35,13 +43,16 @@ let package = Package(
       name: "hotpath", dependencies: ["PriceFeed", "WebSocketClient"], path: "Benchmarks/HotPath"),
     .executableTarget(
       name: "ticker",
-      dependencies: ["WebSocketClient", "URLSessionEngine", "PriceFeed", "FeedServer"]
+      dependencies: [
+        "WebSocketClient", "PriceFeed", "FeedServer", "EnginePlugin",
+        .target(name: "URLSessionEngine", condition: .when(platforms: [.macOS])),
+      ]
     ),
     .testTarget(name: "WebSocketClientTests", dependencies: ["WebSocketClient", "FeedServer"]),
     .testTarget(name: "PriceFeedTests", dependencies: ["PriceFeed"]),
     .testTarget(
       name: "TickerTests",
-      dependencies: ["WebSocketClient", "URLSessionEngine", "PriceFeed", "FeedServer"]
+      dependencies: ["WebSocketClient", "URLSessionEngine", "PriceFeed", "FeedServer", "EnginePlugin"]
     ),
   ],
   swiftLanguageModes: [.v6]

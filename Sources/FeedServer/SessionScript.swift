@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
+import PriceFeed
 
 /// A recorded WebSocket session: one JSON object per line,
 /// `{"dir":"S>"|"C>","kind":"http"|"text"|"binary"|"ping"|"close","after_ms":N,"body":"…"}`.
@@ -43,23 +39,40 @@ public struct SessionScript: Sendable, Equatable {
   /// Parses newline-delimited JSON; blank lines are skipped.
   public init(ndjson text: String) throws(ParseError) {
     var steps: [Step] = []
-    let decoder = JSONDecoder()
+    let parser = JSONParser()
     for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
       let trimmed = line.drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" })
       if trimmed.isEmpty { continue }
+      let value: JSONValue
       do {
-        let step = try decoder.decode(Step.self, from: Data(trimmed.utf8))
-        guard step.afterMilliseconds >= 0 else {
-          throw ParseError.invalidLine(index + 1, "negative after_ms")
-        }
-        steps.append(step)
-      } catch let error as ParseError {
-        throw error
+        value = try parser.parse(String(trimmed))
       } catch {
         throw .invalidLine(index + 1, "not a session step: \(error)")
       }
+      let step = try Self.step(from: value, line: index + 1)
+      guard step.afterMilliseconds >= 0 else { throw .invalidLine(index + 1, "negative after_ms") }
+      steps.append(step)
     }
     self.steps = steps
+  }
+
+  /// One line's object: `dir`, `kind`, `after_ms` (an integer) and `body`, all required;
+  /// other members are ignored.
+  static func step(from value: JSONValue, line: Int) throws(ParseError) -> Step {
+    guard case .object = value else { throw .invalidLine(line, "not a session step: not an object") }
+    guard let dir = value["dir"]?.stringValue, let direction = Direction(rawValue: dir) else {
+      throw .invalidLine(line, "not a session step: \"dir\" must be \"S>\" or \"C>\"")
+    }
+    guard let kindText = value["kind"]?.stringValue, let kind = Kind(rawValue: kindText) else {
+      throw .invalidLine(line, "not a session step: unknown or missing \"kind\"")
+    }
+    guard let afterText = value["after_ms"]?.numberText, let after = Int(afterText) else {
+      throw .invalidLine(line, "not a session step: \"after_ms\" must be an integer")
+    }
+    guard let body = value["body"]?.stringValue else {
+      throw .invalidLine(line, "not a session step: \"body\" must be a string")
+    }
+    return Step(direction: direction, kind: kind, afterMilliseconds: after, body: body)
   }
 
   /// The HTTP status the script's server answers the upgrade with (101 unless an `http` step

@@ -21,8 +21,11 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
   /// Filled from URLSession's delegate queue; `push` blocks it while the consumer is behind,
   /// and the next `receive` is only asked for after that.
   let messages = MessageChannel<WebSocketMessage>(capacity: 4096)
+  /// Where received messages and the end go: `messages`, or the plugin's callbacks.
+  private let delivery: Delivery
 
-  init(request: URLRequest, maximumMessageSize: Int) {
+  init(request: URLRequest, maximumMessageSize: Int, delivery: Delivery = .channel) {
+    self.delivery = delivery
     super.init()
     session = URLSession(configuration: .ephemeral, delegate: self, delegateQueue: nil)
     task = session.webSocketTask(with: request)
@@ -62,8 +65,8 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
       case .success(let message):
         self.resumeOpen(.success(()))
         switch message {
-        case .string(let text): self.messages.push(.text(text))
-        case .data(let data): self.messages.push(.binary([UInt8](data)))
+        case .string(let text): self.deliver(.text(text))
+        case .data(let data): self.deliver(.binary([UInt8](data)))
         @unknown default: break
         }
         self.receiveLoop()
@@ -72,6 +75,14 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
         self.resumeOpen(.failure(mapped))
         self.finish(error: self.task.closeCode == .invalid ? mapped : nil)
       }
+    }
+  }
+
+  /// Runs on URLSession's delegate queue and may block there (backpressure).
+  private func deliver(_ message: WebSocketMessage) {
+    switch delivery {
+    case .channel: messages.push(message)
+    case .callbacks(let onMessage, _): onMessage(message)
     }
   }
 
@@ -86,7 +97,10 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
       defer { closeWaiters = [] }
       return closeWaiters
     }
-    messages.finish(throwing: error)
+    switch delivery {
+    case .channel: messages.finish(throwing: error)
+    case .callbacks(_, let end): end(peerCloseStatus, error)
+    }
     waiters.forEach { $0.resume() }
     session.finishTasksAndInvalidate()
   }
@@ -173,5 +187,17 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
     case NSURLErrorNetworkConnectionLost: return .abnormalClosure
     default: return .transport(.tls("URLSession: \(ns.domain) \(ns.code) \(ns.localizedDescription)"))
     }
+  }
+}
+
+extension URLSessionConnection {
+  /// How a connection hands over what it receives.
+  enum Delivery: Sendable {
+    /// Into its own `messages` channel (the engine used in-process).
+    case channel
+    /// To closures, called on URLSession's delegate queue (the plugin's C callbacks): each
+    /// message, then once the end (the peer's close status, if any, and the error, if any).
+    case callbacks(
+      message: @Sendable (WebSocketMessage) -> Void, end: @Sendable (CloseStatus?, WebSocketError?) -> Void)
   }
 }

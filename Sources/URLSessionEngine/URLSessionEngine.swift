@@ -49,11 +49,20 @@ public struct URLSessionEngine: WebSocketEngine {
     if options.caCertificateFile != nil {
       throw .unsupported("--cacert is only supported by the native engine")
     }
-    guard let foundationURL = URL(string: "\(url.isSecure ? "wss" : "ws")://\(url.hostHeader)\(url.target)")
+    return try await Self.open(
+      "\(url.isSecure ? "wss" : "ws")://\(url.hostHeader)\(url.target)", options: options, delivery: .channel)
+  }
+
+  /// Opens a connection to `urlString` (already a valid `ws://` or `wss://` URL).
+  static func open(
+    _ urlString: String, options: ConnectOptions, delivery: URLSessionConnection.Delivery
+  ) async throws(WebSocketError) -> URLSessionConnection {
+    guard let foundationURL = URL(string: urlString)
     else { throw .transport(.invalidURL("the URL is not valid for URLSession")) }
     var request = URLRequest(url: foundationURL, timeoutInterval: options.connectTimeout)
     for header in options.headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
-    let connection = URLSessionConnection(request: request, maximumMessageSize: options.maximumMessageSize)
+    let connection = URLSessionConnection(
+      request: request, maximumMessageSize: options.maximumMessageSize, delivery: delivery)
     try await connection.open(timeout: options.connectTimeout)
     return connection
   }

@@ -1,5 +1,4 @@
 import PriceFeed
-import URLSessionEngine
 import WebSocketClient
 
 /// `--engine auto|urlsession|native`, resolved to an engine and the reason for it.
@@ -11,32 +10,43 @@ enum EngineSelection {
   }
 
   enum Failure: Error, Sendable {
-    /// `--engine urlsession` where URLSession cannot do WebSockets.
+    /// `--engine urlsession` where URLSession cannot do WebSockets (or its plugin is missing).
     case urlSessionUnsupported(String)
   }
 
-  /// Picks the engine. `auto` asks FoundationNetworking whether it can do WebSockets (a local
-  /// probe, see `URLSessionEngine.support()`) and falls back to the native engine when it cannot.
+  /// Picks the engine. `auto` first looks (without loading anything) whether FoundationNetworking
+  /// can do WebSockets at all, and only then loads the URLSession engine and runs its local probe
+  /// (see `URLSessionAccess`), falling back to the native engine when either says no.
+  /// `urlsession` skips the look and asks the engine itself.
   static func select(
     _ choice: EngineChoice, needsCustomCA: Bool,
-    probe: @Sendable () async -> EngineSupport = { await URLSessionEngine.support() }
+    precheck: @Sendable () -> URLSessionAccess.Precheck = { URLSessionAccess.precheck() },
+    open: @Sendable () async -> URLSessionAccess.Outcome = { await URLSessionAccess.open() }
   ) async throws(Failure) -> Selected {
     switch choice {
     case .native:
       return Selected(engine: NativeEngine(), reason: "--engine native")
     case .urlsession:
-      if case .unsupported(let why) = await probe() { throw .urlSessionUnsupported(why) }
-      return Selected(engine: URLSessionEngine(), reason: "--engine urlsession")
+      switch await open() {
+      case .available(let engine): return Selected(engine: engine, reason: "--engine urlsession")
+      case .unavailable(let why): throw .urlSessionUnsupported(why)
+      }
     case .auto:
       if needsCustomCA {
         return Selected(
           engine: NativeEngine(),
           reason: "auto: --cacert needs the native engine (URLSession takes no CA file)")
       }
-      switch await probe() {
-      case .supported:
-        return Selected(engine: URLSessionEngine(), reason: "auto: URLSession supports WebSockets here")
-      case .unsupported(let why):
+      let seen: String
+      switch precheck() {
+      case .cannotWork(let why):
+        return Selected(engine: NativeEngine(), reason: "auto: URLSession cannot do WebSockets here (\(why))")
+      case .mayWork(let note): seen = note
+      }
+      switch await open() {
+      case .available(let engine):
+        return Selected(engine: engine, reason: "auto: URLSession supports WebSockets here (\(seen))")
+      case .unavailable(let why):
         return Selected(engine: NativeEngine(), reason: "auto: URLSession cannot do WebSockets here (\(why))")
       }
     }

@@ -1,0 +1,83 @@
+import Synchronization
+import TickerPluginABI
+import WebSocketClient
+
+/// What the plugin's callbacks feed: the connection's messages and the peer's close status.
+/// `receive` runs on the plugin's URLSession delegate queue (never a Swift concurrency pool
+/// thread) and blocks there while the consumer is behind: that is the backpressure.
+final class PluginReceiver: Sendable {
+  let messages = MessageChannel<WebSocketMessage>(capacity: 512)
+  private let peer = Mutex<CloseStatus?>(nil)
+
+  var peerCloseStatus: CloseStatus? { peer.withLock { $0 } }
+
+  func receive(_ message: WebSocketMessage) { messages.push(message) }
+
+  func end(status: CloseStatus?, error: WebSocketError?) {
+    if let status { peer.withLock { $0 = status } }
+    messages.finish(throwing: error)
+  }
+}
+
+/// One connection inside the plugin, adapted to `WebSocketConnection`.
+final class PluginURLSessionConnection: WebSocketConnection {
+  let plugin: URLSessionPlugin
+  private let handle: SendablePointer
+  private let receiver: PluginReceiver
+
+  init(plugin: URLSessionPlugin, handle: UnsafeMutableRawPointer, receiver: PluginReceiver) {
+    self.plugin = plugin
+    self.handle = SendablePointer(raw: handle)
+    self.receiver = receiver
+  }
+
+  deinit { plugin.releaseFunction(handle.raw) }
+
+  var messages: MessageChannel<WebSocketMessage> { receiver.messages }
+  var peerCloseStatus: CloseStatus? { receiver.peerCloseStatus }
+
+  func send(_ message: WebSocketMessage) async throws(WebSocketError) {
+    let (isText, bytes): (Int32, [UInt8]) =
+      switch message {
+      case .text(let text): (1, Array(text.utf8))
+      case .binary(let bytes): (0, bytes)
+      }
+    let error = await withCheckedContinuation { (continuation: CheckedContinuation<WebSocketError?, Never>) in
+      let op = Unmanaged.passRetained(Completion(continuation)).toOpaque()
+      bytes.withUnsafeBufferPointer { buffer in
+        plugin.sendFunction(handle.raw, isText, buffer.baseAddress, Int64(buffer.count), op, Self.resultDone)
+      }
+    }
+    if let error { throw error }
+  }
+
+  func ping(_ payload: [UInt8]) async throws(WebSocketError) {
+    // URLSession sends its own (empty) ping payload.
+    let error = await withCheckedContinuation { (continuation: CheckedContinuation<WebSocketError?, Never>) in
+      let op = Unmanaged.passRetained(Completion(continuation)).toOpaque()
+      plugin.pingFunction(handle.raw, op, Self.resultDone)
+    }
+    if let error { throw error }
+  }
+
+  func close(_ status: CloseStatus, timeout: Double) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let op = Unmanaged.passRetained(Completion(continuation)).toOpaque()
+      plugin.closeFunction(handle.raw, Int32(status.code.rawValue), status.reason, timeout, op) { op in
+        Unmanaged<Completion<Void>>.fromOpaque(op!).takeRetainedValue().resume(())
+      }
+    }
+    // The plugin may still be blocked handing over a message nobody will read.
+    receiver.messages.finish()
+  }
+
+  private static let resultDone: ticker_result_done = { op, error in
+    let completion = Unmanaged<Completion<WebSocketError?>>.fromOpaque(op!).takeRetainedValue()
+    completion.resume(error.map(PluginErrorMapping.webSocketError))
+  }
+}
+
+/// A C handle carried across threads (the plugin's functions may be called from any thread).
+struct SendablePointer: @unchecked Sendable {
+  let raw: UnsafeMutableRawPointer
+}

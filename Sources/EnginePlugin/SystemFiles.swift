@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The few file-system reads the plugin machinery needs, without Foundation.
+enum SystemFiles {
+  /// A whole (small) file, read until EOF; works for /proc files, which report size 0.
+  static func read(_ path: String, limit: Int = 4 << 20) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var out: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 16384)
+    while out.count < limit {
+      let n = chunk.withUnsafeMutableBytes { readDescriptor(fd, $0.baseAddress, $0.count) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        return nil
+      }
+      if n == 0 { break }
+      out.append(contentsOf: chunk[0..<n])
+    }
+    return out
+  }
+
+  /// Maps `path` read-only and calls `body` with its bytes (only the pages it touches are read).
+  static func withMappedFile<T>(_ path: String, _ body: (UnsafeRawBufferPointer) -> T) -> T? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_size > 0, let size = Int(exactly: info.st_size) else { return nil }
+    guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else { return nil }
+    defer { munmap(base, size) }
+    return body(UnsafeRawBufferPointer(start: base, count: size))
+  }
+
+  static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+  /// This executable's directory (from /proc/self/exe on Linux), or nil.
+  static func executableDirectory() -> String? {
+    #if os(Linux)
+      var buffer = [CChar](repeating: 0, count: 4096)
+      let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+      guard n > 0 else { return nil }
+      let path = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      return directory(of: path)
+    #else
+      return nil
+    #endif
+  }
+
+  static func directory(of path: String) -> String? {
+    guard let slash = path.lastIndex(of: "/") else { return nil }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+  }
+}
+
+private func readDescriptor(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+  read(fd, buffer, count)
+}
