@@ -10,46 +10,34 @@ public enum UTCTimestamp {
     let minute = msOfDay / 60_000 % 60
     let second = msOfDay / 1000 % 60
     let ms = msOfDay % 1000
+    // The year: four digits in the common case, as many as needed (and a sign) otherwise.
     if year >= 0 && year <= 9999 {
-      // The common layout, written into 24 bytes of stack and appended at once.
-      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { b in
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4) { b in
         put(year, digits: 4, into: b, at: 0)
-        b[4] = UInt8(ascii: "-")
-        put(month, digits: 2, into: b, at: 5)
-        b[7] = UInt8(ascii: "-")
-        put(day, digits: 2, into: b, at: 8)
-        b[10] = UInt8(ascii: "T")
-        put(hour, digits: 2, into: b, at: 11)
-        b[13] = UInt8(ascii: ":")
-        put(minute, digits: 2, into: b, at: 14)
-        b[16] = UInt8(ascii: ":")
-        put(second, digits: 2, into: b, at: 17)
-        b[19] = UInt8(ascii: ".")
-        put(ms, digits: 3, into: b, at: 20)
-        b[23] = UInt8(ascii: "Z")
         out.append(contentsOf: UnsafeBufferPointer(b))
       }
-      return
-    }
-    if year < 0 {
-      out.append(UInt8(ascii: "-"))
-      appendPadded(-year, width: 4, to: &out)
     } else {
-      appendPadded(year, width: 4, to: &out)
+      if year < 0 { out.append(UInt8(ascii: "-")) }
+      appendPadded(abs(year), width: 4, to: &out)
     }
-    out.append(UInt8(ascii: "-"))
-    appendPadded(month, width: 2, to: &out)
-    out.append(UInt8(ascii: "-"))
-    appendPadded(day, width: 2, to: &out)
-    out.append(UInt8(ascii: "T"))
-    appendPadded(hour, width: 2, to: &out)
-    out.append(UInt8(ascii: ":"))
-    appendPadded(minute, width: 2, to: &out)
-    out.append(UInt8(ascii: ":"))
-    appendPadded(second, width: 2, to: &out)
-    out.append(UInt8(ascii: "."))
-    appendPadded(ms, width: 3, to: &out)
-    out.append(UInt8(ascii: "Z"))
+    // The rest has a fixed layout, "-MM-DDTHH:MM:SS.mmmZ": written into 20 bytes of stack and
+    // appended at once.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { b in
+      b[0] = UInt8(ascii: "-")
+      put(month, digits: 2, into: b, at: 1)
+      b[3] = UInt8(ascii: "-")
+      put(day, digits: 2, into: b, at: 4)
+      b[6] = UInt8(ascii: "T")
+      put(hour, digits: 2, into: b, at: 7)
+      b[9] = UInt8(ascii: ":")
+      put(minute, digits: 2, into: b, at: 10)
+      b[12] = UInt8(ascii: ":")
+      put(second, digits: 2, into: b, at: 13)
+      b[15] = UInt8(ascii: ".")
+      put(ms, digits: 3, into: b, at: 16)
+      b[19] = UInt8(ascii: "Z")
+      out.append(contentsOf: UnsafeBufferPointer(b))
+    }
   }
 
   public static func string(milliseconds: Int64) -> String {
