@@ -21,8 +21,10 @@ let mode = CommandLine.arguments.count > 2 ? CommandLine.arguments[2] : "every-t
 
 func message(_ i: Int) -> String {
   let cents = 9_500_000 + (i * 7919) % 20_000
-  let price = cents % 100 == 0 ? "\(cents / 100)" : "\(cents / 100).\(cents % 100 < 10 ? "0" : "")\(cents % 100)"
-  return #"{"data":[{"c":null,"p":\#(price),"s":"BINANCE:BTCUSDT","t":\#(1_768_655_932_976 + i),"v":0.00063}],"type":"trade"}"#
+  let price =
+    cents % 100 == 0 ? "\(cents / 100)" : "\(cents / 100).\(cents % 100 < 10 ? "0" : "")\(cents % 100)"
+  return
+    #"{"data":[{"c":null,"p":\#(price),"s":"BINANCE:BTCUSDT","t":\#(1_768_655_932_976 + i),"v":0.00063}],"type":"trade"}"#
 }
 
 var wire: [UInt8] = []
@@ -57,7 +59,9 @@ while offset < wire.count {
   var quotes: [Quote] = []
   while let frame = try parser.next() {
     guard case .message(let message)? = try assembler.receive(frame) else { continue }
-    quotes.append(contentsOf: provider.decode(message).quotes)
+    if let event = provider.decode(message, appendingQuotesTo: &quotes) {
+      quotes.append(contentsOf: event.quotes)
+    }
   }
   for quote in stage.receive(quotes, at: now) {
     formatter.append(quote, to: &output)

@@ -106,7 +106,8 @@ struct TickerRunner: Sendable {
 
   /// Decodes one message: its quotes join `quotes`; everything else is reported.
   private func decode(_ message: WebSocketMessage, into quotes: inout [Quote], warnings: InputWarnings) {
-    switch provider.decode(message) {
+    guard let event = provider.decode(message, appendingQuotesTo: &quotes) else { return }
+    switch event {
     case .quotes(let decoded):
       quotes.append(contentsOf: decoded)
     case .partial(let decoded, let dropped):

@@ -119,8 +119,22 @@ import WebSocketClient
       }
     }
     var answered = 0
+    let earlier = Quote(symbol: "EARLIER", price: Price("1")!, time: 1)
     for input in inputs + mutated {
       for message in [WebSocketMessage.text(input), .binary(Array(input.utf8))] {
+        // The appending entry point: quotes join the caller's array (nothing else does, even
+        // when the fast path gives up halfway through a message), everything else is returned.
+        var batch = [earlier]
+        let returned = provider.decode(message, appendingQuotesTo: &batch)
+        let reference = provider.decode(message)
+        if case .quotes(let quotes) = reference {
+          #expect(returned == nil, "\(input)")
+          #expect(batch == [earlier] + quotes, "\(input)")
+          #expect(batch.map(\.price.text) == [earlier.price.text] + quotes.map(\.price.text), "\(input)")
+        } else {
+          #expect(returned == reference, "\(input)")
+          #expect(batch == [earlier], "\(input)")
+        }
         guard let fast = provider.fastDecode(message) else { continue }
         answered += 1
         let model = provider.decodeThroughModel(message)

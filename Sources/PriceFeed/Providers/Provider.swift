@@ -17,4 +17,19 @@ public protocol Provider: Sendable {
   func unsubscribeMessages(for symbols: [String]) -> [WebSocketMessage]
   /// Interprets one server message. Never traps, whatever the input.
   func decode(_ message: WebSocketMessage) -> ProviderEvent
+  /// The hot path: appends the quotes of a plain price message to `quotes` and returns nil;
+  /// returns the event for anything else (partial, keepalive, error, …) and leaves `quotes` as
+  /// it was. The default implementation goes through `decode(_:)`.
+  func decode(_ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote]) -> ProviderEvent?
+}
+
+extension Provider {
+  public func decode(_ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote]) -> ProviderEvent? {
+    let event = decode(message)
+    if case .quotes(let decoded) = event {
+      quotes.append(contentsOf: decoded)
+      return nil
+    }
+    return event
+  }
 }

@@ -10,8 +10,24 @@
 enum FinnhubFastPath {
   /// The event for `bytes`, or nil when the model path must decide.
   static func decode(_ bytes: UnsafeRawBufferPointer) -> ProviderEvent? {
+    var quotes: [Quote] = []
+    switch decode(bytes, appendingTo: &quotes) {
+    case .trades: return .quotes(quotes)
+    case .keepalive: return .keepalive
+    case .undecided: return nil
+    }
+  }
+
+  enum Verdict { case trades, keepalive, undecided }
+
+  /// Appends a trade message's quotes to `quotes` (`.trades`); `.undecided` leaves `quotes` as
+  /// it was and means the model path must decide.
+  static func decode(_ bytes: UnsafeRawBufferPointer, appendingTo quotes: inout [Quote]) -> Verdict {
+    let before = quotes.count
     var scanner = Scanner(bytes: bytes)
-    return scanner.message()
+    let verdict = scanner.message(into: &quotes)
+    if verdict != .trades && quotes.count > before { quotes.removeSubrange(before...) }
+    return verdict
   }
 
   struct Scanner {
@@ -22,53 +38,51 @@ enum FinnhubFastPath {
 
     // MARK: Message
 
-    mutating func message() -> ProviderEvent? {
+    mutating func message(into quotes: inout [Quote]) -> Verdict {
       skipSpace()
-      guard take(UInt8(ascii: "{")) else { return nil }
+      guard take(UInt8(ascii: "{")) else { return .undecided }
       var type: Span?
-      var quotes: [Quote]?
+      var hasData = false
       skipSpace()
       if !take(UInt8(ascii: "}")) {
         repeat {
           skipSpace()
-          guard let key = simpleString() else { return nil }
+          guard let key = simpleString() else { return .undecided }
           skipSpace()
-          guard take(UInt8(ascii: ":")) else { return nil }
+          guard take(UInt8(ascii: ":")) else { return .undecided }
           skipSpace()
           if key.equals("type", in: bytes) {
-            guard type == nil, let value = simpleString() else { return nil }
+            guard type == nil, let value = simpleString() else { return .undecided }
             type = value
           } else if key.equals("data", in: bytes) {
-            guard quotes == nil, let entries = trades() else { return nil }
-            quotes = entries
+            guard !hasData, trades(into: &quotes) else { return .undecided }
+            hasData = true
           } else {
-            return nil  // "msg", unknown keys: the model path
+            return .undecided  // "msg", unknown keys: the model path
           }
           skipSpace()
         } while take(UInt8(ascii: ","))
-        guard take(UInt8(ascii: "}")) else { return nil }
+        guard take(UInt8(ascii: "}")) else { return .undecided }
       }
       skipSpace()
-      guard i == bytes.count, let type else { return nil }
-      if type.equals("trade", in: bytes), let quotes { return .quotes(quotes) }
-      if type.equals("ping", in: bytes), quotes == nil { return .keepalive }
-      return nil
+      guard i == bytes.count, let type else { return .undecided }
+      if type.equals("trade", in: bytes), hasData { return .trades }
+      if type.equals("ping", in: bytes), !hasData { return .keepalive }
+      return .undecided
     }
 
-    /// `[ {trade}, … ]`
-    mutating func trades() -> [Quote]? {
-      guard take(UInt8(ascii: "[")) else { return nil }
-      var quotes: [Quote] = []
+    /// `[ {trade}, … ]`, each appended to `quotes`; false when the model path must decide.
+    mutating func trades(into quotes: inout [Quote]) -> Bool {
+      guard take(UInt8(ascii: "[")) else { return false }
       skipSpace()
-      if take(UInt8(ascii: "]")) { return quotes }
+      if take(UInt8(ascii: "]")) { return true }
       repeat {
         skipSpace()
-        guard let quote = trade() else { return nil }
+        guard let quote = trade() else { return false }
         quotes.append(quote)
         skipSpace()
       } while take(UInt8(ascii: ","))
-      guard take(UInt8(ascii: "]")) else { return nil }
-      return quotes
+      return take(UInt8(ascii: "]"))
     }
 
     /// `{"c":…,"p":…,"s":…,"t":…,"v":…}` in any order, nothing else.

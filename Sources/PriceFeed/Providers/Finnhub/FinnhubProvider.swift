@@ -47,6 +47,27 @@ public struct FinnhubProvider: Provider {
     return decodeThroughModel(message)
   }
 
+  public func decode(_ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote]) -> ProviderEvent? {
+    let verdict: FinnhubFastPath.Verdict
+    switch message {
+    case .text(var text):
+      verdict = text.withUTF8 { FinnhubFastPath.decode(UnsafeRawBufferPointer($0), appendingTo: &quotes) }
+    case .binary(let bytes):
+      verdict = bytes.withUnsafeBytes { FinnhubFastPath.decode($0, appendingTo: &quotes) }
+    }
+    switch verdict {
+    case .trades: return nil
+    case .keepalive: return .keepalive
+    case .undecided:
+      let event = decodeThroughModel(message)
+      if case .quotes(let decoded) = event {
+        quotes.append(contentsOf: decoded)
+        return nil
+      }
+      return event
+    }
+  }
+
   /// The specialised decoder's verdict, or nil when the model path must decide.
   public func fastDecode(_ message: WebSocketMessage) -> ProviderEvent? {
     switch message {
