@@ -11,6 +11,18 @@ import Dispatch
 // and on Linux loading the URLSession plugin (Foundation) after start-up binds the main queue to
 // a CFRunLoop nobody runs, so the command would never resume after `--engine urlsession`.
 ignoreSIGPIPE()
+#if canImport(Glibc)
+  // glibc gives threads their own malloc arenas (up to 8 per core), and each new connection's
+  // reader is a new thread: under sustained load every arena keeps its own high-water mark and
+  // RSS creeps up across reconnects (soak: +1.8–3.0 MB per million messages). One arena keeps
+  // it flat (+0.1–0.4 MB) at the same throughput.
+  // `mallopt` lives in <malloc.h>, which Swift's Glibc module does not export: look it up.
+  // M_ARENA_MAX is -8 in glibc's <malloc.h>.
+  if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") {
+    typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+    _ = unsafeBitCast(symbol, to: Mallopt.self)(-8, 1)
+  }
+#endif
 let arguments = Array(CommandLine.arguments.dropFirst())
 let environment = ProcessEnvironment.current()
 Task.detached {
