@@ -127,7 +127,7 @@ struct URLSessionPluginTests {
       try process.run()
       let errData = Task.detached { err.fileHandleForReading.readDataToEndOfFile() }
       let text = String(decoding: await errData.value, as: UTF8.self)
-      process.waitUntilExit()
+      guard process.waitForExit(within: 60) else { return (-1, text) }
       return (process.terminationStatus, text)
     }
   #endif

@@ -79,19 +79,14 @@ final class RunningTicker: @unchecked Sendable {
 
   /// Waits for the exit (bounded), returning the status and all of stderr.
   func finish(within seconds: Double = 30) -> (status: Int32, stderr: String) {
-    let exited = DispatchSemaphore(value: 0)
-    let process = self.process
-    Thread.detachNewThread {
-      process.waitUntilExit()
-      exited.signal()
-    }
-    if exited.wait(timeout: .now() + seconds) == .timedOut {
+    var exited = process.waitForExit(within: seconds)
+    if !exited {
       Issue.record("ticker did not exit within \(seconds) s")
       kill(process.processIdentifier, SIGKILL)
-      exited.wait()
+      exited = process.waitForExit(within: 10)
     }
     _ = collected.stderrDone.wait(timeout: .now() + 5)
-    return (process.terminationStatus, collected.stderrText.withLock { $0 })
+    return (exited ? process.terminationStatus : -1, collected.stderrText.withLock { $0 })
   }
 }
 

@@ -52,31 +52,21 @@ struct TickerProcess {
     try process.run()
     let outData = Task.detached { out.fileHandleForReading.readDataToEndOfFile() }
     let errData = Task.detached { err.fileHandleForReading.readDataToEndOfFile() }
-    let exited = await waitForExit(process, timeout: timeout)
+    var exited = await waitForExit(process, timeout: timeout)
     if !exited {
-      process.terminate()
       kill(process.processIdentifier, SIGKILL)
       Issue.record("ticker \(arguments) did not exit within \(timeout) s")
+      exited = await waitForExit(process, timeout: 10)
     }
-    process.waitUntilExit()
     return Result(
-      status: process.terminationStatus,
+      status: exited ? process.terminationStatus : -1,
       stdout: String(decoding: await outData.value, as: UTF8.self),
       stderr: String(decoding: await errData.value, as: UTF8.self))
   }
 
+  /// Waits off the concurrency pool (blocking it starves every other test on 2 cores).
   private static func waitForExit(_ process: Process, timeout: Double) async -> Bool {
-    await withCheckedContinuation { continuation in
-      let done = DispatchSemaphore(value: 0)
-      // Dedicated queues: blocking on the global pool starves every other test on 2 cores.
-      DispatchQueue(label: "TickerProcess.wait").async {
-        process.waitUntilExit()
-        done.signal()
-      }
-      DispatchQueue(label: "TickerProcess.timeout").async {
-        continuation.resume(returning: done.wait(timeout: .now() + timeout) == .success)
-      }
-    }
+    await offPool { process.waitForExit(within: timeout) }
   }
 }
 

@@ -79,14 +79,16 @@ final class ChildProcess: @unchecked Sendable {
       throw Failure(description: "\(process.arguments ?? []) did not finish in \(seconds) s")
     }
     finishedReading.signal()
-    process.waitUntilExit()
+    guard process.waitForExit(within: seconds) else {
+      throw Failure(description: "\(process.arguments ?? []) closed its output but did not exit")
+    }
     return process.terminationStatus
   }
 
   func terminate() {
     if process.isRunning {
       kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
+      process.waitForExit(within: 10)
     }
     closeStandardInput()
   }
