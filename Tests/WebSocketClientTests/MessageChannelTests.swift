@@ -136,3 +136,18 @@ import WebSocketClient
     #expect(try await channel.nextBatch() == [1, 2, 3])
   }
 }
+
+@Suite struct MessageChannelCostTests {
+  @Test("a cost limit holds producers back before the element count does")
+  func costLimit() async throws {
+    let channel = MessageChannel<[UInt8]>(capacity: 100, costLimit: 1000)
+    #expect(channel.push(Array(repeating: 1, count: 600), cost: 600))
+    #expect(channel.push(Array(repeating: 2, count: 600), cost: 600))  // room was left: 600 < 1000
+    // Now 1200 bytes wait: a task producer must wait for the consumer.
+    let third = Task { await channel.send(Array(repeating: 3, count: 10), cost: 10) }
+    let first = try #require(try await channel.nextBatch())
+    #expect(first.map(\.count) == [600, 600])
+    #expect(await third.value)
+    #expect(try await channel.nextBatch()?.map(\.count) == [10])
+  }
+}

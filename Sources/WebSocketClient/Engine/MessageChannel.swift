@@ -20,6 +20,8 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
 
   private struct State: ~Copyable {
     var buffer: [Element] = []
+    /// The summed `cost` of `buffer`.
+    var bufferedCost = 0
     var finished = false
     var failure: (any Error)?
     /// The consumer will read no more.
@@ -30,13 +32,24 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
   }
 
   public let capacity: Int
+  /// The most total cost (e.g. bytes) that may wait, besides `capacity` elements.
+  public let costLimit: Int
   private let state: Mutex<State>
   /// Wakes producer threads blocked in `push` when space frees up.
   private let space = DispatchSemaphore(value: 0)
 
-  public init(capacity: Int = 256) {
+  /// - Parameters:
+  ///   - capacity: the most elements that may wait before producers are held back.
+  ///   - costLimit: the most total cost that may wait (e.g. bytes, so that a few large messages
+  ///     count like many small ones); producers state each batch's cost. Unlimited by default.
+  public init(capacity: Int = 256, costLimit: Int = .max) {
     self.capacity = Swift.max(1, capacity)
+    self.costLimit = Swift.max(1, costLimit)
     self.state = Mutex(State())
+  }
+
+  private func isFull(_ state: borrowing State) -> Bool {
+    state.buffer.count >= capacity || state.bufferedCost >= costLimit
   }
 
   // MARK: Producing
@@ -44,15 +57,17 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
   /// Adds an element, blocking the calling thread while the channel is full. Returns false when
   /// the channel is finished or its consumer is gone (the element is dropped: nobody will read it).
   @discardableResult
-  public func push(_ element: Element) -> Bool { push(contentsOf: [element]) }
+  public func push(_ element: Element, cost: Int = 0) -> Bool { push(contentsOf: [element], cost: cost) }
 
   /// Adds elements in order, blocking the calling thread while the channel is full (a batch is
   /// accepted whole once there is room, so the buffer holds at most capacity + one batch).
+  /// `cost` is the batch's total cost (e.g. its bytes), counted against `costLimit`; the caller
+  /// computes it where it is cheap (this generic type would pay for it per element).
   @discardableResult
-  public func push(contentsOf elements: [Element]) -> Bool {
+  public func push(contentsOf elements: [Element], cost: Int = 0) -> Bool {
     guard !elements.isEmpty else { return true }
     while true {
-      switch offer(elements, force: false, registerBlockedThread: true) {
+      switch offer(elements, cost: cost, force: false, registerBlockedThread: true) {
       case .accepted: return true
       case .closed: return false
       case .full: space.wait()
@@ -63,25 +78,27 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
   /// Adds an element now, whatever the capacity. Never blocks.
   @discardableResult
   public func forcePush(_ element: Element) -> Bool {
-    offer([element], force: true, registerBlockedThread: false) == .accepted
+    offer([element], cost: 0, force: true, registerBlockedThread: false) == .accepted
   }
 
   /// Adds an element, suspending the calling task while the channel is full.
   @discardableResult
-  public func send(_ element: Element) async -> Bool { await send(contentsOf: [element]) }
+  public func send(_ element: Element, cost: Int = 0) async -> Bool {
+    await send(contentsOf: [element], cost: cost)
+  }
 
   /// Adds elements in order, suspending the calling task while the channel is full.
   @discardableResult
-  public func send(contentsOf elements: [Element]) async -> Bool {
+  public func send(contentsOf elements: [Element], cost: Int = 0) async -> Bool {
     guard !elements.isEmpty else { return true }
     while true {
-      switch offer(elements, force: false, registerBlockedThread: false) {
+      switch offer(elements, cost: cost, force: false, registerBlockedThread: false) {
       case .accepted: return true
       case .closed: return false
       case .full:
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
           let resumeNow = state.withLock { state -> Bool in
-            if state.buffer.count < capacity || state.finished || state.consumerGone { return true }
+            if !isFull(state) || state.finished || state.consumerGone { return true }
             state.waitingSenders.append(continuation)
             return false
           }
@@ -93,7 +110,7 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
 
   private enum Offer { case accepted, full, closed }
 
-  private func offer(_ elements: [Element], force: Bool, registerBlockedThread: Bool) -> Offer {
+  private func offer(_ elements: [Element], cost: Int, force: Bool, registerBlockedThread: Bool) -> Offer {
     let (outcome, consumer): (Offer, Consumer?) = state.withLock { state in
       if state.finished || state.consumerGone { return (.closed, nil) }
       if let consumer = state.waitingConsumer {
@@ -101,11 +118,12 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
         state.waitingConsumer = nil
         return (.accepted, consumer)
       }
-      if !force && state.buffer.count >= capacity {
+      if !force && isFull(state) {
         if registerBlockedThread { state.blockedThreads += 1 }
         return (.full, nil)
       }
       state.buffer.append(contentsOf: elements)
+      state.bufferedCost += cost
       return (.accepted, nil)
     }
     consumer?.resume(returning: elements)
@@ -136,6 +154,7 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
     let (consumer, senders): (Consumer?, [CheckedContinuation<Void, Never>]) = state.withLock { state in
       state.consumerGone = true
       state.buffer = []
+      state.bufferedCost = 0
       let consumer = state.waitingConsumer
       state.waitingConsumer = nil
       return (consumer, wakeAllProducers(&state))
@@ -170,6 +189,7 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
     if !state.buffer.isEmpty {
       var batch: [Element] = []
       swap(&batch, &state.buffer)
+      state.bufferedCost = 0
       state.buffer.reserveCapacity(Swift.min(batch.count, capacity))
       return (.batch(batch), wakeAllProducers(&state))
     }

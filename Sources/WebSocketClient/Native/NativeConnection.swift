@@ -61,7 +61,7 @@ public final class NativeConnection: WebSocketConnection {
     self.role = role
     self.maximumMessageSize = maximumMessageSize
     self.writer = Mutex(Writer(random: random))
-    messages = MessageChannel(capacity: Self.messageCapacity)
+    messages = MessageChannel(capacity: Self.messageCapacity, costLimit: Self.byteCapacity)
   }
 
   /// Starts the reader; `initialBytes` are bytes that arrived right after the handshake head.
@@ -71,6 +71,8 @@ public final class NativeConnection: WebSocketConnection {
 
   /// Messages that may wait for the consumer before the reader stops reading the socket.
   static let messageCapacity = 512
+  /// Payload bytes that may wait, so that a few large messages count like many small ones.
+  static let byteCapacity = 256 << 10
 
   public var peerCloseStatus: CloseStatus? { state.withLock { $0.peerCloseStatus } }
 
@@ -194,12 +196,15 @@ public final class NativeConnection: WebSocketConnection {
     // consumer is `messageCapacity` messages behind, which stops reading the socket (TCP flow
     // control then slows the server) instead of buffering without bound.
     var batch: [WebSocketMessage] = []
+    var batchBytes = 0
     reading: while true {
       do throws(FrameError) {
         while let frame = try parser.next() {
           switch try assembler.receive(frame) {
           case nil: break
-          case .message(let message): batch.append(message)
+          case .message(let message):
+            batch.append(message)
+            batchBytes += message.byteCount
           case .ping(let payload):
             if !state.withLock({ $0.closeSent }) {
               enqueueWrite(Frame(opcode: .pong, payload: payload), timeout: writeTimeout) { _ in }
@@ -215,8 +220,9 @@ public final class NativeConnection: WebSocketConnection {
         break reading
       }
       if !batch.isEmpty {
-        messages.push(contentsOf: batch)
+        messages.push(contentsOf: batch, cost: batchBytes)
         batch.removeAll(keepingCapacity: true)
+        batchBytes = 0
       }
       let count: Int
       do {
@@ -232,7 +238,7 @@ public final class NativeConnection: WebSocketConnection {
       parser.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
     }
     // Messages that arrived before the close frame, the violation or the failure come first.
-    if !batch.isEmpty { messages.push(contentsOf: batch) }
+    if !batch.isEmpty { messages.push(contentsOf: batch, cost: batchBytes) }
     finish(outcome)
   }
 

@@ -164,7 +164,8 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     case .stopping(let current) where current == id: break
     default: return
     }
-    await context.events.send(contentsOf: batch.map(SessionEvent.message))
+    let bytes = batch.reduce(0) { $0 + $1.byteCount }
+    await context.events.send(contentsOf: batch.map(SessionEvent.message), cost: bytes)
   }
 
   private func connectionEnded(id: Int, _ error: WebSocketError?) {

@@ -59,7 +59,7 @@ public final class WebSocketSession: Sendable {
     self.onConnect = onConnect
     // Bounded: a consumer that falls behind holds the session back, and through it the
     // connection's reader and the socket. The inbox counts read batches, not messages.
-    events = MessageChannel(capacity: 512)
+    events = MessageChannel(capacity: 512, costLimit: 256 << 10)
     inbox = MessageChannel(capacity: 2)
   }
 
