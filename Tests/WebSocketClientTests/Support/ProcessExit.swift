@@ -1,19 +1,20 @@
 import Foundation
 
 extension Process {
-  /// Waits until the process has exited, checking every 10 ms, for at most `seconds`; false when
-  /// it has not (and then `terminationStatus` must not be read: Foundation traps on it).
+  /// Waits at most `seconds` for the process to exit; false when it has not (and then
+  /// `terminationStatus` must not be read: Foundation traps on it).
   ///
-  /// Instead of `waitUntilExit()`, which spins a run loop until Foundation notices the exit:
-  /// on Linux it has been seen to spin two cores for many minutes without noticing.
+  /// Foundation notices a child's exit inside `waitUntilExit()` (it drives a run loop there), so
+  /// that call does the waiting, on a thread of its own; the caller's wait is bounded. A full
+  /// run was once seen with `waitUntilExit()` spinning for many minutes: with this, such a
+  /// child becomes a reported test issue instead of a hung test run.
   @discardableResult
   func waitForExit(within seconds: Double) -> Bool {
-    let limit = DispatchTime.now() + seconds
-    let tick = DispatchSemaphore(value: 0)
-    while isRunning {
-      if DispatchTime.now() >= limit { return false }
-      _ = tick.wait(timeout: .now() + 0.01)
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      self.waitUntilExit()
+      done.signal()
     }
-    return true
+    return done.wait(timeout: .now() + seconds) == .success
   }
 }
