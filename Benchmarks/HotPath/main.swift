@@ -6,8 +6,8 @@
 //
 // Builds N pre-framed one-trade Finnhub messages (as `feedserve --blast` sends them), then runs
 // them through what the ticker does to each: frame parsing, message assembly (with UTF-8
-// validation), Finnhub decoding, the every-trade and default (debounce + dedupe) stages, and
-// text formatting into an output buffer. Prints a checksum so nothing is optimised away.
+// validation), Finnhub decoding, the subscribed-symbol filter, the every-trade and default
+// (debounce + dedupe) stages, and text formatting into an output buffer. Prints a checksum so nothing is optimised away.
 
 import PriceFeed
 import WebSocketClient
@@ -41,6 +41,7 @@ if mode == "setup" {  // the cost of building the input alone, to subtract
 var parser = FrameParser(role: .client, maximumFrameSize: 16 << 20)
 var assembler = MessageAssembler(maximumMessageSize: 16 << 20)
 let provider = FinnhubProvider()
+let filter = SymbolFilter(symbols: ["BINANCE:BTCUSDT"])
 var stage = PriceStage<ContinuousClock.Instant>(
   mode: mode == "every-trade" ? .everyTrade : PriceStageMode(debounce: .milliseconds(500)))
 var formatter = TextFormatter(useColor: false)
@@ -63,6 +64,7 @@ while offset < wire.count {
       quotes.append(contentsOf: event.quotes)
     }
   }
+  filter.retain(&quotes)
   for quote in stage.receive(quotes, at: now) {
     formatter.append(quote, to: &output)
     lines += 1

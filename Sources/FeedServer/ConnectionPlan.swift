@@ -29,6 +29,9 @@ public struct ConnectionPlan: Sendable, Equatable {
     case stallMidFrame
     /// Close with 1000, then send a text frame anyway.
     case closeThenData
+    /// Hostile: stop reading the client's frames and send 125-byte pings as fast as the socket
+    /// takes them, never reading the pongs, until the client goes away.
+    case pingFlood
     /// Load generation: send `count` distinct one-trade Finnhub messages, pre-framed, as fast
     /// as the socket takes them, then end as `then` says (close 1000, drop, …).
     indirect case blast(count: Int, then: Ending)

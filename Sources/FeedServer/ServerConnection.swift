@@ -22,6 +22,8 @@ final class ServerConnection: Sendable {
     var finished = false
     /// Half-open simulation: client frames are read but nothing is answered.
     var unresponsive = false
+    /// The client's bytes are no longer read at all (they pile up in the kernel's buffers).
+    var stopReading = false
   }
 
   init(stream: TCPStream, server: FeedServer, plan: ConnectionPlan) {
@@ -156,6 +158,11 @@ final class ServerConnection: Sendable {
       } catch {
         return
       }
+      if state.withLock({ $0.stopReading }) {
+        ended.wait()
+        ended.signal()
+        return
+      }
       do {
         let n = try readChunk(&chunk, timeout: nil)
         if n == 0 { return }
@@ -230,6 +237,14 @@ final class ServerConnection: Sendable {
       try? sendClose(CloseStatus(code: .normalClosure, reason: "bye"))
       try? sendFrame(Frame(opcode: .text, payload: Array(#"{"type":"ping"}"#.utf8)))
       waitForEnd(seconds: 5)
+    case .pingFlood:
+      state.withLock { $0.stopReading = true }
+      let ping = FrameEncoder.encodeServerFrame(
+        Frame(opcode: .ping, payload: Array(repeating: 0x70, count: 125)))
+      let burst = Array([[UInt8]](repeating: ping, count: 64).joined())
+      while !isFinished {
+        do { try write(burst) } catch { return }
+      }
     case .synthetic(let seed, let interval):
       synthesize(seed: seed, interval: interval)
     case .blast(let count, let then):

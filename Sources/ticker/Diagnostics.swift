@@ -1,11 +1,17 @@
+import PriceFeed
 import WebSocketClient
 
-/// Everything the ticker says on stderr goes through here: one prefix, and every secret
-/// (the API token) removed by `Redaction.redact` before the text leaves the process.
+/// Everything the ticker says on stderr goes through here: one prefix; every secret (the API
+/// token, a URL's password) removed by `Redaction.redact`; then every control character escaped by
+/// `TerminalText` (a close reason, an HTTP reason phrase or a server's error text can hold
+/// anything), and the line capped at `maximumLineBytes`, before the text leaves the process.
 final class Diagnostics: Sendable {
   private let writer = FileDescriptorWriter(fd: 2)
   let secrets: [String]
   let verbose: Bool
+
+  /// The longest line written, in bytes (after escaping); longer ones are cut and say so.
+  static let maximumLineBytes = 2048
 
   init(secrets: [String], verbose: Bool) {
     self.secrets = secrets.filter { !$0.isEmpty }
@@ -23,8 +29,24 @@ final class Diagnostics: Sendable {
     if verbose { emit("ticker: \(text())") }
   }
 
-  private func emit(_ line: String) {
+  /// The bytes of one stderr line for `text`, newline included.
+  static func line(_ text: String, secrets: [String]) -> [UInt8] {
+    var out: [UInt8] = []
+    TerminalText.appendEscaped(Redaction.redact(text, secrets: secrets), to: &out)
+    if out.count > maximumLineBytes {
+      var cut = maximumLineBytes
+      // Never split a UTF-8 sequence: back up to the start of a character.
+      while cut > 0 && out[cut] & 0xC0 == 0x80 { cut -= 1 }
+      let dropped = out.count - cut
+      out.removeSubrange(cut...)
+      out += Array("… (\(dropped) more bytes not shown)".utf8)
+    }
+    out.append(0x0A)
+    return out
+  }
+
+  private func emit(_ text: String) {
     // stderr going away must not stop the ticker; there is nowhere left to report it.
-    try? writer.write(Redaction.redact(line, secrets: secrets) + "\n")
+    try? writer.write(Self.line(text, secrets: secrets))
   }
 }

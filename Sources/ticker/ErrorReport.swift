@@ -11,7 +11,11 @@ enum ErrorReport {
       case 401, 403:
         return (.authRefused, "the server refused the API token (\(http)); check FINNHUB_TOKEN")
       case 429:
-        let wait = retryAfter.map { " (Retry-After: \($0) s)" } ?? ""
+        let ceiling = Backoff.defaultRetryAfterCeiling.components.seconds
+        let wait =
+          retryAfter.map {
+            " (Retry-After: \($0) s\(Int64($0) > ceiling ? ", more than the \(ceiling) s the ticker waits at most" : ""))"
+          } ?? ""
         return (.unavailable, "the server is rate-limiting connections (\(http))\(wait)")
       case 500...599:
         return (.unavailable, "the server is unavailable (\(http))")

@@ -8,6 +8,8 @@ final class InputWarnings: @unchecked Sendable {
   private var limiter = WarningLimiter<ContinuousClock.Instant>(burst: 5, window: .seconds(10))
   private let clock = ContinuousClock()
   private let diagnostics: Diagnostics
+  /// Kinds that are only counted (printed with `--verbose`).
+  private var counted: Set<String> = []
 
   init(diagnostics: Diagnostics) { self.diagnostics = diagnostics }
 
@@ -20,15 +22,23 @@ final class InputWarnings: @unchecked Sendable {
 
   /// Counts without printing unless `--verbose`.
   func count(_ kind: String, verbose text: @autoclosure () -> String) {
-    _ = limiter.record(kind, at: clock.now)
-    diagnostics.info(text())
+    counted.insert(kind)
+    let decision = limiter.record(kind, at: clock.now)
+    guard diagnostics.verbose, decision.emit else { return }
+    let held = decision.suppressedBefore
+    diagnostics.info(text() + (held > 0 ? " (\(held) more like this not shown)" : ""))
   }
 
-  /// One line per kind that had warnings held back and never reported.
+  /// One line per warned kind that had warnings held back and never reported; with `--verbose`,
+  /// the totals of the counted kinds too.
   func summary() {
-    for (kind, held) in limiter.pendingSuppressed.sorted(by: { $0.key < $1.key }) {
+    for (kind, held) in limiter.pendingSuppressed.sorted(by: { $0.key < $1.key })
+    where !counted.contains(kind) {
       let total = limiter.totals[kind] ?? held
       diagnostics.warning("\(total) \(kind) in all (\(held) not shown)")
+    }
+    for kind in counted.sorted() {
+      diagnostics.info("\(limiter.totals[kind] ?? 0) \(kind) in all")
     }
   }
 }

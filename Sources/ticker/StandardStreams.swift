@@ -43,5 +43,23 @@ private func Glibc_write(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
   #endif
 }
 
+enum StandardStreams {
+  /// Reopens each of descriptors 0, 1 and 2 that is closed on /dev/null, lowest first (so each
+  /// lands on its own number); returns the ones that were closed.
+  static func reopenClosed() -> [Int32] {
+    var closed: [Int32] = []
+    for fd in Int32(0)...2 where fcntl(fd, F_GETFD) < 0 && errno == EBADF {
+      closed.append(fd)
+      let opened = open("/dev/null", O_RDWR)
+      if opened >= 0 && opened != fd {
+        // Only when something above went wrong; keep the number free rather than misplaced.
+        _ = dup2(opened, fd)
+        close(opened)
+      }
+    }
+    return closed
+  }
+}
+
 /// Whether a descriptor is a terminal.
 func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }

@@ -47,6 +47,11 @@ enum TickerCommand {
       }
     }
     diagnostics = Diagnostics(secrets: [envToken, config.token ?? ""], verbose: config.verbose)
+    // OpenSSL reads the CA file at connect time; a FIFO there would hang every connection.
+    if let cacert = config.cacert, let problem = FileKind.problemReadingRegularFile(cacert) {
+      diagnostics.error("cannot use the CA file \(cacert): \(problem)")
+      return .noInput
+    }
 
     guard let provider = ProviderCatalog.provider(named: config.provider) else {
       diagnostics.error(

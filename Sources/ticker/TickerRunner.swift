@@ -51,6 +51,7 @@ struct TickerRunner: Sendable {
     defer { signals.cancel() }
     let warnings = InputWarnings(diagnostics: diagnostics)
     defer { warnings.summary() }
+    let filter = SymbolFilter(symbols: symbols.map(provider.serverSymbol(for:)))
 
     session.start()
     var outcome: SessionOutcome = .stopped
@@ -62,7 +63,7 @@ struct TickerRunner: Sendable {
       for event in events {
         switch event {
         case .message(let message):
-          decode(message, into: &quotes, warnings: warnings)
+          decode(message, into: &quotes, filter: filter, warnings: warnings)
           continue
         case .connected(let attempt):
           if attempt == 0 {
@@ -104,8 +105,20 @@ struct TickerRunner: Sendable {
     }
   }
 
-  /// Decodes one message: its quotes join `quotes`; everything else is reported.
-  private func decode(_ message: WebSocketMessage, into quotes: inout [Quote], warnings: InputWarnings) {
+  /// Decodes one message: its quotes for subscribed symbols join `quotes`; everything else is
+  /// reported (quotes for other symbols are counted, and named with `--verbose`).
+  private func decode(
+    _ message: WebSocketMessage, into quotes: inout [Quote], filter: SymbolFilter, warnings: InputWarnings
+  ) {
+    let start = quotes.count
+    defer {
+      let (removed, example) = filter.retain(&quotes, from: start)
+      if removed > 0, let example {
+        warnings.count(
+          "messages with trades for symbols not subscribed",
+          verbose: "dropped \(removed) trade(s) for symbols not subscribed (such as \"\(example)\")")
+      }
+    }
     guard let event = provider.decode(message, appendingQuotesTo: &quotes) else { return }
     switch event {
     case .quotes(let decoded):
@@ -117,7 +130,7 @@ struct TickerRunner: Sendable {
     case .keepalive:
       break
     case .error(let text):
-      diagnostics.warning("server error: \(text)")
+      warnings.warn("server errors", "server error: \(text)")
     case .ignored(let type):
       warnings.count("ignored messages", verbose: "ignored a message of type \"\(type)\"")
     case .malformed(let why):

@@ -11,6 +11,13 @@ import Dispatch
 // and on Linux loading the URLSession plugin (Foundation) after start-up binds the main queue to
 // a CFRunLoop nobody runs, so the command would never resume after `--engine urlsession`.
 ignoreSIGPIPE()
+// Started with stdin, stdout or stderr closed (`ticker >&-`), the next descriptor opened (a
+// socket) would take its number, and prices or diagnostics would go into the connection. Each
+// closed one is reopened on /dev/null first; a closed stdout then ends the run (exit 74).
+if StandardStreams.reopenClosed().contains(1) {
+  Diagnostics(secrets: [], verbose: false).error("stdout is closed: there is nowhere to print prices")
+  exit(ExitCode.ioError.rawValue)
+}
 #if canImport(Glibc)
   // glibc gives threads their own malloc arenas (up to 8 per core), and each new connection's
   // reader is a new thread: under sustained load every arena keeps its own high-water mark and

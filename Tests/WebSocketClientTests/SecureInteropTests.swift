@@ -67,6 +67,18 @@ struct SecureInteropTests {
     #expect(verificationCode(error) == 62, "got \(String(describing: error))")
   }
 
+  /// A certificate that names the host only in its subject's CN, with no subjectAltName: refused
+  /// (62) although the CN matches and the test CA signed it. RFC 6125 §6.4.4 and the CA/Browser
+  /// Forum's rules say to ignore the CN; OpenSSL would fall back to it unless told not to.
+  @Test func commonNameWithoutSubjectAltNameIsRefused() async throws {
+    let ca = try await testCA()
+    let peer = try await PythonPeer.start(
+      "echo", tls: ca, certificate: (ca.commonNameOnlyCertificate, ca.commonNameOnlyKey))
+    defer { peer.stop() }
+    let error = await connectionError(to: try peer.url(name: "localhost", secure: true), caFile: ca.caFile)
+    #expect(verificationCode(error) == 62, "got \(String(describing: error))")
+  }
+
   /// An IP address the certificate does not list (64, X509_V_ERR_IP_ADDRESS_MISMATCH), through
   /// the default transport: the server listens on 127.0.0.2, the certificate has 127.0.0.1.
   @Test func ipAddressNotInTheCertificateIsRefused() async throws {

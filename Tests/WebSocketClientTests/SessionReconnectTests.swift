@@ -185,4 +185,34 @@ struct SessionReconnectTests {
     #expect(h.connected.count == 2)
     await h.session.stop()
   }
+
+  @Test(
+    "data and close 1000 that arrived with the 101, before the subscription: delivered, then a normal end")
+  func dataAndCloseBeforeTheSubscription() async {
+    // The server's trade and close frame came in the handshake's segment: the connection has
+    // already ended when the subscription is sent, so the send fails with .notConnected.
+    let early = FakeConnection(
+      messages: [.text("trade")], end: .peerClose(CloseStatus(code: .normalClosure, reason: "bye")),
+      sendError: .notConnected)
+    let h = SessionHarness([.succeed(early)]).start()
+    #expect(
+      await h.rest() == [
+        .message(.text("trade")),
+        .ended(.peerClosedNormally(CloseStatus(code: .normalClosure, reason: "bye"))),
+      ])
+    #expect(h.engine.attemptCount == 1)
+  }
+
+  @Test("data and then a violation before the subscription: the data is delivered, the violation decides")
+  func dataAndViolationBeforeTheSubscription() async {
+    let early = FakeConnection(
+      messages: [.text("trade")], end: .error(.protocolViolation(.invalidUTF8)), sendError: .notConnected)
+    let h = SessionHarness([.succeed(early), .succeed(FakeConnection())]).start()
+    #expect(await h.next() == .message(.text("trade")))
+    #expect(
+      await h.next()
+        == .disconnected(
+          reason: .failed(.protocolViolation(.invalidUTF8)), attempt: 1, retryIn: .milliseconds(500)))
+    await h.session.stop()
+  }
 }

@@ -30,6 +30,12 @@ static inline long shim_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER(void) {
 
 static inline int shim_TLS1_2_VERSION(void) { return TLS1_2_VERSION; }
 
+/// Host-name checks use the subjectAltName only: a certificate without a DNS name there is not
+/// accepted on its subject's CN (RFC 6125 §6.4.4, the CA/Browser Forum's baseline requirements).
+static inline void shim_SSL_never_check_subject(SSL *ssl) {
+  SSL_set_hostflags(ssl, X509_CHECK_FLAG_NEVER_CHECK_SUBJECT);
+}
+
 /// A socket BIO on `fd` that sends with MSG_NOSIGNAL, so a write to a peer that has gone away
 /// returns EPIPE instead of raising SIGPIPE (OpenSSL's own socket BIO uses write(2)).
 /// The BIO does not own the descriptor. Returns NULL on allocation failure.

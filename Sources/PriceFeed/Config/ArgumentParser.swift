@@ -46,7 +46,8 @@ public enum ArgumentParser {
         let text = try value()
         guard let url = SettingValue.url(text) else {
           throw .invalidValue(
-            option: name, value: Redaction.redactQuery(text), requirement: SettingValue.urlRequirement)
+            option: name, value: SettingValue.printableURL(text),
+            requirement: SettingValue.urlRequirement(for: text))
         }
         command.config.url = url
       case "--config":

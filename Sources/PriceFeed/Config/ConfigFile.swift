@@ -96,7 +96,7 @@ public enum ConfigFile {
       config.token = try optionalString("must be a string (or null)")
     case "url":
       guard let text = try optionalString(SettingValue.urlRequirement) else { return }
-      guard let url = SettingValue.url(text) else { throw invalid(SettingValue.urlRequirement) }
+      guard let url = SettingValue.url(text) else { throw invalid(SettingValue.urlRequirement(for: text)) }
       config.url = url
     case "engine":
       let requirement = SettingValue.choices(EngineChoice.self)
@@ -162,15 +162,25 @@ public enum ConfigFile {
     }
   }
 
-  /// The file's bytes; nil when it does not exist.
+  /// The file's bytes; nil when it does not exist. Anything but a regular file (a FIFO, a device,
+  /// a directory) is refused before a byte is read: reading a FIFO nobody writes would block
+  /// forever. The open itself cannot block (`O_NONBLOCK`), and the type is checked on the opened
+  /// descriptor, so the check and the read concern the same file.
   static func readFile(path: String) throws(ConfigError) -> [UInt8]? {
-    let fd = open(path, O_RDONLY)
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     if fd < 0 {
       let code = errno
       if code == ENOENT { return nil }
       throw .unreadable(path: path, reason: String(cString: strerror(code)))
     }
     defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else {
+      throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+    }
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      throw .unreadable(path: path, reason: "not a regular file (\(FileKind.describe(mode: info.st_mode)))")
+    }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 16 << 10)
     while true {
@@ -186,5 +196,35 @@ public enum ConfigFile {
       }
     }
     return bytes
+  }
+}
+
+/// What kind of file a `stat` mode describes, for messages.
+public enum FileKind {
+  public static func describe(mode: mode_t) -> String {
+    switch mode & S_IFMT {
+    case S_IFREG: "a regular file"
+    case S_IFDIR: "a directory"
+    case S_IFIFO: "a FIFO"
+    case S_IFCHR: "a character device"
+    case S_IFBLK: "a block device"
+    case S_IFSOCK: "a socket"
+    case S_IFLNK: "a symbolic link"
+    default: "an unknown kind of file"
+    }
+  }
+
+  /// nil when `path` is a regular file that can be opened for reading; else why not. Used for
+  /// files handed to other code that would block on a FIFO (the `--cacert` file OpenSSL reads).
+  public static func problemReadingRegularFile(_ path: String) -> String? {
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    if fd < 0 { return String(cString: strerror(errno)) }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { return String(cString: strerror(errno)) }
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      return "not a regular file (\(describe(mode: info.st_mode)))"
+    }
+    return nil
   }
 }

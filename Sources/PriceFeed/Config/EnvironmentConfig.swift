@@ -54,7 +54,7 @@ public enum EnvironmentConfig {
       config.symbols = try check("TICKER_SYMBOLS", list.isEmpty ? nil : list, SettingValue.symbolsRequirement)
     }
     if let v = value("TICKER_URL") {
-      config.url = try check("TICKER_URL", SettingValue.url(v), SettingValue.urlRequirement)
+      config.url = try check("TICKER_URL", SettingValue.url(v), SettingValue.urlRequirement(for: v))
     }
     if let v = value("TICKER_ENGINE") {
       config.engine = try check(

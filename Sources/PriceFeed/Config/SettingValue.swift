@@ -79,6 +79,25 @@ enum SettingValue {
     }
   }
 
+  /// What is wrong with a URL that `url(_:)` refused, in the words of the requirement texts
+  /// ("must be a ws:// or wss:// URL: …").
+  static func urlRequirement(for text: String) -> String {
+    let lower = text.lowercased()
+    guard lower.hasPrefix("ws://") || lower.hasPrefix("wss://") else { return urlRequirement }
+    do throws(TransportError) {
+      _ = try WebSocketURL(parsing: text)
+      return urlRequirement
+    } catch {
+      guard case .invalidURL(let why) = error else { return urlRequirement }
+      return urlRequirement + ": " + why
+    }
+  }
+
+  /// A value to echo in a message about a refused URL: no query values, no user information.
+  static func printableURL(_ text: String) -> String {
+    Redaction.redactUserInfo(Redaction.redactQuery(text))
+  }
+
   static func choice<T: RawRepresentable>(_ text: String, as _: T.Type) -> T? where T.RawValue == String {
     T(rawValue: text.lowercased())
   }

@@ -7,6 +7,10 @@
 /// the previous line printed for that symbol, red (`ESC[31m`) when lower, reset with `ESC[0m`;
 /// no codes at all for the first line of a symbol or an unchanged price. Without `useColor` the
 /// output never contains an escape byte.
+///
+/// The symbol is written through `TerminalText`: a control character, TAB or line feed in it
+/// (whatever the server sent) is shown as an escape, so every quote is exactly one line of three
+/// fields.
 public struct TextFormatter: QuoteFormatter {
   public var useColor: Bool
   private var previous: [String: Price] = [:]
@@ -22,7 +26,7 @@ public struct TextFormatter: QuoteFormatter {
   public mutating func append(_ quote: Quote, to buffer: inout [UInt8]) {
     UTCTimestamp.append(milliseconds: quote.time, to: &buffer)
     buffer.append(0x09)
-    buffer.append(contentsOf: quote.symbol.utf8)
+    TerminalText.appendEscaped(quote.symbol, to: &buffer)
     buffer.append(0x09)
     var color: [UInt8]? = nil
     if useColor {

@@ -15,6 +15,9 @@ public protocol Provider: Sendable {
   func subscribeMessages(for symbols: [String]) -> [WebSocketMessage]
   /// Messages to send before closing, to stop receiving `symbols`.
   func unsubscribeMessages(for symbols: [String]) -> [WebSocketMessage]
+  /// How this venue's server spells `symbol` (as typed by the user) in the quotes it sends:
+  /// only quotes for the subscribed symbols, in this spelling, are printed.
+  func serverSymbol(for symbol: String) -> String
   /// Interprets one server message. Never traps, whatever the input.
   func decode(_ message: WebSocketMessage) -> ProviderEvent
   /// The hot path: appends the quotes of a plain price message to `quotes` and returns nil;
@@ -24,6 +27,8 @@ public protocol Provider: Sendable {
 }
 
 extension Provider {
+  public func serverSymbol(for symbol: String) -> String { symbol }
+
   public func decode(_ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote]) -> ProviderEvent? {
     let event = decode(message)
     if case .quotes(let decoded) = event {

@@ -13,15 +13,37 @@ public enum Redaction {
     return head + items.joined(separator: "&")
   }
 
-  /// Removes every occurrence of each secret (and its percent-encoded form) from `text`.
+  /// Removes every occurrence of each secret (and its percent-encoded form) from `text`, and the
+  /// user information (`user:password@`) of every URL in it.
   public static func redact(_ text: String, secrets: [String]) -> String {
-    var out = text
+    var out = redactUserInfo(text)
     for secret in secrets where !secret.isEmpty {
       out = out.replacingAll(secret, with: "***")
       let encoded = percentEncodeQueryValue(secret)
       if encoded != secret { out = out.replacingAll(encoded, with: "***") }
     }
     return out
+  }
+
+  /// Replaces the user information of every `scheme://user:password@host` in `text` with `***`
+  /// (`ws://***@host/`): a password given in a URL is a secret like the token.
+  public static func redactUserInfo(_ text: String) -> String {
+    guard text.contains("@"), text.contains("://") else { return text }
+    var result = ""
+    var rest = text[...]
+    while let marker = rest.firstRange(of: "://") {
+      result += rest[..<marker.upperBound]
+      rest = rest[marker.upperBound...]
+      // The authority ends at the first "/", "?", "#" or space; its user information at its last "@".
+      let end =
+        rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" || $0 == " " || $0 == "\t" } ?? rest.endIndex
+      if let at = rest[..<end].lastIndex(of: "@") {
+        result += "***"
+        rest = rest[at...]
+      }
+    }
+    result += rest
+    return result
   }
 
   /// Percent-encodes everything outside RFC 3986 unreserved characters.

@@ -8,17 +8,22 @@ public struct ConnectOptions: Sendable {
   public var maximumMessageSize: Int
   /// PEM file of extra trusted CA certificates (`--cacert`); nil = the system store only.
   public var caCertificateFile: String?
+  /// Seconds a frame may wait for the peer to take bytes (no progress at all) before the
+  /// connection is failed: a peer that stops reading must not hold us, or our memory, forever.
+  public var writeTimeout: Double
 
   public init(
     headers: [(name: String, value: String)] = [],
     connectTimeout: Double = 10,
     maximumMessageSize: Int = 16 << 20,
-    caCertificateFile: String? = nil
+    caCertificateFile: String? = nil,
+    writeTimeout: Double = 30
   ) {
     self.headers = headers
     self.connectTimeout = connectTimeout
     self.maximumMessageSize = maximumMessageSize
     self.caCertificateFile = caCertificateFile
+    self.writeTimeout = writeTimeout
   }
 }
 

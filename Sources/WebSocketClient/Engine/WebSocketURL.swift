@@ -39,7 +39,9 @@ public struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
     if let hash = target.firstIndex(of: "#") { target = String(target[..<hash]) }
     if target.isEmpty || target.first == "?" { target = "/" + target }
     if authority.contains("@") {
-      throw .invalidURL("user information in the URL is not supported")
+      throw .invalidURL(
+        "user:password@ is not allowed (a WebSocket URL has no user information, RFC 6455 §3; "
+          + "and ps would show the password)")
     }
     var portText: Substring? = nil
     if authority.first == "[" {

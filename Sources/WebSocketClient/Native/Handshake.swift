@@ -9,6 +9,8 @@ public enum Handshake {
   public struct Response: Sendable, Equatable {
     public var status: Int
     public var reason: String
+    /// The minor version of `HTTP/1.x`.
+    public var version: Int
     public var head: HTTPHead
   }
 
@@ -61,24 +63,29 @@ public enum Handshake {
     case .malformed(let why): throw .malformedResponse(why)
     case .complete(let head, let consumed):
       let parts = head.startLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-      guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].count == 3,
-        let status = Int(parts[1])
+      guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[0].count == 8,
+        let minor = parts[0].last?.wholeNumberValue, parts[1].count == 3,
+        parts[1].allSatisfy({ $0.isASCII && $0.isNumber }), let status = Int(parts[1])
       else {
         throw .malformedResponse("bad status line")
       }
       let reason = parts.count > 2 ? String(parts[2]) : ""
-      return (Response(status: status, reason: reason, head: head), consumed)
+      return (Response(status: status, reason: reason, version: minor, head: head), consumed)
     }
   }
 
-  /// Checks a parsed response against the key we sent.
-  public static func validate(_ response: Response, key: String) throws(HandshakeError) {
+  /// Checks a parsed response against the key we sent. `now` (seconds since the Unix epoch) turns
+  /// a `Retry-After` date into seconds.
+  public static func validate(_ response: Response, key: String, now: Int64) throws(HandshakeError) {
     guard response.status == 101 else {
-      let retryAfter = response.head.value(of: "Retry-After").flatMap { Int($0) }.flatMap {
-        $0 >= 0 ? $0 : nil
+      let retryAfter = response.head.value(of: "Retry-After").flatMap {
+        RetryAfter.seconds(from: $0, now: now)
       }
       throw .unexpectedStatus(code: response.status, reason: response.reason, retryAfter: retryAfter)
     }
+    // RFC 6455 §4.1 sends the request as HTTP/1.1; 101 does not exist in HTTP/1.0 (RFC 9110 §15.2.2:
+    // a server must not switch protocols for an HTTP/1.0 request), so a 1.0 answer is not an upgrade.
+    guard response.version >= 1 else { throw .malformedResponse("HTTP/1.0 cannot switch protocols") }
     let head = response.head
     guard head.value(of: "Upgrade")?.lowercased() == "websocket" else { throw .missingUpgradeHeader }
     guard head.tokens(of: "Connection").contains("upgrade") else { throw .missingConnectionHeader }
@@ -94,10 +101,11 @@ public enum Handshake {
   /// Parses and validates the response: nil when more bytes are needed, else the head and the
   /// number of bytes it used.
   public static func parseResponse(
-    _ bytes: [UInt8], key: String, maximumHeadSize: Int = maximumHeadSize
+    _ bytes: [UInt8], key: String, maximumHeadSize: Int = maximumHeadSize,
+    now: Int64 = WallClock.epochSeconds()
   ) throws(HandshakeError) -> (response: Response, consumed: Int)? {
     guard let parsed = try parseResponseHead(bytes, maximumHeadSize: maximumHeadSize) else { return nil }
-    try validate(parsed.response, key: key)
+    try validate(parsed.response, key: key, now: now)
     return parsed
   }
 }

@@ -18,8 +18,12 @@ public final class NativeConnection: WebSocketConnection {
   private let readQueue = DispatchQueue(label: "websocket.native.reader")
   /// Close timeouts fire here (never on the global queue, which blocking work may have filled).
   private let timerQueue = DispatchQueue(label: "websocket.native.timer")
-  /// Seconds a data or ping frame may wait for the socket before the connection is failed.
-  let writeTimeout: Double = 30
+  /// Seconds a frame may wait for the socket (no progress) before the connection is failed.
+  let writeTimeout: Double
+  /// Pongs queued at most; past this, the newest ping's pong replaces the last queued one
+  /// (RFC 6455 §5.5.3 allows answering only the most recent ping), so a peer that floods pings and
+  /// reads nothing cannot grow our memory.
+  static let pongQueueLimit = 16
 
   private struct PingWaiter {
     var id: Int
@@ -38,6 +42,10 @@ public final class NativeConnection: WebSocketConnection {
     var nextID = 0
     var pingWaiters: [PingWaiter] = []
     var closeWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    /// Pong payloads waiting for the writer, oldest first (at most `pongQueueLimit`).
+    var pendingPongs: [[UInt8]] = []
+    /// A job that writes `pendingPongs` is on the write queue.
+    var pongJobQueued = false
   }
 
   private struct Writer {
@@ -55,11 +63,12 @@ public final class NativeConnection: WebSocketConnection {
   /// Wraps a stream whose opening handshake is already done. Call `start(initialBytes:)` once.
   public init(
     stream: any ByteStream, role: FrameParser.Role, random: sending any RandomNumberGenerator,
-    maximumMessageSize: Int
+    maximumMessageSize: Int, writeTimeout: Double = 30
   ) {
     self.stream = stream
     self.role = role
     self.maximumMessageSize = maximumMessageSize
+    self.writeTimeout = writeTimeout
     self.writer = Mutex(Writer(random: random))
     messages = MessageChannel(capacity: Self.messageCapacity, costLimit: Self.byteCapacity)
   }
@@ -159,27 +168,67 @@ public final class NativeConnection: WebSocketConnection {
     }
   }
 
+  /// Queues the answer to a ping: one write job drains every pong waiting, and while the peer
+  /// does not read, pongs past `pongQueueLimit` are coalesced instead of queued.
+  private func answerPing(_ payload: [UInt8]) {
+    let schedule: Bool = state.withLock { s in
+      guard !s.closeSent else { return false }
+      if s.pendingPongs.count >= Self.pongQueueLimit {
+        s.pendingPongs[s.pendingPongs.count - 1] = payload
+      } else {
+        s.pendingPongs.append(payload)
+      }
+      guard !s.pongJobQueued else { return false }
+      s.pongJobQueued = true
+      return true
+    }
+    guard schedule else { return }
+    writeQueue.async {
+      let pongs: [[UInt8]] = self.state.withLock { s in
+        s.pongJobQueued = false
+        defer { s.pendingPongs = [] }
+        return s.pendingPongs
+      }
+      _ = self.writeNow(pongs.map { Frame(opcode: .pong, payload: $0) }, timeout: self.writeTimeout)
+    }
+  }
+
   /// Runs on the write queue only.
   private func writeNow(_ frame: Frame, timeout: Double) -> TransportError? {
+    writeNow([frame], timeout: timeout)
+  }
+
+  /// Writes `frames` in one write. Runs on the write queue only.
+  private func writeNow(_ frames: [Frame], timeout: Double) -> TransportError? {
     let bytes: [UInt8]? = writer.withLock { w in
       guard !w.closed else { return nil }
-      switch role {
-      case .client: return FrameEncoder.encodeClientFrame(frame, using: &w.random)
-      case .server: return FrameEncoder.encodeServerFrame(frame)
+      var bytes: [UInt8] = []
+      for frame in frames {
+        switch role {
+        case .client: bytes += FrameEncoder.encodeClientFrame(frame, using: &w.random)
+        case .server: bytes += FrameEncoder.encodeServerFrame(frame)
+        }
       }
+      return bytes
     }
     guard let bytes else { return .cancelled }
     do {
       try stream.write(bytes, timeout: timeout)
       return nil
     } catch {
+      let failure: TransportError =
+        if case .timeout = error {
+          .timeout("the peer took none of our bytes for \(Self.seconds(timeout)) s (it stopped reading)")
+        } else {
+          error
+        }
       let first = state.withLock { s in
-        if s.writeFailure == nil && error != .cancelled { s.writeFailure = error }
-        return s.writeFailure == error
+        if s.writeFailure == nil && failure != .cancelled { s.writeFailure = failure }
+        return s.writeFailure == failure
       }
       // A stuck or broken socket: end the connection so the reader reports it.
       if first { stream.shutdown() }
-      return error
+      return failure
     }
   }
 
@@ -205,10 +254,7 @@ public final class NativeConnection: WebSocketConnection {
           case .message(let message):
             batch.append(message)
             batchBytes += message.byteCount
-          case .ping(let payload):
-            if !state.withLock({ $0.closeSent }) {
-              enqueueWrite(Frame(opcode: .pong, payload: payload), timeout: writeTimeout) { _ in }
-            }
+          case .ping(let payload): answerPing(payload)
           case .pong(let payload): resolvePings(matching: payload)
           case .close(let status):
             outcome = .peerClosed(status)
@@ -285,6 +331,11 @@ public final class NativeConnection: WebSocketConnection {
     for waiter in pings { waiter.continuation.resume(returning: error ?? .notConnected) }
     messages.finish(throwing: error)
     for waiter in closes { waiter.resume() }
+  }
+
+  /// "30", "0.5".
+  static func seconds(_ value: Double) -> String {
+    value == value.rounded() && value < 1e15 ? String(Int(value)) : String(value)
   }
 
   /// A pong answers the ping with the same payload and every ping sent before it.

@@ -75,7 +75,8 @@ public struct NativeEngine: WebSocketEngine {
       return .failure(attempt.isCancelled ? .transport(.cancelled) : error)
     case .success(let leftover):
       let connection = NativeConnection(
-        stream: stream, role: .client, random: generator, maximumMessageSize: options.maximumMessageSize)
+        stream: stream, role: .client, random: generator, maximumMessageSize: options.maximumMessageSize,
+        writeTimeout: options.writeTimeout)
       connection.start(initialBytes: leftover)
       return .success(connection)
     }

@@ -15,6 +15,12 @@ public struct Backoff: Sendable, Equatable {
   public var resetAfter: Duration
   /// The least wait after HTTP 429 without `Retry-After`.
   public var rateLimitDelay: Duration
+  /// The longest wait a `Retry-After` can ask for; larger values wait this long.
+  public var retryAfterCeiling: Duration
+
+  /// The default `retryAfterCeiling`: 10 minutes. A server that asks for more (a day, or
+  /// 9223372036854775807 s) is asked again after this.
+  public static let defaultRetryAfterCeiling: Duration = .seconds(600)
 
   public init(
     initialDelay: Duration = .milliseconds(500),
@@ -22,7 +28,8 @@ public struct Backoff: Sendable, Equatable {
     maximumDelay: Duration = .seconds(60),
     jitter: Double = 0.5,
     resetAfter: Duration = .seconds(30),
-    rateLimitDelay: Duration = .seconds(60)
+    rateLimitDelay: Duration = .seconds(60),
+    retryAfterCeiling: Duration = Backoff.defaultRetryAfterCeiling
   ) {
     self.initialDelay = initialDelay
     self.multiplier = multiplier
@@ -30,6 +37,7 @@ public struct Backoff: Sendable, Equatable {
     self.jitter = jitter
     self.resetAfter = resetAfter
     self.rateLimitDelay = rateLimitDelay
+    self.retryAfterCeiling = retryAfterCeiling
   }
 
   /// The delay before retry `retry` (1-based) without jitter, capped at `maximumDelay`.
@@ -59,12 +67,13 @@ public struct Backoff: Sendable, Equatable {
     delay(forRetry: retry, unit: Double.random(in: 0..<1, using: &random), notBefore: notBefore)
   }
 
-  /// The least delay a disposition asks for: `Retry-After` seconds, or `rateLimitDelay` after a
-  /// 429 without one; zero otherwise.
+  /// The least delay a disposition asks for: `Retry-After` seconds (at most `retryAfterCeiling`),
+  /// or `rateLimitDelay` after a 429 without one; zero otherwise.
   public func minimumDelay(for disposition: Disposition) -> Duration {
     guard case .rateLimited(let retryAfter) = disposition else { return .zero }
-    if let retryAfter { return .seconds(max(retryAfter, 0)) }
-    return rateLimitDelay
+    guard let retryAfter else { return rateLimitDelay }
+    let ceiling = retryAfterCeiling.components.seconds
+    return .seconds(min(Int64(clamping: max(retryAfter, 0)), max(ceiling, 0)))
   }
 
   /// Whether a connection that stayed healthy for `healthy` starts the retry count over.

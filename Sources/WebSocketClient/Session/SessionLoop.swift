@@ -16,6 +16,9 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     var monitor: LivenessMonitor<C.Instant>
     /// The deadline the liveness timer is armed for.
     var armed: C.Instant?
+    /// Why `onConnect` failed, if it did, and the peer's close status at that moment (the peer
+    /// closed first when it had one); the connection is then on its way out.
+    var subscribeFailure: (error: WebSocketError, peerClose: CloseStatus?)? = nil
   }
 
   private let clock: C
@@ -123,18 +126,24 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     }
   }
 
+  /// `onConnect` finished. Even when it failed, what the connection received is delivered: a
+  /// server may send data and close 1000 in the same segment as its 101, before our subscription
+  /// could go out (the send then fails with `.notConnected`), and that close is how the feed ends.
+  /// So the reader runs either way, and the connection's own ending decides (see `connectionEnded`).
   private func subscribed(id: Int, _ error: WebSocketError?) {
     guard case .subscribing(let current, let connection, _) = phase, current == id else { return }
-    if let error {
-      abandon(connection)
-      failed(.failed(error), FailurePolicy.disposition(for: error), healthyFor: nil)
-      return
-    }
     let now = clock.now
     let monitor = LivenessMonitor(
       pingInterval: configuration.pingInterval, pongTimeout: configuration.pongTimeout,
       silenceTimeout: configuration.silenceTimeout, openedAt: now)
-    phase = .open(OpenConnection(id: id, connection: connection, openedAt: now, monitor: monitor))
+    var open = OpenConnection(id: id, connection: connection, openedAt: now, monitor: monitor)
+    if let error {
+      // Whether the peer had closed before our send failed decides, later, which of the two
+      // is the reason. Then we close it (a no-op on a connection that has already ended).
+      open.subscribeFailure = (error, connection.peerCloseStatus)
+      abandon(connection)
+    }
+    phase = .open(open)
     let inbox = context.inbox
     reader = Task {
       do {
@@ -150,7 +159,7 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
         inbox.forcePush(.connectionEnded(id: id, .abnormalClosure))
       }
     }
-    context.events.forcePush(.connected(attempt: retry))
+    if error == nil { context.events.forcePush(.connected(attempt: retry)) }
     armLivenessTimer()
   }
 
@@ -174,6 +183,9 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     let healthy = open.openedAt.duration(to: clock.now)
     if let error {
       failed(.failed(error), FailurePolicy.disposition(for: error), healthyFor: healthy)
+    } else if let (subscribeError, peerClose) = open.subscribeFailure, peerClose == nil {
+      // We closed it because `onConnect` failed: that failure is the reason.
+      failed(.failed(subscribeError), FailurePolicy.disposition(for: subscribeError), healthyFor: nil)
     } else {
       let status = open.connection.peerCloseStatus ?? CloseStatus(code: .noStatusReceived)
       failed(.peerClosed(status), FailurePolicy.disposition(forPeerClose: status), healthyFor: healthy)

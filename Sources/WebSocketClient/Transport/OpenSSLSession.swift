@@ -51,6 +51,7 @@
             throw .tls("cannot verify against IP address \(serverName): \(Self.drainErrors())")
           }
         } else {
+          shim_SSL_never_check_subject(ssl)
           guard SSL_set1_host(ssl, serverName) == 1,
             shim_SSL_set_tlsext_host_name(ssl, serverName) == 1
           else { throw .tls("cannot use host name \(serverName): \(Self.drainErrors())") }

@@ -25,33 +25,28 @@ public final class TCPStream: ByteStream {
   }
 
   /// Resolves `host` (name or IPv4/IPv6 literal) and connects to the first address that accepts,
-  /// all within `timeout` seconds (name resolution itself is not bounded by it).
-  public static func connect(host: String, port: Int, timeout: Double) throws(TransportError)
-    -> TCPStream
-  {
+  /// all within `timeout` seconds, name resolution included.
+  public static func connect(
+    host: String, port: Int, timeout: Double, resolver: Resolver = .system
+  ) throws(TransportError) -> TCPStream {
     let deadline = Deadline(seconds: timeout)
-    var hints = addrinfo()
-    hints.ai_family = AF_UNSPEC
-    hints.ai_socktype = POSIX.streamType
-    hints.ai_flags = AI_NUMERICSERV
-    var list: UnsafeMutablePointer<addrinfo>?
-    let status = getaddrinfo(host, String(port), &hints, &list)
-    guard status == 0, let list else {
-      let message =
-        status == EAI_SYSTEM
-        ? String(cString: strerror(errno)) : String(cString: gai_strerror(status))
-      throw .resolve(host: host, message: message)
-    }
-    defer { freeaddrinfo(list) }
-
+    let addresses = try resolver.resolve(host, port: port, deadline: deadline)
     var lastErrno = ECONNREFUSED
-    var cursor: UnsafeMutablePointer<addrinfo>? = list
-    while let info = cursor {
-      cursor = info.pointee.ai_next
-      guard let address = info.pointee.ai_addr else { continue }
+    for address in addresses {
       if deadline.hasPassed { break }
-      let fd = try POSIX.streamSocket(family: info.pointee.ai_family)
-      let error = try connectOne(fd, address, info.pointee.ai_addrlen, deadline: deadline)
+      let fd = try POSIX.streamSocket(family: address.family)
+      var storage = sockaddr_storage()
+      let length = min(address.bytes.count, MemoryLayout<sockaddr_storage>.size)
+      address.bytes.withUnsafeBytes { source in
+        withUnsafeMutableBytes(of: &storage) {
+          $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[0..<length]))
+        }
+      }
+      let error = try withUnsafePointer(to: &storage) { pointer throws(TransportError) in
+        try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa throws(TransportError) in
+          try connectOne(fd, sa, socklen_t(length), deadline: deadline)
+        }
+      }
       if error == 0 { return try TCPStream(connectedSocket: fd) }
       POSIX.closeDescriptor(fd)
       lastErrno = error

@@ -6,10 +6,11 @@ import Foundation
 /// serving one scenario on a port it picks. Call `stop()` when the test is done (use `defer`).
 final class PythonPeer: Sendable {
   /// Starts the server off the concurrency pool (see `init`).
-  static func start(_ scenario: String, host: String = "127.0.0.1", tls ca: TestCA? = nil)
-    async throws -> PythonPeer
-  {
-    try await Blocking.run { try PythonPeer(scenario, host: host, tls: ca) }
+  static func start(
+    _ scenario: String, host: String = "127.0.0.1", tls ca: TestCA? = nil,
+    certificate: (file: String, key: String)? = nil
+  ) async throws -> PythonPeer {
+    try await Blocking.run { try PythonPeer(scenario, host: host, tls: ca, certificate: certificate) }
   }
 
   let child: ChildProcess
@@ -20,11 +21,19 @@ final class PythonPeer: Sendable {
   /// - Parameters:
   ///   - scenario: one of the scenarios in `ws_peer.py`'s docstring.
   ///   - host: the address to listen on (`127.0.0.1`, `::1`, `127.0.0.2`, …).
-  ///   - ca: serve TLS with the test CA's server certificate.
-  init(_ scenario: String, host: String = "127.0.0.1", tls ca: TestCA? = nil) throws {
+  ///   - ca: serve TLS with the test CA's server certificate,
+  ///   - certificate: or with this certificate and key.
+  init(
+    _ scenario: String, host: String = "127.0.0.1", tls ca: TestCA? = nil,
+    certificate: (file: String, key: String)? = nil
+  ) throws {
     try TestEnvironment.prepare()
     var arguments = [TestEnvironment.python, TestEnvironment.peerScript, scenario, "--host", host]
-    if let ca { arguments += ["--tls", ca.serverCertificate, ca.serverKey] }
+    if let certificate {
+      arguments += ["--tls", certificate.file, certificate.key]
+    } else if let ca {
+      arguments += ["--tls", ca.serverCertificate, ca.serverKey]
+    }
     // ws_peer.py serves until its stdin closes, so stdin must stay open.
     let child = try ChildProcess(arguments, keepingStandardInputOpen: true)
     let port = child.waitForOutput { text in

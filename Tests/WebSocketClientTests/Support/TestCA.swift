@@ -1,14 +1,18 @@
 import Foundation
 
 /// Certificates made at test time with the `openssl` command in a temporary directory:
-/// a test CA, a server certificate for `localhost` and 127.0.0.1 signed by it, and a second,
-/// unrelated CA that did not sign anything the server presents.
+/// a test CA, a server certificate for `localhost` and 127.0.0.1 signed by it, a second
+/// certificate signed by it that names `localhost` only in its subject's CN (no subjectAltName),
+/// and a second, unrelated CA that did not sign anything the server presents.
 struct TestCA: Sendable {
   let directory: String
   var caFile: String { directory + "/ca.pem" }
   var otherCAFile: String { directory + "/other-ca.pem" }
   var serverCertificate: String { directory + "/server.pem" }
   var serverKey: String { directory + "/server.key" }
+  /// CN=localhost and no subjectAltName, signed by the test CA.
+  var commonNameOnlyCertificate: String { directory + "/cn-only.pem" }
+  var commonNameOnlyKey: String { directory + "/cn-only.key" }
 
   /// Made once per test process.
   static func shared() throws -> TestCA { try made.get() }
@@ -55,6 +59,22 @@ struct TestCA: Sendable {
       "openssl", "x509", "-req", "-in", "\(directory)/server.csr", "-CA", ca.caFile,
       "-CAkey", "\(directory)/ca.key", "-CAcreateserial", "-out", ca.serverCertificate,
       "-days", "2", "-extfile", "\(directory)/server.ext",
+    ])
+    try ChildProcess.run(
+      ["openssl", "req", "-new"] + key + [
+        "-keyout", ca.commonNameOnlyKey, "-out", "\(directory)/cn-only.csr", "-subj", "/CN=localhost",
+      ])
+    let cnOnlyExtensions = """
+      basicConstraints=CA:FALSE
+      keyUsage=critical,digitalSignature
+      extendedKeyUsage=serverAuth
+
+      """
+    try cnOnlyExtensions.write(toFile: "\(directory)/cn-only.ext", atomically: true, encoding: .utf8)
+    try ChildProcess.run([
+      "openssl", "x509", "-req", "-in", "\(directory)/cn-only.csr", "-CA", ca.caFile,
+      "-CAkey", "\(directory)/ca.key", "-CAcreateserial", "-out", ca.commonNameOnlyCertificate,
+      "-days", "2", "-extfile", "\(directory)/cn-only.ext",
     ])
     return ca
   }

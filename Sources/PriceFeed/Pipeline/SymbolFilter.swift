@@ -1,0 +1,50 @@
+/// Keeps only quotes for subscribed symbols.
+///
+/// A server can send trades for any symbol it likes; printing them would let it forge records
+/// for symbols a script downstream trusts (`-s AAPL`, yet a `BINANCE:BTCUSDT` line appears). Only
+/// the symbols of the current subscription pass, compared in the venue's own spelling (the
+/// provider maps what the user typed to what its server sends).
+public struct SymbolFilter: Sendable, Equatable {
+  /// The subscribed symbols, as the server spells them.
+  public private(set) var symbols: Set<String>
+  /// With one symbol (the common case) a plain comparison is cheaper than hashing.
+  private var only: String?
+
+  public init(symbols: some Sequence<String>) {
+    self.symbols = Set(symbols)
+    only = self.symbols.count == 1 ? self.symbols.first : nil
+  }
+
+  public func allows(_ symbol: String) -> Bool {
+    if let only { return symbol == only }
+    return symbols.contains(symbol)
+  }
+
+  /// Removes the quotes of symbols not subscribed from `quotes[start...]`, keeping the order of
+  /// the rest; returns how many were removed and the first such symbol.
+  @discardableResult
+  public func retain(_ quotes: inout [Quote], from start: Int = 0) -> (removed: Int, example: String?) {
+    var firstBad = start
+    while firstBad < quotes.count, allows(quotes[firstBad].symbol) { firstBad += 1 }
+    guard firstBad < quotes.count else { return (0, nil) }
+    let example = quotes[firstBad].symbol
+    let before = quotes.count
+    var write = firstBad
+    for read in firstBad..<quotes.count where allows(quotes[read].symbol) {
+      quotes.swapAt(write, read)
+      write += 1
+    }
+    quotes.removeSubrange(write...)
+    return (before - quotes.count, example)
+  }
+
+  public mutating func insert(_ symbol: String) {
+    symbols.insert(symbol)
+    only = symbols.count == 1 ? symbols.first : nil
+  }
+
+  public mutating func remove(_ symbol: String) {
+    symbols.remove(symbol)
+    only = symbols.count == 1 ? symbols.first : nil
+  }
+}
