@@ -11,6 +11,13 @@ public struct ConnectionPlan: Sendable, Equatable {
     case refuse(status: Int, reason: String, retryAfter: Int?)
     /// Start a 101 response and never finish its header block (the connection stays open).
     case stall
+    /// Answer `status` with this reason phrase and these header fields (written as given, e.g.
+    /// any `Retry-After` text), then close.
+    case respond(status: Int, reason: String, fields: [HTTPHead.Field])
+    /// Accept with this status line instead of `HTTP/1.1 101 Switching Protocols`, and write
+    /// `trailing` (raw bytes: frames) in the same write as the response head, before anything the
+    /// client sends is read. The script follows as usual.
+    case accept(statusLine: String, trailing: [UInt8])
   }
 
   public enum Ending: Sendable, Equatable {

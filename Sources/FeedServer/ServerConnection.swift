@@ -84,8 +84,19 @@ final class ServerConnection: Sendable {
       }
       var status = script.handshakeStatus
       var retryAfter = server.options.retryAfter
+      var statusLine = "HTTP/1.1 101 Switching Protocols"
+      var trailing: [UInt8] = []
       switch plan.handshake {
       case .script: break
+      case .respond(let code, let reason, let fields):
+        try? write(
+          ServerHandshake.response(
+            status: code, reason: reason, headers: fields.map { ($0.name, $0.value) },
+            body: Array("\(code)\n".utf8)))
+        return nil
+      case .accept(let line, let bytes):
+        statusLine = line
+        trailing = bytes
       case .refuse(let code, let reason, let retry):
         status = (code, reason)
         retryAfter = retry
@@ -106,7 +117,7 @@ final class ServerConnection: Sendable {
       }
       do {
         let key = try ServerHandshake.validateUpgrade(request)
-        try write(ServerHandshake.upgradeResponse(forKey: key))
+        try write(ServerHandshake.upgradeResponse(forKey: key, statusLine: statusLine) + trailing)
       } catch let error as ServerHandshake.RequestError {
         try? write(ServerHandshake.response(status: error.status.code, reason: error.status.reason))
         return nil

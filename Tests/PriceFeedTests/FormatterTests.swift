@@ -92,4 +92,19 @@ import Testing
     a.append(btc, to: &buffer)
     #expect(String(decoding: buffer, as: UTF8.self) == "x" + b.format(btc))
   }
+
+  @Test func textEscapesControlCharactersInTheSymbol() {
+    var formatter = TextFormatter(useColor: false)
+    let quote = Quote(symbol: "X\t1\n\u{1B}[2J\u{85}", price: Price("2.5")!, time: 0)
+    #expect(formatter.format(quote) == "1970-01-01T00:00:00.000Z\tX\\t1\\n\\x1b[2J\\u0085\t2.5\n")
+  }
+
+  @Test func jsonEscapesC1ControlsAndBidiOverridesToo() {
+    var formatter = JSONLinesFormatter()
+    let quote = Quote(symbol: "A\u{7F}\u{9B}\u{202E}\u{2028}é\"\\", price: Price("1")!, time: 0)
+    #expect(
+      formatter.format(quote)
+        == #"{"symbol":"A\u007f\u009b\u202e\u2028é\"\\","price":1,"time":"1970-01-01T00:00:00.000Z","t":0,"volume":null}"#
+        + "\n")
+  }
 }

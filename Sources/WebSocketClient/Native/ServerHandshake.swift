@@ -62,14 +62,15 @@ public enum ServerHandshake {
 
   /// The `101 Switching Protocols` response for `key`.
   public static func upgradeResponse(
-    forKey key: String, headers: [(name: String, value: String)] = []
+    forKey key: String, headers: [(name: String, value: String)] = [],
+    statusLine: String = "HTTP/1.1 101 Switching Protocols"
   ) -> [UInt8] {
     var fields: [(name: String, value: String)] = [
       ("Upgrade", "websocket"), ("Connection", "Upgrade"),
       ("Sec-WebSocket-Accept", Handshake.acceptValue(forKey: key)),
     ]
     fields.append(contentsOf: headers)
-    return head(status: 101, reason: "Switching Protocols", fields: fields)
+    return head(statusLine: statusLine, fields: fields)
   }
 
   /// Any other response (e.g. `401 Unauthorized` with a body), with `Content-Length` and
@@ -84,7 +85,11 @@ public enum ServerHandshake {
   }
 
   private static func head(status: Int, reason: String, fields: [(name: String, value: String)]) -> [UInt8] {
-    var text = "HTTP/1.1 \(status) \(reason)\r\n"
+    head(statusLine: "HTTP/1.1 \(status) \(reason)", fields: fields)
+  }
+
+  private static func head(statusLine: String, fields: [(name: String, value: String)]) -> [UInt8] {
+    var text = statusLine + "\r\n"
     for field in fields {
       let value = field.value.filter { $0 != "\r" && $0 != "\n" }
       text += "\(field.name): \(value)\r\n"

@@ -36,8 +36,13 @@ final class RunningTicker: @unchecked Sendable {
     try writeEnd.close()  // the child has its copy; ours would keep the pipe open forever
     let err = stderrPipe.fileHandleForReading
     Thread.detachNewThread { [collected] in
-      let data = err.readDataToEndOfFile()
-      collected.stderrText.withLock { $0 = String(decoding: data, as: UTF8.self) }
+      var bytes: [UInt8] = []
+      while true {
+        let data = err.availableData
+        if data.isEmpty { break }
+        bytes += data
+        collected.stderrText.withLock { $0 = String(decoding: bytes, as: UTF8.self) }
+      }
       collected.stderrDone.signal()
     }
   }
@@ -70,6 +75,18 @@ final class RunningTicker: @unchecked Sendable {
   }
 
   func signal(_ sig: Int32) { kill(process.processIdentifier, sig) }
+
+  /// stderr so far.
+  var stderrSoFar: String { collected.stderrText.withLock { $0 } }
+
+  /// The process's resident set size in KiB (`VmRSS` in /proc), nil once it has exited.
+  func residentKilobytes() -> Int? {
+    guard process.isRunning,
+      let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+    else { return nil }
+    return Int(line.split(separator: " ").dropFirst().first ?? "")
+  }
 
   /// Closes our end of the ticker's stdout, as `head` does when it has enough.
   func closeStdout() {

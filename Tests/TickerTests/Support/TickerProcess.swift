@@ -37,11 +37,13 @@ struct TickerProcess {
 
   /// Runs to completion. `timeout` only guards against a hang (the test fails, the child is
   /// killed); it never decides an outcome.
+  /// `program` is the ticker unless given (e.g. a shell that starts the ticker in a special way).
   static func run(
-    _ arguments: [String], environment: [String: String] = cleanEnvironment(), timeout: Double = 60
+    _ arguments: [String], environment: [String: String] = cleanEnvironment(), timeout: Double = 60,
+    program: URL = executable
   ) async throws -> Result {
     let process = Process()
-    process.executableURL = executable
+    process.executableURL = program
     process.arguments = arguments
     process.environment = environment
     let out = Pipe()

@@ -1,0 +1,45 @@
+import Testing
+
+@testable import PriceFeed
+
+@Suite struct SymbolFilterTests {
+  static func quote(_ symbol: String, _ time: Int64) -> Quote {
+    Quote(symbol: symbol, price: Price("1")!, time: time)
+  }
+
+  @Test func keepsOnlySubscribedSymbolsInOrder() {
+    for subscribed in [["AAPL"], ["AAPL", "MSFT"]] {
+      let filter = SymbolFilter(symbols: subscribed)
+      var quotes = [
+        Self.quote("AAPL", 1), Self.quote("BINANCE:BTCUSDT", 2), Self.quote("aapl", 3),
+        Self.quote("AAPL ", 4),
+        Self.quote("AAPL", 5), Self.quote("MSFT", 6),
+      ]
+      let (removed, example) = filter.retain(&quotes)
+      let kept = subscribed.count == 1 ? [1, 5] : [1, 5, 6] as [Int64]
+      #expect(quotes.map(\.time) == kept)
+      #expect(removed == 6 - kept.count)
+      #expect(example == "BINANCE:BTCUSDT")
+    }
+  }
+
+  @Test func leavesQuotesBeforeTheStartAlone() {
+    let filter = SymbolFilter(symbols: ["AAPL"])
+    var quotes = [Self.quote("MSFT", 1), Self.quote("AAPL", 2), Self.quote("MSFT", 3)]
+    #expect(filter.retain(&quotes, from: 1) == (1, "MSFT"))
+    #expect(quotes.map(\.time) == [1, 2])
+    var clean = [Self.quote("AAPL", 1)]
+    #expect(filter.retain(&clean) == (0, nil))
+  }
+
+  @Test func insertAndRemove() {
+    var filter = SymbolFilter(symbols: [String]())
+    #expect(!filter.allows("AAPL"))
+    filter.insert("AAPL")
+    #expect(filter.allows("AAPL") && !filter.allows("MSFT"))
+    filter.insert("MSFT")
+    #expect(filter.allows("AAPL") && filter.allows("MSFT"))
+    filter.remove("AAPL")
+    #expect(!filter.allows("AAPL") && filter.allows("MSFT"))
+  }
+}
