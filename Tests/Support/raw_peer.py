@@ -17,7 +17,8 @@ frame echoing the code. After each connection it prints one JSON line:
    "close_code": 1000, "close_reason": "", "close_payload_hex": "03e8", "tcp_closed": true,
    "errors": []}
 
-`close_code` is null when the client sent no close frame or an empty one (`close_payload_hex`
+`closed_before_rest` (only for cases with an "await_close" step) is true when the client's close
+frame arrived before the rest of the case was sent. `close_code` is null when the client sent no close frame or an empty one (`close_payload_hex`
 tells them apart: null or ""). `tcp_closed` is false when the client did not close the TCP
 connection within the hang guard (10 s). `errors` lists protocol errors the client made (an
 unmasked frame, a bad handshake request). `payload_hex` is left out for payloads over 1 KiB.
@@ -67,6 +68,8 @@ def binary_payload(n):
 DONE = close(1000, b"done")
 HELLO = frame(TEXT, b"hello")
 KOSME = "κόσμε".encode()
+# One text frame whose payload turns invalid in the middle (F4 90 is above U+10FFFF).
+INVALID_MIDDLE = frame(TEXT, KOSME + b"\xf4\x90\x80\x80" + b"edited")
 
 
 def fragments(opcode, parts):
@@ -136,6 +139,20 @@ CASES = {
     "6.4.1": [fragments(TEXT, [KOSME, b"\xf4\x90\x80\x80", b"edited"]) + DONE],
     "6.4.2": [fragments(TEXT, [b"ab\xed", b"\xa0\x80cd"]) + DONE],
     "6.4.3": [fragments(TEXT, [KOSME, b"\xce"]) + DONE],
+    # 6 UTF-8, strict: the client must fail at the offending fragment or chop, before the rest is
+    # sent ("await_close" waits for its close frame; the rest follows only after that).
+    "6.4.1.strict": [frame(TEXT, KOSME, fin=False), frame(CONT, b"\xf4\x90\x80\x80", fin=False),
+                     ("await_close",), frame(CONT, b"edited") + DONE],
+    "6.4.2.strict": [frame(TEXT, b"ab\xed", fin=False), frame(CONT, b"\xa0\x80cd", fin=False),
+                     ("await_close",), frame(CONT, b"ef") + DONE],
+    "6.4.3.strict": [INVALID_MIDDLE[:2 + len(KOSME)], INVALID_MIDDLE[2 + len(KOSME):2 + len(KOSME) + 4],
+                     ("await_close",), INVALID_MIDDLE[2 + len(KOSME) + 4:] + DONE],
+    "6.4.4.strict": [INVALID_MIDDLE[:2 + len(KOSME) + 1], INVALID_MIDDLE[2 + len(KOSME) + 1:2 + len(KOSME) + 2],
+                     ("await_close",), INVALID_MIDDLE[2 + len(KOSME) + 2:] + DONE],
+    # Delivered before the violation: an echoing client answers "fragment" before closing (5.15).
+    "6.3.9.echo": [frame(TEXT, b"before") + frame(TEXT, KOSME + b"\xed\xa0\x80" + b"edited") + DONE],
+    "5.15.echo": [fragments(TEXT, [b"frag", b"ment"]) + frame(CONT, b"nothing", fin=False)
+                  + frame(TEXT, b"after") + DONE],
     # 7 Close
     "7.1.1": [close()],
     "7.1.2": [close(1000, b"bye")],
@@ -228,6 +245,26 @@ class Client:
         if any(data[i] & 0x0F == CLOSE for i in frame_starts(data)):
             self.sent_close = True
 
+    def await_close(self):
+        """Reads frames until the client's close frame (answering pings and the close); true when
+        it arrived, false when the client closed TCP or the hang guard passed first."""
+        try:
+            while self.close_payload is None:
+                opcode, payload = self.read_frame()
+                if opcode == PING and not self.sent_close:
+                    self.send(frame(PONG, payload))
+                elif opcode == CLOSE:
+                    self.close_payload = payload
+                    if not self.sent_close:
+                        self.send(frame(CLOSE, payload[:2]))
+            return True
+        except (EOFError, ConnectionResetError):
+            self.tcp_closed = True
+            return False
+        except (socket.timeout, OSError) as error:
+            self.errors.append(f"read failed: {error!r}")
+            return False
+
     def listen(self):
         """Reads frames until the client closes TCP: pongs its pings, answers its close."""
         try:
@@ -311,9 +348,11 @@ def serve(sock, output_lock):
                     client.send(step[1][i:i + 1])
             elif step[0] == "hangup":
                 hung_up = True
+            elif step[0] == "await_close":
+                report["closed_before_rest"] = client.await_close()
         if hung_up:
             sock.close()
-        else:
+        elif not client.tcp_closed:
             client.listen()
     except Exception as error:  # report it: the test fails with the reason
         client.errors.append(f"server failed: {error!r}")

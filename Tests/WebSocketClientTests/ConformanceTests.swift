@@ -170,6 +170,58 @@ struct ConformanceTests {
   @Test("6 invalid UTF-8 fails with 1007", arguments: invalidUTF8Cases)
   func invalidUTF8(_ c: FailingCase) async throws { try await expectFailure(c) }
 
+  /// Autobahn 6.4.1–6.4.4 strictly: the peer sends the offending fragment (or chop of a single
+  /// frame), then waits for our close before it sends the rest. A client that validates only
+  /// complete messages would wait for the rest and never close.
+  @Test(
+    "6.4 invalid UTF-8 fails as soon as the offending bytes arrive",
+    arguments: [
+      ("6.4.1.strict", "a code point above U+10FFFF in the middle fragment"),
+      ("6.4.2.strict", "a surrogate split between fragments"),
+      ("6.4.3.strict", "one frame, the invalid bytes in the second chop"),
+      ("6.4.4.strict", "one frame, the invalid byte alone in the second chop"),
+    ])
+  func invalidUTF8FailsFast(id: String, note: String) async throws {
+    let played = try await play(id)
+    #expect(played.error == .protocolViolation(.invalidUTF8))
+    #expect(played.messages.isEmpty)
+    #expect(played.report.closeCode == 1007)
+    #expect(
+      played.report.closedBeforeRest == true, "\(id): the close came only after the rest of the message")
+    #expect(played.report.framesBeforeClose.isEmpty)
+  }
+
+  // MARK: Delivered before a violation
+
+  /// Autobahn 3.2, 3.3, 4.1.3/4, 4.2.3/4 and 5.15 with an echoing client: the message that came
+  /// before the violation is delivered, and the client's echo of it reaches the peer before the
+  /// close frame, as with a client that handles frames one at a time.
+  @Test(
+    "a message before a violation is delivered and answered before the close",
+    arguments: [
+      ("3.rsv.1.2", "hello", 1002), ("3.rsv.2.1", "hello", 1002), ("3.rsv.9.4", "hello", 1002),
+      ("4.opcode.5", "hello", 1002), ("4.opcode.13", "hello", 1002), ("5.15.echo", "fragment", 1002),
+      ("6.3.9.echo", "before", 1007),
+    ])
+  func echoBeforeTheViolation(id: String, text: String, code: Int) async throws {
+    let played = try await play(id, echo: true)
+    #expect(played.messages == [.text(text)])
+    #expect(played.report.closeCode == code)
+    #expect(played.report.framesBeforeClose.map(\.opcode) == [1])
+    #expect(played.report.framesBeforeClose.first?.payload == Array(text.utf8))
+  }
+
+  /// And the same for the peer's close (Autobahn 7.1.x with an echoing client).
+  @Test("a message before the peer's close is answered before our close")
+  func echoBeforeThePeersClose() async throws {
+    let played = try await play("7.1.9", echo: true)
+    #expect(played.error == nil)
+    #expect(played.messages == [.text("before close")])
+    #expect(played.report.framesBeforeClose.map(\.opcode) == [1])
+    #expect(played.report.framesBeforeClose.first?.payload == Array("before close".utf8))
+    #expect(played.report.closeCode == 1001)
+  }
+
   // MARK: 7 Close
 
   static let closeCases: [(id: String, note: String, messages: [WebSocketMessage], status: CloseStatus)] = [
@@ -297,12 +349,13 @@ private struct Played {
   var report: RawPeer.Report
 }
 
-/// Connects to the raw peer's case `id`, lets `client` act, reads `messages` to its end, and
+/// Connects to the raw peer's case `id`, lets `client` act, reads `messages` to its end (sending
+/// each back when `echo`), and
 /// returns that with the peer's report, which must show a well-behaved client: every frame
 /// masked with a key of its own, a valid handshake, and (unless the peer hung up itself) the TCP
 /// connection closed by the client once the close handshake was done.
 private func play(
-  _ id: String, options: ConnectOptions = ConnectOptions(), peerHangsUp: Bool = false,
+  _ id: String, options: ConnectOptions = ConnectOptions(), peerHangsUp: Bool = false, echo: Bool = false,
   client: (any WebSocketConnection) async throws -> Void = { _ in }
 ) async throws -> Played {
   let peer = try await RawPeer.shared()
@@ -312,7 +365,11 @@ private func play(
   var messages: [WebSocketMessage] = []
   var failure: WebSocketError? = nil
   do {
-    for try await message in connection.messages { messages.append(message) }
+    for try await message in connection.messages {
+      messages.append(message)
+      // An echoing client (Autobahn's testee) sends every message back as it reads it.
+      if echo { try? await connection.send(message) }
+    }
   } catch {
     failure = error as? WebSocketError
     #expect(failure != nil, "messages threw \(error), not a WebSocketError")

@@ -150,4 +150,27 @@ import WebSocketClient
     #expect(await third.value)
     #expect(try await channel.nextBatch()?.map(\.count) == [10])
   }
+
+  @Test("waitUntilConsumed returns once the consumer took everything and came back for more")
+  func waitUntilConsumed() async throws {
+    let channel = MessageChannel<Int>(capacity: 8)
+    channel.push(contentsOf: [1, 2])
+    // Nobody reads yet: the wait runs out.
+    #expect(!channel.waitUntilConsumed(timeout: 0.05))
+    let waited = Task.detached { channel.waitUntilConsumed(timeout: 60) }
+    #expect(try await channel.nextBatch() == [1, 2])
+    // Coming back for more (and finding nothing) is what ends the wait.
+    let next = Task { try await channel.nextBatch() }
+    #expect(await waited.value)
+    channel.finish()
+    #expect(try await next.value == nil)
+  }
+
+  @Test("waitUntilConsumed returns at once when the consumer is gone")
+  func waitUntilConsumedAfterCancel() {
+    let channel = MessageChannel<Int>(capacity: 8)
+    channel.push(1)
+    channel.cancel()
+    #expect(channel.waitUntilConsumed(timeout: 60))
+  }
 }

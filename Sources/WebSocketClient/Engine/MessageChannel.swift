@@ -29,6 +29,8 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
     var waitingConsumer: Consumer?
     var blockedThreads = 0
     var waitingSenders: [CheckedContinuation<Void, Never>] = []
+    /// Threads in `waitUntilConsumed`.
+    var drainWaiters = 0
   }
 
   public let capacity: Int
@@ -37,6 +39,8 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
   private let state: Mutex<State>
   /// Wakes producer threads blocked in `push` when space frees up.
   private let space = DispatchSemaphore(value: 0)
+  /// Wakes threads in `waitUntilConsumed` when the consumer comes back for more (or leaves).
+  private let drained = DispatchSemaphore(value: 0)
 
   /// - Parameters:
   ///   - capacity: the most elements that may wait before producers are held back.
@@ -151,14 +155,16 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
   /// The consumer will not read any more: producers stop blocking, buffered and further elements
   /// are dropped.
   public func cancel() {
-    let (consumer, senders): (Consumer?, [CheckedContinuation<Void, Never>]) = state.withLock { state in
-      state.consumerGone = true
-      state.buffer = []
-      state.bufferedCost = 0
-      let consumer = state.waitingConsumer
-      state.waitingConsumer = nil
-      return (consumer, wakeAllProducers(&state))
-    }
+    let (consumer, senders, drainWaiters): (Consumer?, [CheckedContinuation<Void, Never>], Int) =
+      state.withLock { state in
+        state.consumerGone = true
+        state.buffer = []
+        state.bufferedCost = 0
+        let consumer = state.waitingConsumer
+        state.waitingConsumer = nil
+        return (consumer, wakeAllProducers(&state), state.drainWaiters)
+      }
+    signalDrainWaiters(drainWaiters)
     for sender in senders { sender.resume() }
     consumer?.resume(returning: nil)
   }
@@ -169,6 +175,28 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
     state.blockedThreads = 0
     defer { state.waitingSenders = [] }
     return state.waitingSenders
+  }
+
+  /// Blocks the calling (producer) thread until the consumer has taken everything buffered and is
+  /// waiting for more, or is gone, or `timeout` seconds pass; true unless the time ran out.
+  public func waitUntilConsumed(timeout: Double) -> Bool {
+    let deadline = DispatchTime.now() + Swift.max(0, timeout)
+    while true {
+      let done = state.withLock { state -> Bool in
+        if state.consumerGone || (state.buffer.isEmpty && state.waitingConsumer != nil) { return true }
+        state.drainWaiters += 1
+        return false
+      }
+      if done { return true }
+      let woken = drained.wait(timeout: deadline) == .success
+      state.withLock { $0.drainWaiters -= 1 }
+      if !woken { return false }
+    }
+  }
+
+  /// Wakes the threads in `waitUntilConsumed` (call outside the lock).
+  private func signalDrainWaiters(_ count: Int) {
+    for _ in 0..<count { drained.signal() }
   }
 
   // MARK: Consuming
@@ -215,11 +243,14 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
     }
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { (continuation: Consumer) in
-        let (now, senders) = state.withLock { state -> (Take, [CheckedContinuation<Void, Never>]) in
+        let (now, senders, drainWaiters) = state.withLock {
+          state -> (Take, [CheckedContinuation<Void, Never>], Int) in
           let taken = take(&state)
-          if case .empty = taken.0 { state.waitingConsumer = continuation }
-          return taken
+          guard case .empty = taken.0 else { return (taken.0, taken.1, 0) }
+          state.waitingConsumer = continuation
+          return (taken.0, taken.1, state.drainWaiters)
         }
+        signalDrainWaiters(drainWaiters)
         for sender in senders { sender.resume() }
         switch now {
         case .batch(let batch): continuation.resume(returning: batch)

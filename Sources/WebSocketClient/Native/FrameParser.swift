@@ -34,6 +34,8 @@ public struct FrameParser: Sendable {
   private var buffer: [UInt8] = []
   /// Index of the first unconsumed byte in `buffer`; the prefix is dropped in `compact()`.
   private var readIndex = 0
+  /// Counts frame headers parsed: tells apart the partial payloads of different frames.
+  public private(set) var frameSerial = 0
 
   public init(role: Role, maximumFrameSize: Int) {
     self.role = role
@@ -42,6 +44,21 @@ public struct FrameParser: Sendable {
 
   /// Bytes received but not yet returned as part of a frame.
   public var bufferedByteCount: Int { buffer.count - readIndex }
+
+  /// The frame whose payload is arriving, when its header has been parsed but not all of its
+  /// payload is here yet: its opcode, `frameSerial`, and the payload bytes received so far.
+  /// Only for unmasked frames (what a client receives); nil otherwise.
+  public struct PartialFrame {
+    public var opcode: Opcode
+    public var serial: Int
+    public var received: ArraySlice<UInt8>
+  }
+
+  public var partialFrame: PartialFrame? {
+    guard case .payload(let header) = state, header.maskingKey == nil else { return nil }
+    let end = min(buffer.count, readIndex + header.length)
+    return PartialFrame(opcode: header.opcode, serial: frameSerial, received: buffer[readIndex..<end])
+  }
 
   public mutating func append(_ bytes: some Collection<UInt8>) {
     compactIfWorthwhile()
@@ -126,6 +143,7 @@ public struct FrameParser: Sendable {
       key = buffer[k..<k + 4].reduce(0) { $0 << 8 | UInt32($1) }
     }
     readIndex += headerSize
+    frameSerial &+= 1
     return Header(fin: fin, rsv: rsv, opcode: opcode, length: Int(length), maskingKey: key)
   }
 

@@ -1,6 +1,10 @@
 /// Turns frames into events: reassembles fragmented data messages (control frames may arrive
 /// between fragments), validates UTF-8, enforces the message size limit, and decodes close frames.
 /// After an error the assembler should be discarded (the connection is closing).
+///
+/// Text is validated as it arrives: each fragment when it comes (`receive`), and the payload of a
+/// frame still arriving as its bytes come (`inspect`), so invalid UTF-8 fails the connection at the
+/// first offending byte rather than when the message completes (RFC 6455 §8.1).
 public struct MessageAssembler: Sendable {
   public enum Event: Sendable, Equatable {
     case message(WebSocketMessage)
@@ -14,6 +18,13 @@ public struct MessageAssembler: Sendable {
   /// The opcode (text/binary) of the fragmented message in progress, if any.
   private var openOpcode: Opcode?
   private var fragments: [UInt8] = []
+  /// The UTF-8 state of the fragmented text message in progress (after its last whole fragment).
+  private var textValidator = UTF8Validator()
+  /// The frame whose partial payload `inspect` has checked: its serial, how many of its bytes,
+  /// and the validator state after them.
+  private var partialSerial = -1
+  private var partialChecked = 0
+  private var partialValidator = UTF8Validator()
 
   public init(maximumMessageSize: Int) {
     self.maximumMessageSize = max(0, maximumMessageSize)
@@ -37,6 +48,10 @@ public struct MessageAssembler: Sendable {
         throw .messageTooLarge(UInt64(frame.payload.count))
       }
       if frame.fin { return .message(try Self.message(frame.opcode, frame.payload)) }
+      if frame.opcode == .text {
+        textValidator = UTF8Validator()
+        guard textValidator.feed(frame.payload) else { throw .invalidUTF8 }
+      }
       openOpcode = frame.opcode
       fragments = frame.payload
       return nil
@@ -44,13 +59,41 @@ public struct MessageAssembler: Sendable {
       guard let opcode = openOpcode else { throw .unexpectedContinuation }
       let total = fragments.count + frame.payload.count
       guard total <= maximumMessageSize else { throw .messageTooLarge(UInt64(total)) }
+      if opcode == .text {
+        guard textValidator.feed(frame.payload), !frame.fin || textValidator.isComplete else {
+          throw .invalidUTF8
+        }
+      }
       fragments.append(contentsOf: frame.payload)
       guard frame.fin else { return nil }
-      let payload = fragments
+      var payload: [UInt8] = []
+      swap(&payload, &fragments)
       openOpcode = nil
-      fragments = []
-      return .message(try Self.message(opcode, payload))
+      // Every fragment was validated on arrival.
+      return .message(opcode == .text ? .text(String(decoding: payload, as: UTF8.self)) : .binary(payload))
     }
+  }
+
+  /// Checks the payload received so far of a frame that is still arriving: if it belongs to a
+  /// text message, its new bytes are validated now. Call whenever the parser needs more bytes.
+  public mutating func inspect(_ partial: FrameParser.PartialFrame?) throws(FrameError) {
+    guard let partial else { return }
+    let isText =
+      switch partial.opcode {
+      case .text: openOpcode == nil
+      case .continuation: openOpcode == .text
+      default: false
+      }
+    guard isText else { return }
+    if partial.serial != partialSerial {
+      partialSerial = partial.serial
+      partialChecked = 0
+      partialValidator = partial.opcode == .text ? UTF8Validator() : textValidator
+    }
+    guard partial.received.count > partialChecked else { return }
+    let fresh = partial.received.dropFirst(partialChecked)
+    partialChecked = partial.received.count
+    guard partialValidator.feed(fresh) else { throw .invalidUTF8 }
   }
 
   private static func message(_ opcode: Opcode, _ payload: [UInt8]) throws(FrameError) -> WebSocketMessage {

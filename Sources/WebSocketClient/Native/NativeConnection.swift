@@ -78,6 +78,10 @@ public final class NativeConnection: WebSocketConnection {
     readQueue.async { self.readLoop(initialBytes: initialBytes) }
   }
 
+  /// Seconds the close (ours, or our answer to the peer's) waits for the consumer to take the
+  /// messages that came before it.
+  static let drainTimeout = 1.0
+
   /// Messages that may wait for the consumer before the reader stops reading the socket.
   static let messageCapacity = 512
   /// Payload bytes that may wait, so that a few large messages count like many small ones.
@@ -261,6 +265,8 @@ public final class NativeConnection: WebSocketConnection {
             break reading
           }
         }
+        // The parser needs more bytes: text of a frame still arriving is checked now.
+        try assembler.inspect(parser.partialFrame)
       } catch {
         outcome = .violation(error)
         break reading
@@ -285,6 +291,15 @@ public final class NativeConnection: WebSocketConnection {
     }
     // Messages that arrived before the close frame, the violation or the failure come first.
     if !batch.isEmpty { messages.push(contentsOf: batch, cost: batchBytes) }
+    switch outcome {
+    case .peerClosed, .violation:
+      // Our close frame goes out once the consumer has taken those messages and come back for
+      // more (bounded by `drainTimeout`): whatever it sent in answer to them (an echo, an ack)
+      // then precedes the close, as a peer that processed them one by one would have it.
+      _ = messages.waitUntilConsumed(timeout: Self.drainTimeout)
+    case .endOfStream, .transportFailed:
+      break
+    }
     finish(outcome)
   }
 

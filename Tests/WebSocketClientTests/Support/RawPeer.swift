@@ -42,6 +42,8 @@ final class RawPeer: Sendable {
     var closePayloadHex: String?
     var tcpClosed: Bool
     var errors: [String]
+    /// For cases that wait for the client's close mid-way: whether it came before the rest.
+    var closedBeforeRest: Bool?
 
     /// The frames other than the client's close frame.
     var framesBeforeClose: [ClientFrame] { Array(frames.prefix { $0.opcode != 8 }) }
