@@ -25,13 +25,33 @@ final class QuoteSink: @unchecked Sendable {
     self.limit = limit
   }
 
-  /// Writes each quote as a line; the lines of one call go out in one write, so a burst costs
-  /// one system call, and nothing is held back once the call returns.
+  /// Lines are written once this many bytes are waiting (and at the end of each call).
+  static let writeSize = 64 << 10
+
+  /// Writes each quote as a line; the lines of one call go out in as few writes as fit in
+  /// `writeSize` bytes each (a burst costs one system call, and a 100,000-trade message never
+  /// holds all its lines at once), and nothing is held back once the call returns.
   func emit(_ quotes: [Quote]) throws(Stop) {
     if let limit, written >= limit { throw .countReached }
     let take = limit.map { min(quotes.count, $0 - written) } ?? quotes.count
     buffer.removeAll(keepingCapacity: true)
-    for quote in quotes.prefix(take) { formatter.append(quote, to: &buffer) }
+    var pending = 0
+    for quote in quotes.prefix(take) {
+      formatter.append(quote, to: &buffer)
+      pending += 1
+      if buffer.count >= Self.writeSize {
+        try flush()
+        written += pending
+        pending = 0
+      }
+    }
+    try flush()
+    written += pending
+    if let limit, written >= limit { throw .countReached }
+  }
+
+  private func flush() throws(Stop) {
+    guard !buffer.isEmpty else { return }
     do {
       try writer.write(buffer)
     } catch {
@@ -40,7 +60,6 @@ final class QuoteSink: @unchecked Sendable {
       case .failed(let e): throw .writeFailed(e)
       }
     }
-    written += take
-    if let limit, written >= limit { throw .countReached }
+    buffer.removeAll(keepingCapacity: true)
   }
 }

@@ -59,11 +59,17 @@ struct TickerRunner: Sendable {
     // Events come in batches (everything the session had ready); the quotes of a batch go
     // through the pipeline together, so a burst costs one hand-over and one write.
     var quotes: [Quote] = []
-    while let events = try? await session.events.nextBatch() {
-      for event in events {
-        switch event {
+    while var events = try? await session.events.nextBatch() {
+      for index in events.indices {
+        switch events[index] {
         case .message(let message):
-          decode(message, into: &quotes, filter: filter, warnings: warnings)
+          // Its quotes are taken out of it: a large message can go before they are printed.
+          events[index] = .message(.binary([]))
+          if message.byteCount >= LargeMessage.threshold, let large = provider.decodeLarge(message) {
+            await decode(large, pending: &quotes, driver: driver, filter: filter, warnings: warnings)
+          } else {
+            decode(message, into: &quotes, filter: filter, warnings: warnings)
+          }
           continue
         case .connected(let attempt):
           if attempt == 0 {
@@ -111,15 +117,49 @@ struct TickerRunner: Sendable {
     _ message: WebSocketMessage, into quotes: inout [Quote], filter: SymbolFilter, warnings: InputWarnings
   ) {
     let start = quotes.count
-    defer {
-      let (removed, example) = filter.retain(&quotes, from: start)
-      if removed > 0, let example {
-        warnings.count(
-          "messages with trades for symbols not subscribed",
-          verbose: "dropped \(removed) trade(s) for symbols not subscribed (such as \"\(example)\")")
-      }
-    }
+    defer { retainSubscribed(&quotes, from: start, filter: filter, warnings: warnings) }
     guard let event = provider.decode(message, appendingQuotesTo: &quotes) else { return }
+    report(event, into: &quotes, warnings: warnings)
+  }
+
+  /// A large message: what came before it goes through the pipeline first, then its quotes one
+  /// chunk at a time, so that they never all exist at once.
+  private func decode(
+    _ large: LargeMessage, pending quotes: inout [Quote], driver: PipelineDriver, filter: SymbolFilter,
+    warnings: InputWarnings
+  ) async {
+    guard case .chunks(var chunks, let dropped, let droppedCount) = large else {
+      if case .event(let event) = large { report(event, into: &quotes, warnings: warnings) }
+      return
+    }
+    if droppedCount > 0 {
+      warnings.warn(
+        "malformed trade entries",
+        "dropped malformed entries: \(dropped.joined(separator: "; "))"
+          + (droppedCount > dropped.count ? "; and \(droppedCount - dropped.count) more" : ""))
+    }
+    repeat {
+      retainSubscribed(&quotes, from: 0, filter: filter, warnings: warnings)
+      if !quotes.isEmpty { await driver.receive(quotes) }
+      quotes.removeAll(keepingCapacity: quotes.capacity <= LargeMessage.chunkSize * 2)
+    } while chunks.next(into: &quotes)
+  }
+
+  /// Drops the quotes of symbols not subscribed from `quotes[start...]`, and counts them.
+  private func retainSubscribed(
+    _ quotes: inout [Quote], from start: Int, filter: SymbolFilter, warnings: InputWarnings
+  ) {
+    let (removed, example) = filter.retain(&quotes, from: start)
+    if removed > 0, let example {
+      warnings.count(
+        "messages with trades for symbols not subscribed",
+        verbose: "dropped \(removed) trade(s) for symbols not subscribed (such as \"\(example)\")")
+    }
+  }
+
+  /// What a message other than plain prices meant: partial prices join `quotes`, the rest is
+  /// reported.
+  private func report(_ event: ProviderEvent, into quotes: inout [Quote], warnings: InputWarnings) {
     switch event {
     case .quotes(let decoded):
       quotes.append(contentsOf: decoded)

@@ -70,6 +70,38 @@ struct HostileServerTests {
     #expect(ticker.waitForLines(7).count == 7)
   }
 
+  /// One message of 100,000 trades (about 9 MB), each with a key Finnhub does not send, so
+  /// that the general decoder must handle it: before it was decoded a chunk at a time, the
+  /// ticker peaked at 120 MB on it (the JSON tree of the whole message, then every quote).
+  @Test("a 9 MB message of 100,000 trades is printed whole within a small multiple of its size")
+  func hugeMessage() async throws {
+    var body = Array(#"{"type":"trade","data":["#.utf8)
+    for i in 0..<100_000 {
+      if i > 0 { body.append(UInt8(ascii: ",")) }
+      body += Array(
+        #"{"c":["1","8"],"p":\#(95_000 + i % 1000).5,"s":"BINANCE:BTCUSDT","t":\#(1_768_655_932_976 + i),"v":0.001,"x":"unknown key"}"#
+          .utf8)
+    }
+    body += Array("]}".utf8)
+    let message = String(decoding: body, as: UTF8.self)
+    let feed = try serve(SessionScript(steps: [Self.step(.text, message)]), plans: [.init(ending: .hold)])
+    defer { feed.stop() }
+    let ticker = try RunningTicker(
+      ["--url", "ws://127.0.0.1:\(feed.port)/", "--every-trade"], environment: Self.environment)
+    let lines = await ticker.lines(100_000, within: 120)
+    let peak = ticker.peakResidentKilobytes() ?? 0
+    ticker.signal(SIGINT)
+    let (status, stderr) = await ticker.exit()
+    #expect(status == 130, "\(stderr)")
+    #expect(lines.count == 100_000)
+    #expect(lines.first == "2026-01-17T13:18:52.976Z\tBINANCE:BTCUSDT\t95000.5")
+    #expect(lines.last == "2026-01-17T13:20:32.975Z\tBINANCE:BTCUSDT\t95999.5")
+    let limit = 20_000 + 3 * body.count / 1024
+    #expect(
+      peak > 0 && peak < limit, "peak RSS \(peak) KiB for a \(body.count / 1024) KiB message (limit \(limit))"
+    )
+  }
+
   // MARK: Retry-After
 
   @Test(

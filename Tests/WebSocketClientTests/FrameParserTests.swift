@@ -141,4 +141,36 @@ func hex(_ text: String) -> [UInt8] {
     #expect(try parser.next() == nil)
     #expect(parser.bufferedByteCount == 1)
   }
+
+  /// A frame of at least `largeFrameThreshold` bytes is collected in an array of its exact size;
+  /// what comes around it is parsed as usual, whatever the chunking.
+  @Test(arguments: [997, 65536, Int.max])
+  func largeFramesAmongSmallOnes(chunk: Int) throws {
+    let large = (0..<(1 << 20) + 3).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+    let bytes =
+      FrameEncoder.encodeServerFrame(Frame(opcode: .text, payload: Array("before".utf8)))
+      + FrameEncoder.encodeServerFrame(Frame(opcode: .binary, payload: large))
+      + FrameEncoder.encodeServerFrame(Frame(opcode: .text, payload: Array("after".utf8)))
+    let parsed = try parseFrames(bytes, chunk: chunk, maximumFrameSize: 4 << 20).frames
+    #expect(parsed.map(\.opcode) == [.text, .binary, .text])
+    #expect(parsed.count == 3 && parsed[1].payload == large)
+    #expect(parsed.last?.payload == Array("after".utf8))
+  }
+
+  @Test func aLargeMaskedFrameIsUnmasked() throws {
+    let large = (0..<(300 << 10)).map { UInt8(truncatingIfNeeded: $0) }
+    var random = FixedRandom([0x1234_5678_0000_0000])
+    let bytes = FrameEncoder.encodeClientFrame(Frame(opcode: .binary, payload: large), using: &random)
+    var parser = FrameParser(role: .server, maximumFrameSize: 1 << 20)
+    var frames: [Frame] = []
+    var offset = 0
+    while offset < bytes.count {
+      let end = min(bytes.count, offset + 4096)
+      parser.append(bytes[offset..<end])
+      offset = end
+      while let frame = try parser.next() { frames.append(frame) }
+    }
+    #expect(frames.count == 1 && frames.first?.payload == large)
+    #expect(parser.bufferedByteCount == 0)
+  }
 }

@@ -47,6 +47,10 @@ struct JSONReader {
   let bytes: UnsafeRawBufferPointer
   let maxDepth: Int
   var index = 0
+  /// `JSONParser.parseStreaming`: the top-level key whose array elements go to `streamVisitor`
+  /// (with their offsets; nil starts a new occurrence) instead of being kept.
+  var streamedKey: String?
+  var streamVisitor: ((Int, JSONValue?) -> Void)?
 
   init(bytes: UnsafeRawBufferPointer, maxDepth: Int) {
     self.bytes = bytes
@@ -68,7 +72,7 @@ struct JSONReader {
   }
 
   @inline(__always)
-  private mutating func skipWhitespace() {
+  mutating func skipWhitespace() {
     while index < bytes.count {
       switch bytes[index] {
       case 0x20, 0x09, 0x0A, 0x0D: index += 1
@@ -77,7 +81,7 @@ struct JSONReader {
     }
   }
 
-  private mutating func parseValue(depth: Int) throws(JSONError) -> JSONValue {
+  mutating func parseValue(depth: Int) throws(JSONError) -> JSONValue {
     guard index < bytes.count else { throw fail(.unexpectedEnd) }
     switch bytes[index] {
     case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
@@ -131,6 +135,32 @@ struct JSONReader {
     }
   }
 
+  /// Parses the array at `index` element by element, handing each (with its start offset) to
+  /// `visit`.
+  mutating func parseArrayElements(depth: Int, visit: (Int, JSONValue) -> Void) throws(JSONError) {
+    guard depth <= maxDepth else { throw fail(.tooDeep(limit: maxDepth)) }
+    index += 1  // [
+    skipWhitespace()
+    if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
+      index += 1
+      return
+    }
+    while true {
+      skipWhitespace()
+      let start = index
+      visit(start, try parseValue(depth: depth))
+      skipWhitespace()
+      guard index < bytes.count else { throw fail(.unexpectedEnd) }
+      switch bytes[index] {
+      case UInt8(ascii: ","): index += 1
+      case UInt8(ascii: "]"):
+        index += 1
+        return
+      default: throw unexpected()
+      }
+    }
+  }
+
   private mutating func parseObject(depth: Int) throws(JSONError) -> JSONValue {
     guard depth <= maxDepth else { throw fail(.tooDeep(limit: maxDepth)) }
     index += 1  // {
@@ -151,7 +181,16 @@ struct JSONReader {
       guard bytes[index] == UInt8(ascii: ":") else { throw unexpected() }
       index += 1
       skipWhitespace()
-      let value = try parseValue(depth: depth)
+      let value: JSONValue
+      if depth == 1, let visit = streamVisitor, key == streamedKey, index < bytes.count,
+        bytes[index] == UInt8(ascii: "[")
+      {
+        visit(index, nil)  // a new occurrence: the last one counts
+        try parseArrayElements(depth: depth + 1) { start, element in visit(start, element) }
+        value = .array([])
+      } else {
+        value = try parseValue(depth: depth)
+      }
       // Duplicate keys: the last value wins.
       if positions == nil && object.count >= 16 {
         var built: [String: Int] = [:]
@@ -322,6 +361,68 @@ struct JSONReader {
       out.append(UInt8(0x80 | ((scalar >> 12) & 0x3F)))
       out.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
       out.append(UInt8(0x80 | (scalar & 0x3F)))
+    }
+  }
+}
+
+// MARK: - Streaming one large array
+
+extension JSONParser {
+  /// Parses a document whose top level is an object, handing the elements of the array under
+  /// `key` to `visit` one at a time instead of keeping them: memory stays at one element however
+  /// long the array. That member's value in the returned object is an empty array. If `key`
+  /// occurs more than once, the last occurrence counts (`streamedStarts` and `streamedCount`
+  /// describe it; `visit` sees every occurrence's elements, after a call with nil marking a new
+  /// occurrence).
+  ///
+  /// `streamedStarts` are the byte offsets of every `every`-th element, for `parseElements`.
+  public func parseStreaming(
+    _ bytes: UnsafeRawBufferPointer, arrayUnder key: String, every: Int,
+    visit: (JSONValue?) -> Void
+  ) throws(JSONError) -> (object: JSONValue, streamedStarts: [Int], streamedCount: Int) {
+    final class Tally {
+      var starts: [Int] = []
+      var count = 0
+    }
+    let tally = Tally()
+    let every = max(1, every)
+    var reader = JSONReader(bytes: bytes, maxDepth: maxDepth)
+    reader.streamedKey = key
+    let object = try withoutActuallyEscaping(visit) { visit throws(JSONError) in
+      reader.streamVisitor = { start, element in
+        guard let element else {
+          tally.starts = []
+          tally.count = 0
+          visit(nil)
+          return
+        }
+        if tally.count % every == 0 { tally.starts.append(start) }
+        tally.count += 1
+        visit(element)
+      }
+      defer { reader.streamVisitor = nil }
+      return try reader.parseDocument()
+    }
+    return (object, tally.starts, tally.count)
+  }
+
+  /// Parses `count` elements of an array, the first starting at byte `offset` (an offset from
+  /// `parseStreaming`), handing each to `visit`.
+  public func parseElements(
+    _ bytes: UnsafeRawBufferPointer, from offset: Int, count: Int, visit: (JSONValue) -> Void
+  ) throws(JSONError) {
+    var reader = JSONReader(bytes: bytes, maxDepth: maxDepth)
+    reader.index = offset
+    for n in 0..<count {
+      reader.skipWhitespace()
+      visit(try reader.parseValue(depth: 2))
+      reader.skipWhitespace()
+      if n + 1 < count {
+        guard reader.index < bytes.count, bytes[reader.index] == UInt8(ascii: ",") else {
+          throw JSONError(.unexpectedEnd, offset: reader.index)
+        }
+        reader.index += 1
+      }
     }
   }
 }

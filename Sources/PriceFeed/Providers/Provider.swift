@@ -24,10 +24,15 @@ public protocol Provider: Sendable {
   /// returns the event for anything else (partial, keepalive, error, …) and leaves `quotes` as
   /// it was. The default implementation goes through `decode(_:)`.
   func decode(_ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote]) -> ProviderEvent?
+  /// A message of at least `LargeMessage.threshold` bytes, decoded a chunk at a time; nil when
+  /// this provider has no such path (then `decode` is used). The default is nil.
+  func decodeLarge(_ message: WebSocketMessage) -> LargeMessage?
 }
 
 extension Provider {
   public func serverSymbol(for symbol: String) -> String { symbol }
+
+  public func decodeLarge(_ message: WebSocketMessage) -> LargeMessage? { nil }
 
   public func decode(_ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote]) -> ProviderEvent? {
     let event = decode(message)

@@ -36,6 +36,13 @@ public struct FrameParser: Sendable {
   private var readIndex = 0
   /// Counts frame headers parsed: tells apart the partial payloads of different frames.
   public private(set) var frameSerial = 0
+  /// The payload of a large frame, collected apart from `buffer` in an array reserved to the
+  /// frame's exact length (see `largeFrameThreshold`): it grows without doubling and becomes the
+  /// frame's payload without a copy.
+  private var large: [UInt8]?
+
+  /// Frames whose payload is at least this long and not yet all here are collected in `large`.
+  static let largeFrameThreshold = 256 << 10
 
   public init(role: Role, maximumFrameSize: Int) {
     self.role = role
@@ -43,7 +50,7 @@ public struct FrameParser: Sendable {
   }
 
   /// Bytes received but not yet returned as part of a frame.
-  public var bufferedByteCount: Int { buffer.count - readIndex }
+  public var bufferedByteCount: Int { buffer.count - readIndex + (large?.count ?? 0) }
 
   /// The frame whose payload is arriving, when its header has been parsed but not all of its
   /// payload is here yet: its opcode, `frameSerial`, and the payload bytes received so far.
@@ -56,16 +63,28 @@ public struct FrameParser: Sendable {
 
   public var partialFrame: PartialFrame? {
     guard case .payload(let header) = state, header.maskingKey == nil else { return nil }
+    if let large { return PartialFrame(opcode: header.opcode, serial: frameSerial, received: large[...]) }
     let end = min(buffer.count, readIndex + header.length)
     return PartialFrame(opcode: header.opcode, serial: frameSerial, received: buffer[readIndex..<end])
   }
 
   public mutating func append(_ bytes: some Collection<UInt8>) {
-    compactIfWorthwhile()
-    buffer.append(contentsOf: bytes)
+    if bytes.withContiguousStorageIfAvailable({ append(UnsafeRawBufferPointer($0)) }) == nil {
+      Array(bytes).withUnsafeBytes { append($0) }
+    }
   }
 
   public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    var bytes = bytes
+    if var payload = large, case .payload(let header) = state {
+      // The rest of a large frame's payload goes straight to it; what follows, to `buffer`.
+      let take = min(header.length - payload.count, bytes.count)
+      large = nil  // keep `payload` uniquely referenced while it grows
+      payload.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[0..<take]))
+      large = payload
+      bytes = UnsafeRawBufferPointer(rebasing: bytes[take...])
+      if bytes.isEmpty { return }
+    }
     compactIfWorthwhile()
     buffer.append(contentsOf: bytes)
   }
@@ -86,7 +105,23 @@ public struct FrameParser: Sendable {
         }
         guard let header = parsed else { return nil }
         state = .payload(header)
+        if header.length >= Self.largeFrameThreshold && buffer.count - readIndex < header.length {
+          // Everything buffered belongs to this payload: move it to an array of the exact size.
+          var payload: [UInt8] = []
+          payload.reserveCapacity(header.length)
+          payload.append(contentsOf: buffer[readIndex...])
+          large = payload
+          buffer = []
+          readIndex = 0
+        }
       case .payload(let header):
+        if var payload = large {
+          guard payload.count == header.length else { return nil }
+          large = nil
+          if let key = header.maskingKey { Self.unmask(&payload, key: key) }
+          state = .header
+          return Frame(fin: header.fin, rsv: header.rsv, opcode: header.opcode, payload: payload)
+        }
         guard bufferedByteCount >= header.length else { return nil }
         let start = readIndex
         var payload = Array(buffer[start..<start + header.length])
@@ -94,7 +129,8 @@ public struct FrameParser: Sendable {
         if let key = header.maskingKey { Self.unmask(&payload, key: key) }
         state = .header
         if readIndex == buffer.count {
-          buffer.removeAll(keepingCapacity: true)
+          // Keep a small buffer's capacity for the next frames; give a large one back.
+          buffer.removeAll(keepingCapacity: buffer.capacity <= Self.largeFrameThreshold)
           readIndex = 0
         }
         return Frame(fin: header.fin, rsv: header.rsv, opcode: header.opcode, payload: payload)

@@ -80,10 +80,15 @@ final class RunningTicker: @unchecked Sendable {
   var stderrSoFar: String { collected.stderrText.withLock { $0 } }
 
   /// The process's resident set size in KiB (`VmRSS` in /proc), nil once it has exited.
-  func residentKilobytes() -> Int? {
+  func residentKilobytes() -> Int? { statusField("VmRSS:") }
+
+  /// The most resident memory the process has had so far, in KiB (`VmHWM`), nil once it exited.
+  func peakResidentKilobytes() -> Int? { statusField("VmHWM:") }
+
+  private func statusField(_ name: String) -> Int? {
     guard process.isRunning,
       let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+      let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name) })
     else { return nil }
     return Int(line.split(separator: " ").dropFirst().first ?? "")
   }

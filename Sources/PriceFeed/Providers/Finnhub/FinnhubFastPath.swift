@@ -33,6 +33,12 @@ enum FinnhubFastPath {
   struct Scanner {
     let bytes: UnsafeRawBufferPointer
     var i = 0
+    /// Large messages (`FinnhubLargeMessage`): false checks the trades without keeping them,
+    /// recording the offset of every `recordEvery`-th one in `starts`.
+    var keep = true
+    var recordEvery = 0
+    var starts: [Int] = []
+    var tradeCount = 0
 
     init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
@@ -78,11 +84,25 @@ enum FinnhubFastPath {
       if take(UInt8(ascii: "]")) { return true }
       repeat {
         skipSpace()
+        if recordEvery > 0 && tradeCount % recordEvery == 0 { starts.append(i) }
         guard let quote = trade() else { return false }
-        quotes.append(quote)
+        if keep { quotes.append(quote) }
+        tradeCount += 1
         skipSpace()
       } while take(UInt8(ascii: ","))
       return take(UInt8(ascii: "]"))
+    }
+
+    /// `count` trades of an array already checked, the first at offset `i`.
+    mutating func trades(count: Int, into quotes: inout [Quote]) -> Bool {
+      for n in 0..<count {
+        skipSpace()
+        guard let quote = trade() else { return false }
+        quotes.append(quote)
+        skipSpace()
+        if n + 1 < count, !take(UInt8(ascii: ",")) { return false }
+      }
+      return true
     }
 
     /// `{"c":…,"p":…,"s":…,"t":…,"v":…}` in any order, nothing else.

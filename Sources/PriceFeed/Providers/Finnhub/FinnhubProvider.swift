@@ -68,6 +68,10 @@ public struct FinnhubProvider: Provider {
     }
   }
 
+  public func decodeLarge(_ message: WebSocketMessage) -> LargeMessage? {
+    FinnhubLargeMessage(parser: parser).decode(message)
+  }
+
   /// The specialised decoder's verdict, or nil when the model path must decide.
   public func fastDecode(_ message: WebSocketMessage) -> ProviderEvent? {
     switch message {
