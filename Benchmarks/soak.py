@@ -11,6 +11,12 @@ resubscribes). The ticker runs with --every-trade, so every message becomes a st
 script counts the lines (every message must arrive exactly once) and samples the ticker's RSS
 from /proc/<pid>/status every 50 ms against the number of lines so far.
 
+With --hostile (on by default; --no-hostile turns it off) every 1000 messages also carry a ping,
+a trade for an unsubscribed symbol full of terminal controls, an error text full of them, and a
+binary frame of garbage: the ticker must answer the pings, print none of that, and still print
+every real message once; no control byte but TAB and newline may reach stdout, and none but
+newline stderr.
+
 Reported: wall time, messages/s, reconnects, peak RSS (VmHWM), RSS after warm-up (once 20 % of
 the messages are through) and at the end, and the growth between the two, which must stay under
 1 MB. Raw results go to Benchmarks/results/soak-<UTC time>.json. Exit status 1 if a message was
@@ -58,11 +64,13 @@ def main() -> int:
     parser.add_argument("--per-connection", type=int, default=100_000)
     parser.add_argument("--configuration", default="release")
     parser.add_argument("--growth-limit-kb", type=int, default=1024)
+    parser.add_argument("--hostile", action=argparse.BooleanOptionalAction, default=True)
     args = parser.parse_args()
 
     bin_path = build(args.configuration)
     server = subprocess.Popen(
-        [bin_path / "feedserve", "--blast", str(args.messages), "--per-connection", str(args.per_connection)],
+        [bin_path / "feedserve", "--blast", str(args.messages), "--per-connection", str(args.per_connection)]
+        + (["--hostile"] if args.hostile else []),
         stdout=subprocess.PIPE, text=True)
     try:
         port = int(server.stdout.readline().split()[1])
@@ -93,9 +101,11 @@ def main() -> int:
         sampler.start()
         last_line = b""
         prices_in_order = True
+        controls_on_stdout = 0
         for line in ticker.stdout:
             lines += 1
             last_line = line
+            controls_on_stdout += sum(1 for b in line if (b < 0x20 and b not in (0x09, 0x0A)) or b == 0x7F)
         ticker.wait(timeout=600)
         elapsed = time.monotonic() - started
         done.set()
@@ -106,6 +116,7 @@ def main() -> int:
         server.wait()
 
     reconnects = stderr.count("reconnected (attempt")
+    controls_on_stderr = sum(1 for c in stderr if (ord(c) < 0x20 and c != "\n") or 0x7F <= ord(c) <= 0x9F)
     warm = [s for s in samples if s[1] >= args.messages * 0.2]
     after_warmup = warm[0][2] if warm else None
     final = samples[-1][2] if samples else None
@@ -117,6 +128,9 @@ def main() -> int:
         "messages": args.messages,
         "per_connection": args.per_connection,
         "lines": lines,
+        "hostile": args.hostile,
+        "control_bytes_on_stdout": controls_on_stdout,
+        "control_characters_on_stderr": controls_on_stderr,
         "exit_status": ticker.returncode,
         "reconnects": reconnects,
         "expected_reconnects": expected_reconnects,
@@ -141,7 +155,11 @@ def main() -> int:
     print(f"soak: peak RSS {peak[0] / 1024:.1f} MB; RSS after warm-up {after_warmup} kB, at the end {final} kB, "
           f"growth {growth} kB (target < {args.growth_limit_kb} kB: {'met' if ok_growth else 'NOT met'})")
     print(f"soak: every message once: {'yes' if ok_count else 'NO'}")
-    return 0 if ok_count and ok_growth and ticker.returncode == 0 else 1
+    ok_clean = controls_on_stdout == 0 and controls_on_stderr == 0
+    if args.hostile:
+        print(f"soak: hostile frames mixed in; control characters on stdout {controls_on_stdout}, "
+              f"on stderr {controls_on_stderr}: {'none' if ok_clean else 'FOUND'}")
+    return 0 if ok_count and ok_growth and ok_clean and ticker.returncode == 0 else 1
 
 
 if __name__ == "__main__":

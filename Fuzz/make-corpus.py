@@ -105,3 +105,9 @@ write("config", "symbols-string", '{"symbols":"BINANCE:BTCUSDT, IC MARKETS:1","c
 write("config", "seconds", '{"debounce":1e-1,"connectTimeout":86400,"maxMessageSize":125}')
 write("config", "unknown-key", '{"tokn":"x"}')
 write("config", "url", '{"url":"ws://[::1]:9/x","engine":"NATIVE","format":"json","color":"never"}')
+
+# text: symbols, reasons and error texts as a hostile server might send them.
+write("text", "symbol", "BINANCE:BTCUSDT")
+write("text", "hostile", b"EVIL\x1b[2J\x1b]0;pwned\x07\t1\n\r\x7f\xc2\x85\xc2\x9b31m\xe2\x80\xaeX")
+write("text", "unicode", 'IC MARKETS:1 κόσμε \\ "q"')
+write("text", "invalid", b"\xff\xfe\x00\xed\xa0\x80")

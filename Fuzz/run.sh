@@ -24,7 +24,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${1:-60}
-targets=${FUZZ_TARGETS:-frames handshake finnhub config}
+targets=${FUZZ_TARGETS:-frames handshake finnhub config text}
 build=Fuzz/.build
 modules=$build/modules
 flags=(-sanitize=fuzzer,address -parse-as-library -O -wmo -gline-tables-only -swift-version 6)

@@ -80,5 +80,32 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     checkQuotes(textual)
     precondition(textual == binary, "text and binary frames decode differently")
   }
+  checkLarge(.binary(bytes), reference: binary)
   return 0
+}
+
+/// The chunked decoder for large messages (used from 64 KiB on, but correct for any size) gives
+/// the quotes `decode` gives, in order, and the same event or the same first drops.
+private func checkLarge(_ message: WebSocketMessage, reference: ProviderEvent) {
+  guard let large = provider.decodeLarge(message) else { fatalError("Finnhub has a large-message path") }
+  switch large {
+  case .event(.malformed(let text)):
+    guard case .malformed(let all) = reference else { fatalError("chunked: malformed, decode: \(reference)") }
+    // Only the first drops are described in a chunked decode.
+    precondition(text == all || text.hasPrefix("every trade entry was invalid:"), "malformed texts differ")
+  case .event(let event):
+    precondition(event == reference, "chunked and whole decodes disagree: \(event) vs \(reference)")
+  case .chunks(var chunks, let dropped, let droppedCount):
+    var quotes: [Quote] = []
+    while chunks.next(into: &quotes) {}
+    precondition(quotes == reference.quotes, "chunked quotes differ")
+    switch reference {
+    case .partial(_, let all):
+      precondition(droppedCount == all.count && dropped == Array(all.prefix(dropped.count)), "drops differ")
+    case .quotes:
+      precondition(droppedCount == 0, "chunked decode dropped entries decode kept")
+    default:
+      fatalError("chunks where decode gives \(reference)")
+    }
+  }
 }

@@ -29,6 +29,29 @@ private func parseAll(
   return (frames, nil)
 }
 
+/// Feeds `chunks` and, whenever the parser needs more bytes, has the assembler check the frame
+/// still arriving, as the connection's reader does. A frame it refuses as invalid UTF-8 must be a
+/// text frame whose bytes so far are no valid UTF-8 prefix.
+private func inspectWhileArriving(_ chunks: [ArraySlice<UInt8>], role: FrameParser.Role, limit: Int) {
+  var parser = FrameParser(role: role, maximumFrameSize: limit)
+  var assembler = MessageAssembler(maximumMessageSize: limit)
+  for chunk in chunks {
+    parser.append(chunk)
+    do throws(FrameError) {
+      while let frame = try parser.next() { _ = try assembler.receive(frame) }
+      let partial = parser.partialFrame
+      do throws(FrameError) {
+        try assembler.inspect(partial)
+      } catch {
+        precondition(error == .invalidUTF8, "inspect threw \(error)")
+        precondition(partial?.opcode == .text || partial?.opcode == .continuation, "inspect refused a non-text frame")
+      }
+    } catch {
+      return
+    }
+  }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   guard size > 0 else { return 0 }
@@ -44,6 +67,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   // Chunking must not change what is parsed.
   precondition(whole.frames == chunked.frames, "frames differ when split at \(split)")
   precondition(whole.error == chunked.error, "errors differ when split at \(split)")
+
+  // Incremental UTF-8 validation agrees with the standard library however the bytes are split,
+  // and checking the payload of a frame still arriving never traps.
+  var validator = UTF8Validator()
+  let incremental = validator.feed(input[..<split]) && validator.feed(input[split...]) && validator.isComplete
+  precondition(incremental == (String(validating: input, as: UTF8.self) != nil), "UTF-8 verdicts differ")
+  inspectWhileArriving([input[..<split], input[split...]], role: role, limit: limit)
 
   var assembler = MessageAssembler(maximumMessageSize: limit)
   for frame in whole.frames {

@@ -9,6 +9,23 @@ enum BlastFrames {
   /// One batch of `messagesPerBatch` server frames, built once.
   static let batch: [UInt8] = frames(count: messagesPerBatch)
 
+  /// Frames a hostile server mixes into its blast (`FeedServer.Options.hostileBlast`), none of
+  /// them a price for the subscribed symbol: a 125-byte ping, a trade for a symbol nobody
+  /// subscribed that is full of terminal controls and field separators, an error whose text is
+  /// too, and a binary frame of garbage.
+  static let hostile: [UInt8] = {
+    let evil = #"EVIL\u001b[2J\u001b]0;pwned\u0007\tBINANCE:BTCUSDT\t1\n\u009b31m\u202e"#
+    let trade = #"{"data":[{"c":null,"p":1,"s":"\#(evil)","t":1768655932976,"v":1}],"type":"trade"}"#
+    let error = #"{"msg":"bad \u001b[31m\u0007symbol\r\n","type":"error"}"#
+    return FrameEncoder.encodeServerFrame(Frame(opcode: .ping, payload: Array(repeating: 0x70, count: 125)))
+      + FrameEncoder.encodeServerFrame(Frame(opcode: .text, payload: Array(trade.utf8)))
+      + FrameEncoder.encodeServerFrame(Frame(opcode: .text, payload: Array(error.utf8)))
+      + FrameEncoder.encodeServerFrame(Frame(opcode: .binary, payload: [0xFF, 0x00, 0x1B, 0x5B, 0x32, 0x4A]))
+  }()
+
+  /// `batch` followed by the `hostile` frames.
+  static let hostileBatch: [UInt8] = batch + hostile
+
   /// `count` consecutive frames.
   static func frames(count: Int) -> [UInt8] {
     var out: [UInt8] = []

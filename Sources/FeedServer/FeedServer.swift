@@ -37,6 +37,8 @@ public final class FeedServer: Sendable {
     /// Per-connection plans (the nth connection gets the nth, the last repeats); empty = every
     /// connection gets the script's handshake, the script, and `ending`.
     public var plans: [ConnectionPlan]
+    /// `.blast` endings mix `BlastFrames.hostile` into every batch of 1000 messages (soak runs).
+    public var hostileBlast = false
 
     public init(
       host: String = "127.0.0.1", port: Int = 0, timeScale: Double = 1, maximumDelay: Double? = nil,

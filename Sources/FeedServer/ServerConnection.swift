@@ -291,7 +291,7 @@ final class ServerConnection: Sendable {
 
   /// Writes `count` pre-framed trade messages in large writes.
   private func blast(count: Int) throws(TransportError) {
-    let batch = BlastFrames.batch
+    let batch = server.options.hostileBlast ? BlastFrames.hostileBatch : BlastFrames.batch
     var remaining = count
     while remaining > 0, !isFinished {
       let n = min(remaining, BlastFrames.messagesPerBatch)

@@ -14,6 +14,8 @@
 //   over K symbols (BINANCE:BTCUSDT, BINANCE:ETHUSDT, …; see BlastMix), instead of one-trade
 //   messages. --seed S picks the sequence (default 1); each connection k uses seed S+k.
 // --verbatim: do not wait for a subscribe (for clients that send none, e.g. websocat).
+// --hostile: with --blast, mix into every 1000 messages a 125-byte ping, a trade for an
+//   unsubscribed symbol full of terminal controls, an error text full of them, and binary garbage.
 
 import FeedServer
 import WebSocketClient
@@ -47,6 +49,7 @@ var reconnectWith = "1012"
 var tradesRange: ClosedRange<Int>?
 var symbolCount: Int?
 var seed: UInt64 = 1
+var hostile = false
 
 func parseRange(_ text: String) -> ClosedRange<Int> {
   let parts = text.split(separator: "-", maxSplits: 1)
@@ -71,6 +74,7 @@ while !arguments.isEmpty {
   case "--symbols":
     symbolCount = Int(value(flag)).flatMap { $0 >= 1 ? $0 : nil } ?? { fail("bad --symbols") }()
   case "--seed": seed = UInt64(value(flag)) ?? { fail("bad --seed") }()
+  case "--hostile": hostile = true
   default: fail("unknown option \(flag)")
   }
 }
@@ -129,11 +133,11 @@ if let blast {
 
 let server: FeedServer
 do {
-  server = try FeedServer(
-    script: script,
-    options: .init(
-      port: port, timeScale: timeScale, emulation: verbatim ? .verbatim : .finnhub,
-      ending: hold ? .hold : normal, plans: plans))
+  var options = FeedServer.Options(
+    port: port, timeScale: timeScale, emulation: verbatim ? .verbatim : .finnhub,
+    ending: hold ? .hold : normal, plans: plans)
+  options.hostileBlast = hostile
+  server = try FeedServer(script: script, options: options)
 } catch {
   fail("cannot listen: \(error)")
 }
