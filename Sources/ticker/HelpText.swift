@@ -43,7 +43,7 @@ enum HelpText {
                                supports WebSockets, else the native engine)
           --cacert FILE        also trust the CA certificates in this PEM file
           --connect-timeout SECONDS
-                               limit for TCP + TLS + upgrade (default 10)
+                               limit for name lookup + TCP + TLS + upgrade (default 10)
           --max-message-size BYTES
                                largest message accepted (default 16777216)
 
