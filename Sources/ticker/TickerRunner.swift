@@ -32,14 +32,16 @@ struct TickerRunner: Sendable {
 
   func run() async -> Outcome {
     diagnostics.info("connecting to \(url) with the \(engine.name) engine")
-    let subscribe = provider.subscribeMessages(for: symbols)
+    var ids = RequestIDs(prefix: "ticker")
+    let subscribe = provider.subscriptionMessages(from: [], to: symbols, ids: &ids)
+    let unsubscribe = provider.subscriptionMessages(from: symbols, to: [], ids: &ids)
     let session = WebSocketSession(
       engine: engine, url: url, options: connectOptions, configuration: sessionConfiguration
     ) { connection throws(WebSocketError) in
       for message in subscribe { try await connection.send(message) }
     }
     let stopper = Stopper(
-      session: session, beforeClose: provider.unsubscribeMessages(for: symbols), timeout: closeTimeout)
+      session: session, beforeClose: unsubscribe, timeout: closeTimeout)
     let driver = PipelineDriver(stage: stage, sink: sink) { stop in
       switch stop {
       case .countReached: stopper.request(.countReached)
@@ -169,8 +171,10 @@ struct TickerRunner: Sendable {
       quotes.append(contentsOf: decoded)
     case .keepalive:
       break
-    case .error(let text):
-      warnings.warn("server errors", "server error: \(text)")
+    case .error(let error):
+      warnings.warn("server errors", "server error: \(error.message)")
+    case .acknowledged, .closingSoon:
+      break
     case .ignored(let type):
       warnings.count("ignored messages", verbose: "ignored a message of type \"\(type)\"")
     case .malformed(let why):

@@ -31,7 +31,7 @@ import WebSocketClient
         quote(btc, "95372.3", 1_768_655_933_510, volume: "0.0009"),
       ]),
       .keepalive,
-      .error("Invalid symbol BINANCE:NOPEUSDT"),
+      .error(VenueError(message: "Invalid symbol BINANCE:NOPEUSDT", fatal: false)),
       .quotes([quote(btc, "95380", 1_768_655_961_000, volume: "0")]),
       .keepalive,
     ]
@@ -141,8 +141,8 @@ import WebSocketClient
     #expect(provider.decode(.text(#"{"type":"news","data":[]}"#)) == .ignored("news"))
     #expect(
       provider.decode(.text(#"{"msg":"Subscribing to too many symbols","type":"error"}"#))
-        == .error("Subscribing to too many symbols"))
-    #expect(provider.decode(.text(#"{"type":"error"}"#)) == .error("unspecified error"))
+        == .error(VenueError(message: "Subscribing to too many symbols", fatal: false)))
+    #expect(provider.decode(.text(#"{"type":"error"}"#)) == .error(VenueError(message: "unspecified error", fatal: false)))
     #expect(provider.decode(.text(#"{"type":"trade","data":[]}"#)) == .quotes([]))
   }
 

@@ -1,23 +1,65 @@
 import WebSocketClient
 
-/// A price feed reached over one WebSocket: where to connect, what to send, how to read what
-/// comes back. Implementations are pure values: no I/O, no state.
+/// A price feed reached over one WebSocket — one venue's protocol facts, as pure values and
+/// functions (no I/O, no state): where to connect and how, how symbols are spelt, how a
+/// subscription is made and changed, what the venue needs from the client to stay connected,
+/// what its limits are, and how to read what comes back. The runtime (`FeedCore`) does the rest
+/// the same way for every venue.
 public protocol Provider: Sendable {
   /// Short lower-case name used in configuration (`"finnhub"`).
   var name: String { get }
+  /// The venue's name for people (`"Finnhub"`).
+  var displayName: String { get }
   /// The endpoint used when no `--url` is given.
   var defaultURL: WebSocketURL { get }
+  /// The environment variable that holds this venue's API key; nil when it needs none.
+  var tokenVariable: String? { get }
   /// Whether connecting without a token is pointless (the server refuses it).
   var requiresToken: Bool { get }
-  /// The URL to connect to: `base` with the token applied the way this provider wants it.
+  /// The URL to connect to: `base` with the token applied the way this venue wants it.
   func endpoint(base: WebSocketURL, token: String?) -> WebSocketURL
-  /// Messages to send after connecting (and after every reconnect) to receive `symbols`.
-  func subscribeMessages(for symbols: [String]) -> [WebSocketMessage]
-  /// Messages to send before closing, to stop receiving `symbols`.
-  func unsubscribeMessages(for symbols: [String]) -> [WebSocketMessage]
-  /// How this venue's server spells `symbol` (as typed by the user) in the quotes it sends:
-  /// only quotes for the subscribed symbols, in this spelling, are printed.
+  /// Header fields for the upgrade request besides `User-Agent` (which the caller adds).
+  /// `Origin` is never sent by the engine (Upbit rate-limits requests that carry one).
+  var handshakeHeaders: [HTTPHead.Field] { get }
+  /// Words for the user about an HTTP status at the handshake that this venue gives a special
+  /// meaning (Binance's 451: refused for the region), or nil.
+  func handshakeAdvice(status: Int) -> String?
+
+  // MARK: Symbols
+
+  /// The symbol as this venue's subscription wants it (`btcusdt` → `BTCUSDT` on Binance,
+  /// `krw-btc` → `KRW-BTC` on Upbit), or why `symbol` cannot be one of this venue's symbols.
+  func canonicalSymbol(_ symbol: String) -> Result<String, SymbolError>
+  /// How quotes for the canonical `symbol` name it: only quotes for subscribed symbols, in
+  /// this spelling, are printed.
   func serverSymbol(for symbol: String) -> String
+  /// One example symbol for messages and help (`BINANCE:BTCUSDT`, `KRW-BTC`).
+  var exampleSymbol: String { get }
+
+  // MARK: Subscriptions
+
+  /// How this venue changes a subscription: a message per symbol, or the whole list again.
+  var subscriptionStyle: SubscriptionStyle { get }
+  /// The messages that take a connection's subscription from `old` to `new` (canonical symbols,
+  /// in the user's order; `old` is empty on a fresh connection, `new` is empty to unsubscribe
+  /// everything before closing). Empty when nothing needs saying. Request ids for venues that
+  /// acknowledge by id (Binance), and unique tickets (Upbit), come from `ids`.
+  func subscriptionMessages(from old: [String], to new: [String], ids: inout RequestIDs)
+    -> [WebSocketMessage]
+
+  // MARK: Staying connected
+
+  /// What the venue needs from the client to keep the connection (Upbit: a text `PING` every
+  /// 25 s); nil when the WebSocket pings of the session are enough, or nothing is needed.
+  var keepalive: KeepaliveDuty? { get }
+  /// The venue's limits that the client must respect.
+  var limits: VenueLimits { get }
+  /// Upbit accepts codes it does not know without a word: a subscribed symbol that gave no quote
+  /// within this long is worth one warning. nil when the venue says so itself.
+  var firstQuoteDeadline: Duration? { get }
+
+  // MARK: Reading
+
   /// Interprets one server message. Never traps, whatever the input.
   func decode(_ message: WebSocketMessage) -> ProviderEvent
   /// The hot path: appends the quotes of a plain price message to `quotes` and returns nil;
@@ -30,7 +72,15 @@ public protocol Provider: Sendable {
 }
 
 extension Provider {
+  public var tokenVariable: String? { nil }
+  public var requiresToken: Bool { false }
+  public func endpoint(base: WebSocketURL, token: String?) -> WebSocketURL { base }
+  public var handshakeHeaders: [HTTPHead.Field] { [] }
+  public func handshakeAdvice(status: Int) -> String? { nil }
   public func serverSymbol(for symbol: String) -> String { symbol }
+  public var keepalive: KeepaliveDuty? { nil }
+  public var limits: VenueLimits { VenueLimits() }
+  public var firstQuoteDeadline: Duration? { nil }
 
   public func decodeLarge(_ message: WebSocketMessage) -> LargeMessage? { nil }
 
@@ -42,4 +92,67 @@ extension Provider {
     }
     return event
   }
+}
+
+/// How a venue changes a subscription.
+public enum SubscriptionStyle: Sendable, Equatable {
+  /// A message per change (Finnhub: one per symbol; Binance and Coinbase: one listing the
+  /// symbols added, one listing those removed).
+  case incremental
+  /// A new request replaces the whole previous one (Upbit): every change re-sends the full list.
+  case wholeList
+}
+
+/// What a venue needs the client to send to keep a connection.
+public struct KeepaliveDuty: Sendable, Equatable {
+  /// The message to send.
+  public var message: WebSocketMessage
+  /// How often.
+  public var interval: Duration
+
+  public init(message: WebSocketMessage, interval: Duration) {
+    self.message = message
+    self.interval = interval
+  }
+}
+
+/// Limits a venue enforces on a connection.
+public struct VenueLimits: Sendable, Equatable {
+  /// Client messages allowed per second (Binance: 5, pongs included; over that it closes with
+  /// 1008). nil: no limit worth pacing for.
+  public var messagesPerSecond: Int?
+  /// Symbols one connection may carry (Binance: 1024 streams); nil: no known limit.
+  public var symbolsPerConnection: Int?
+
+  public init(messagesPerSecond: Int? = nil, symbolsPerConnection: Int? = nil) {
+    self.messagesPerSecond = messagesPerSecond
+    self.symbolsPerConnection = symbolsPerConnection
+  }
+}
+
+/// Ids for requests a venue acknowledges (Binance's `id`), and tickets that must be unique per
+/// request (Upbit). Owned by the runtime, one per feed; `prefix` comes from injected randomness
+/// so tests pin exact messages.
+public struct RequestIDs: Sendable, Equatable {
+  /// Makes tickets unique across runs (e.g. `"ticker-3f9a"`).
+  public var prefix: String
+  public private(set) var last = 0
+
+  public init(prefix: String) { self.prefix = prefix }
+
+  /// The next id: 1, 2, 3, …
+  public mutating func next() -> Int {
+    last += 1
+    return last
+  }
+}
+
+/// Why a symbol cannot be one of a venue's.
+public struct SymbolError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What is wrong, in the venue's terms (`"a Binance symbol is letters and digits, such as BTCUSDT"`).
+  public var message: String
+
+  public init(_ message: String) { self.message = message }
+
+  public var description: String { message }
 }

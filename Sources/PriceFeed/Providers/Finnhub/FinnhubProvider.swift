@@ -9,17 +9,41 @@ public struct FinnhubProvider: Provider {
   }
 
   public var name: String { "finnhub" }
+  public var displayName: String { "Finnhub" }
 
   public var defaultURL: WebSocketURL {
     WebSocketURL(isSecure: true, host: "ws.finnhub.io", port: 443, target: "/")
   }
 
+  public var tokenVariable: String? { "FINNHUB_TOKEN" }
   public var requiresToken: Bool { true }
+  public var exampleSymbol: String { "BINANCE:BTCUSDT" }
 
   /// Sets the `token` query item (replacing one already in `base`); `base` unchanged without one.
   public func endpoint(base: WebSocketURL, token: String?) -> WebSocketURL {
     guard let token, !token.isEmpty else { return base }
     return base.settingQueryItem("token", to: token)
+  }
+
+  public func handshakeAdvice(status: Int) -> String? {
+    status == 401 || status == 403 ? "check FINNHUB_TOKEN" : nil
+  }
+
+  /// Finnhub symbols are free-form (`AAPL`, `BINANCE:BTCUSDT`, `IC MARKETS:1`) and sent as typed.
+  public func canonicalSymbol(_ symbol: String) -> Result<String, SymbolError> {
+    symbol.isEmpty ? .failure(SymbolError("a symbol cannot be empty")) : .success(symbol)
+  }
+
+  public var subscriptionStyle: SubscriptionStyle { .incremental }
+
+  /// One `unsubscribe` per symbol removed, then one `subscribe` per symbol added.
+  public func subscriptionMessages(from old: [String], to new: [String], ids: inout RequestIDs)
+    -> [WebSocketMessage]
+  {
+    let kept = Set(new)
+    let had = Set(old)
+    return old.filter { !kept.contains($0) }.map { Self.message(type: "unsubscribe", symbol: $0) }
+      + new.filter { !had.contains($0) }.map { Self.message(type: "subscribe", symbol: $0) }
   }
 
   public func subscribeMessages(for symbols: [String]) -> [WebSocketMessage] {
@@ -115,7 +139,7 @@ public struct FinnhubProvider: Provider {
     case "ping":
       return .keepalive
     case "error":
-      return .error(response.msg ?? "unspecified error")
+      return .error(VenueError(message: response.msg ?? "unspecified error", fatal: false))
     default:
       return .ignored(response.type)
     }
