@@ -9,6 +9,8 @@ import PackageDescription
 //                     TickerPluginABI; the ticker side is EnginePlugin), so the native path never
 //                     maps Foundation, FoundationNetworking or ICU. macOS links it directly.
 //   PriceFeed         providers, exact-price JSON decoding, debounce/dedupe pipeline, output, config
+//   FeedCore          the runtime: subscriptions, the feed machine and its shell, the quote bus and
+//                     outputs, control lines, reports
 //   FeedServer        a small real WebSocket server that replays recorded sessions (demo, tests)
 //   ticker            the command-line tool
 //   feedserve         FeedServer as a command, for benchmarks and manual tests
@@ -38,18 +40,21 @@ let package = Package(
     .target(name: "EnginePlugin", dependencies: ["WebSocketClient", "TickerPluginABI"]),
     .target(name: "PriceFeed", dependencies: ["WebSocketClient"]),
     .target(name: "FeedServer", dependencies: ["WebSocketClient", "PriceFeed"]),
+    .target(name: "FeedCore", dependencies: ["WebSocketClient", "PriceFeed"]),
     .executableTarget(name: "feedserve", dependencies: ["FeedServer", "WebSocketClient"]),
     .executableTarget(
       name: "hotpath", dependencies: ["PriceFeed", "WebSocketClient"], path: "Benchmarks/HotPath"),
     .executableTarget(
       name: "ticker",
       dependencies: [
-        "WebSocketClient", "PriceFeed", "FeedServer", "EnginePlugin",
+        "WebSocketClient", "PriceFeed", "FeedCore", "FeedServer", "EnginePlugin",
         .target(name: "URLSessionEngine", condition: .when(platforms: [.macOS])),
       ]
     ),
     .testTarget(name: "WebSocketClientTests", dependencies: ["WebSocketClient", "FeedServer"]),
     .testTarget(name: "PriceFeedTests", dependencies: ["PriceFeed"]),
+    .testTarget(
+      name: "FeedCoreTests", dependencies: ["FeedCore", "PriceFeed", "WebSocketClient", "FeedServer"]),
     .testTarget(
       name: "TickerTests",
       dependencies: ["WebSocketClient", "URLSessionEngine", "PriceFeed", "FeedServer", "EnginePlugin"]

@@ -1,88 +1,66 @@
+import FeedCore
+import PriceFeed
 import WebSocketClient
 
-/// The one place that turns a failure into the line the user reads and the exit code scripts
-/// see. Every text here passes through `Diagnostics`, which removes the token.
+/// The one place that turns how a run ended into the line the user reads and the exit code
+/// scripts see. The words come from `FailureText`; every line passes through `Diagnostics`,
+/// which removes secrets and escapes control characters.
 enum ErrorReport {
-  static func describe(_ error: WebSocketError) -> (code: ExitCode, message: String) {
+  static func exitCode(for error: WebSocketError) -> ExitCode {
     switch error {
-    case .handshake(.unexpectedStatus(let status, let reason, let retryAfter)):
-      let http = "HTTP \(status)\(reason.isEmpty ? "" : " \(reason)")"
+    case .handshake(.unexpectedStatus(let status, _, _)):
       switch status {
-      case 401, 403:
-        return (.authRefused, "the server refused the API token (\(http)); check FINNHUB_TOKEN")
-      case 429:
-        let ceiling = Backoff.defaultRetryAfterCeiling.components.seconds
-        let wait =
-          retryAfter.map {
-            " (Retry-After: \($0) s\(Int64($0) > ceiling ? ", more than the \(ceiling) s the ticker waits at most" : ""))"
-          } ?? ""
-        return (.unavailable, "the server is rate-limiting connections (\(http))\(wait)")
-      case 500...599:
-        return (.unavailable, "the server is unavailable (\(http))")
-      default:
-        return (.protocolError, "the server refused the WebSocket upgrade (\(http))")
+      case 401, 403: .authRefused
+      case 429, 500...599: .unavailable
+      default: .protocolError
       }
-    case .handshake(let other):
-      return (.protocolError, "the WebSocket handshake failed: \(describe(other))")
-    case .transport(let transport):
-      return describe(transport)
-    case .protocolViolation(let frameError):
-      return (
-        .protocolError,
-        "the server broke the WebSocket protocol (\(frameError)); closed with \(frameError.closeCode)"
-      )
-    case .abnormalClosure:
-      return (.unavailable, "the connection was lost (no close frame: \(CloseCode.abnormalClosure))")
-    case .unsupported(let why):
-      return (.unavailable, "this engine cannot do WebSockets here: \(why)")
-    case .notConnected:
-      return (.unavailable, "the connection is closed")
+    case .handshake, .protocolViolation: .protocolError
+    case .transport(let transport): exitCode(for: transport)
+    case .abnormalClosure, .unsupported, .notConnected: .unavailable
     }
   }
 
-  static func describe(_ error: TransportError) -> (code: ExitCode, message: String) {
+  static func exitCode(for error: TransportError) -> ExitCode {
     switch error {
-    case .invalidURL(let why): (.usage, "invalid URL: \(why)")
-    case .resolve(let host, let message): (.unavailable, "cannot resolve \(host): \(message)")
-    case .connect(let host, let port, let errno):
-      (.unavailable, "cannot connect to \(host) port \(port): \(SystemError.text(errno))")
-    case .timeout(let what): (.unavailable, "timed out: \(what)")
-    case .syscall(let call, let errno): (.unavailable, "\(call) failed: \(SystemError.text(errno))")
-    case .connectionClosed: (.unavailable, "the server closed the TCP connection")
-    case .cancelled: (.unavailable, "the connection was shut down")
-    case .tls(let message): (.protocolError, "TLS failed: \(message)")
-    case .certificateVerification(let code, let message):
-      (
-        .protocolError,
-        "the server's TLS certificate failed verification: \(message) (verify code \(code)); "
-          + "use --cacert FILE to trust a private CA"
-      )
-    case .tlsUnavailable: (.unavailable, "TLS is not available in this build; use --engine urlsession")
+    case .invalidURL: .usage
+    case .tls, .certificateVerification: .protocolError
+    case .resolve, .connect, .timeout, .syscall, .connectionClosed, .cancelled, .tlsUnavailable: .unavailable
     }
   }
 
-  static func describe(_ error: HandshakeError) -> String {
-    switch error {
-    case .unexpectedStatus(let code, let reason, _): "HTTP \(code) \(reason)"
-    case .malformedResponse(let why): "malformed HTTP response (\(why))"
-    case .responseTooLarge: "the response headers are too large"
-    case .missingUpgradeHeader: "the response has no \"Upgrade: websocket\""
-    case .missingConnectionHeader: "the response has no \"Connection: Upgrade\""
-    case .invalidAcceptKey: "Sec-WebSocket-Accept does not match our key"
-    case .unexpectedExtension(let what): "the server chose \(what), which we did not offer"
+  /// The last word: what ended the run, on stderr, and the exit code.
+  static func report(_ outcome: FeedOutcome, provider: any Provider, _ diagnostics: Diagnostics) -> ExitCode {
+    switch outcome {
+    case .stopped(.countReached):
+      return .ok
+    case .stopped(.readerGone):
+      return .ok  // `ticker | head -3`: quietly done.
+    case .stopped(.writeFailed(let errno)):
+      diagnostics.error("cannot write to stdout: \(FailureText.systemError(errno))")
+      return .ioError
+    case .stopped(.signal(let sig)):
+      return sig == 2 ? .interrupted : .terminated
+    case .serverClosed(let status):
+      let text = status.map { "\($0)" } ?? "no status"
+      if status?.code == .normalClosure {
+        diagnostics.note("the server closed the connection (\(text))")
+        return .ok
+      }
+      diagnostics.error("the server closed the connection (\(text))")
+      return .unavailable
+    case .failed(let error):
+      diagnostics.error(FailureText.describe(error, provider: provider))
+      return exitCode(for: error)
+    case .refused(let error):
+      let name = error.name.map { "\($0): " } ?? ""
+      diagnostics.error("\(provider.displayName) refused the subscription: \(name)\(error.message)")
+      return .refused
+    case .retriesExhausted(let attempts, let last):
+      let tries =
+        attempts == 0
+        ? "no reconnect allowed (--max-retries 0)" : "gave up after \(attempts) reconnect attempt(s)"
+      diagnostics.error("\(tries): \(FailureText.describe(last, provider: provider))")
+      return .retriesExhausted
     }
-  }
-}
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
-enum SystemError {
-  static func text(_ code: Int32) -> String {
-    guard let c = strerror(code) else { return "errno \(code)" }
-    return String(cString: c)
   }
 }

@@ -1,3 +1,4 @@
+import FeedCore
 import FeedServer
 import PriceFeed
 import WebSocketClient
@@ -58,8 +59,17 @@ enum TickerCommand {
         "unknown provider \"\(config.provider)\" (known: \(ProviderCatalog.names.joined(separator: ", ")))")
       return .config
     }
+    var symbols: [String] = []
+    for symbol in config.symbols {
+      switch provider.canonicalSymbol(symbol) {
+      case .success(let canonical): if !symbols.contains(canonical) { symbols.append(canonical) }
+      case .failure(let error):
+        diagnostics.error("\"\(symbol)\" is not a \(provider.displayName) symbol: \(error)")
+        return .usage
+      }
+    }
 
-    // Where to connect: the demo's own server, or the provider (with its token).
+    // Where to connect: the demo's own server, or the venue (with its token).
     var demoServer: FeedServer?
     let url: WebSocketURL
     if command.demo {
@@ -68,19 +78,19 @@ enum TickerCommand {
           script: try SessionScript(ndjson: DemoSession.finnhub),
           options: .init(
             maximumDelay: 1, ending: .synthetic(seed: 2026, interval: 0.15),
-            awaitSubscriptions: config.symbols.count))
+            awaitSubscriptions: symbols.count))
         server.start()
         demoServer = server
         url = provider.endpoint(base: server.url, token: nil)
-        diagnostics.info("demo: replaying a recorded Finnhub session from \(server.url)")
+        diagnostics.info("demo: replaying a recorded \(provider.displayName) session from \(server.url)")
       } catch {
         diagnostics.error("cannot start the demo server: \(error)")
         return .software
       }
     } else {
       if provider.requiresToken, (config.token ?? "").isEmpty {
-        diagnostics.error(
-          "no API token: set FINNHUB_TOKEN (a free key from finnhub.io), or try --demo")
+        let variable = provider.tokenVariable ?? "the API token"
+        diagnostics.error("no API token: set \(variable) (a free key from finnhub.io), or try --demo")
         return .usage
       }
       url = provider.endpoint(base: config.url ?? provider.defaultURL, token: config.token)
@@ -98,58 +108,45 @@ enum TickerCommand {
       return .unavailable
     }
     diagnostics.info("engine \(selected.engine.name): \(selected.reason)")
+    diagnostics.info("connecting to \(url) with the \(selected.engine.name) engine")
 
     let useColor = config.color.resolve(isTerminal: isTerminal(1), environment: environment)
-    let runner = TickerRunner(
-      provider: provider, engine: selected.engine, url: url, symbols: config.symbols,
+    let settings = Feed.Settings(
+      provider: provider, engine: selected.engine, url: url,
       connectOptions: ConnectOptions(
-        headers: [("User-Agent", HelpText.version.replacingAll(" ", with: "/"))],
+        headers: [("User-Agent", HelpText.version.replacingAll(" ", with: "/"))]
+          + provider.handshakeHeaders.map { ($0.name, $0.value) },
         connectTimeout: config.connectTimeout.seconds,
         maximumMessageSize: config.maxMessageSize, caCertificateFile: config.cacert),
-      sessionConfiguration: SessionConfiguration(
+      session: SessionConfiguration(
         backoff: Backoff(maximumDelay: config.maxBackoff),
         maxRetries: config.maxRetries,
         pingInterval: config.pingInterval == .zero ? nil : config.pingInterval,
         pongTimeout: config.pongTimeout,
         silenceTimeout: config.silenceTimeout == .zero ? nil : config.silenceTimeout),
-      stage: PriceStage(mode: config.stageMode),
-      sink: QuoteSink(
-        formatter: config.format.makeFormatter(useColor: useColor), writer: stdout, limit: config.count),
-      diagnostics: diagnostics)
-    return report(await runner.run(), diagnostics)
+      mode: config.stageMode, symbols: symbols, ticketPrefix: Self.ticketPrefix())
+    let reports = ReportWriter<ContinuousClock.Instant>(
+      diagnostics: diagnostics, provider: provider, now: { ContinuousClock.now })
+    let feed = Feed(settings) { reports.write($0) }
+    let output = StdoutOutput.start(
+      on: feed,
+      writer: QuoteWriter(
+        formatter: config.format.makeFormatter(useColor: useColor), writer: stdout, limit: config.count))
+    let signals = SignalWatcher { feed.stop(.signal($0)) }
+    defer { signals.cancel() }
+    if command.controlStdin { ControlReader.start(fd: 0, feed: feed) }
+
+    let outcome = await feed.run()
+    await output.value
+    reports.summary()
+    return ErrorReport.report(outcome, provider: provider, diagnostics)
   }
 
-  /// The last word: what ended the run, on stderr, and the exit code.
-  static func report(_ outcome: TickerRunner.Outcome, _ diagnostics: Diagnostics) -> ExitCode {
-    switch outcome {
-    case .countReached:
-      return .ok
-    case .readerGone:
-      return .ok  // `ticker | head -3`: quietly done.
-    case .writeFailed(let errno):
-      diagnostics.error("cannot write to stdout: \(SystemError.text(errno))")
-      return .ioError
-    case .signal(let sig):
-      return sig == 2 ? .interrupted : .terminated
-    case .serverClosed(let status):
-      let text = status.map { "\($0)" } ?? "no status"
-      if status?.code == .normalClosure {
-        diagnostics.note("the server closed the connection (\(text))")
-        return .ok
-      }
-      diagnostics.error("the server closed the connection (\(text))")
-      return .unavailable
-    case .failed(let error):
-      let (code, message) = ErrorReport.describe(error)
-      diagnostics.error(message)
-      return code
-    case .retriesExhausted(let attempts, let last):
-      let tries =
-        attempts == 0
-        ? "no reconnect allowed (--max-retries 0)" : "gave up after \(attempts) reconnect attempt(s)"
-      diagnostics.error("\(tries): \(TickerRunner.describe(last))")
-      return .retriesExhausted
-    }
+  /// A prefix that makes this run's venue tickets unique (Upbit): "ticker-" and 8 hex digits.
+  static func ticketPrefix() -> String {
+    var random = SystemRandomNumberGenerator()
+    let digits = String(random.next() & 0xFFFF_FFFF, radix: 16)
+    return "ticker-" + String(repeating: "0", count: 8 - digits.count) + digits
   }
 }
 

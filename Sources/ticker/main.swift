@@ -1,4 +1,5 @@
 import Dispatch
+import FeedCore
 
 #if canImport(Glibc)
   import Glibc

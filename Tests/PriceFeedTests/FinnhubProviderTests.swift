@@ -142,7 +142,9 @@ import WebSocketClient
     #expect(
       provider.decode(.text(#"{"msg":"Subscribing to too many symbols","type":"error"}"#))
         == .error(VenueError(message: "Subscribing to too many symbols", fatal: false)))
-    #expect(provider.decode(.text(#"{"type":"error"}"#)) == .error(VenueError(message: "unspecified error", fatal: false)))
+    #expect(
+      provider.decode(.text(#"{"type":"error"}"#))
+        == .error(VenueError(message: "unspecified error", fatal: false)))
     #expect(provider.decode(.text(#"{"type":"trade","data":[]}"#)) == .quotes([]))
   }
 

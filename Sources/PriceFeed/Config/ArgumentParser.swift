@@ -42,6 +42,18 @@ public enum ArgumentParser {
         let text = try value()
         let list = SettingValue.symbols(text)
         symbols += try parsed(text, list.isEmpty ? nil : list, SettingValue.symbolsRequirement)
+      case "--provider":
+        let text = try value()
+        guard ProviderCatalog.names.contains(text.lowercased()) else {
+          throw .invalidValue(option: name, value: text, requirement: SettingValue.providerRequirement)
+        }
+        command.config.provider = text.lowercased()
+      case "--control":
+        let text = try value()
+        guard text == "stdin" else {
+          throw .invalidValue(option: name, value: text, requirement: "must be stdin")
+        }
+        command.controlStdin = true
       case "--url":
         let text = try value()
         guard let url = SettingValue.url(text) else {

@@ -8,6 +8,8 @@ public struct ParsedCommand: Sendable, Equatable {
   public var demo = false
   /// `--config FILE`.
   public var configPath: String? = nil
+  /// `--control stdin`: read subscription changes from stdin while running.
+  public var controlStdin = false
 
   public init() {}
 }

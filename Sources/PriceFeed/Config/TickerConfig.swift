@@ -45,6 +45,12 @@ public struct TickerConfig: Sendable, Equatable {
   ) -> TickerConfig {
     var config = TickerConfig()
     for layer in [file, environment, flags] { layer.apply(to: &config) }
+    // Symbols nobody gave: the chosen venue's example symbol.
+    if [file, environment, flags].allSatisfy({ $0.symbols == nil }),
+      let provider = ProviderCatalog.provider(named: config.provider)
+    {
+      config.symbols = [provider.exampleSymbol]
+    }
     return config
   }
 

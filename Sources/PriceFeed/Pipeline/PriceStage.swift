@@ -94,6 +94,17 @@ public struct PriceStage<Instant: InstantProtocol>: Sendable where Instant.Durat
     return out
   }
 
+  /// Forgets `symbol` (it is no longer subscribed): returns its pending quote if dedupe lets it
+  /// through (nothing valid is lost), and drops its state, so a later subscription starts afresh.
+  public mutating func remove(_ symbol: String) -> Quote? {
+    guard let index = indexBySymbol.removeValue(forKey: symbol) else { return nil }
+    let quote = states[index].release()
+    states.remove(at: index)
+    symbols.remove(at: index)
+    for i in index..<symbols.count { indexBySymbol[symbols[i]] = i }
+    return quote
+  }
+
   /// The last price printed for `symbol`, if any.
   public func lastPrinted(for symbol: String) -> Price? {
     indexBySymbol[symbol].flatMap { states[$0].lastPrinted }

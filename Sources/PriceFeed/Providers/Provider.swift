@@ -40,6 +40,10 @@ public protocol Provider: Sendable {
 
   /// How this venue changes a subscription: a message per symbol, or the whole list again.
   var subscriptionStyle: SubscriptionStyle { get }
+  /// How this venue answers subscription requests: not at all (Finnhub, Upbit), by request id
+  /// (Binance `{"result":null,"id":n}`), or one answer per request in order (Coinbase
+  /// `subscriptions`). The runtime matches answers and errors to the requests that caused them.
+  var acknowledgement: Acknowledgement { get }
   /// The messages that take a connection's subscription from `old` to `new` (canonical symbols,
   /// in the user's order; `old` is empty on a fresh connection, `new` is empty to unsubscribe
   /// everything before closing). Empty when nothing needs saying. Request ids for venues that
@@ -81,6 +85,7 @@ extension Provider {
   public var keepalive: KeepaliveDuty? { nil }
   public var limits: VenueLimits { VenueLimits() }
   public var firstQuoteDeadline: Duration? { nil }
+  public var acknowledgement: Acknowledgement { .none }
 
   public func decodeLarge(_ message: WebSocketMessage) -> LargeMessage? { nil }
 
@@ -101,6 +106,16 @@ public enum SubscriptionStyle: Sendable, Equatable {
   case incremental
   /// A new request replaces the whole previous one (Upbit): every change re-sends the full list.
   case wholeList
+}
+
+/// How a venue answers subscription requests.
+public enum Acknowledgement: Sendable, Equatable {
+  /// It does not (success shows as quotes arriving).
+  case none
+  /// Each answer names the request's id (`ProviderEvent.acknowledged(id:)`, `VenueError.requestID`).
+  case byID
+  /// One answer per request, in the order the requests were sent.
+  case inOrder
 }
 
 /// What a venue needs the client to send to keep a connection.

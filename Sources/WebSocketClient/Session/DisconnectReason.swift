@@ -8,6 +8,8 @@ public enum DisconnectReason: Sendable, Equatable, CustomStringConvertible {
   case pongTimeout(Duration)
   /// No data message for the silence timeout: the connection was abandoned.
   case silence(Duration)
+  /// The session's user asked for a reconnect (`WebSocketSession.reconnect(reason:)`).
+  case requested(String)
 
   /// The error inside `.failed`, if any.
   public var error: WebSocketError? {
@@ -22,6 +24,7 @@ public enum DisconnectReason: Sendable, Equatable, CustomStringConvertible {
     case .peerClosed(let status): "the server closed the connection (\(status))"
     case .pongTimeout(let limit): "no pong within \(limit.formattedSeconds)"
     case .silence(let limit): "no message for \(limit.formattedSeconds)"
+    case .requested(let reason): reason
     }
   }
 }

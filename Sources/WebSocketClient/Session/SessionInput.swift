@@ -12,6 +12,8 @@ enum SessionInput: Sendable {
   case timer(token: Int)
   case stop(StopRequest)
   case stopFinished
+  /// `WebSocketSession.reconnect(reason:)`.
+  case reconnect(reason: String)
 }
 
 /// What `stop(...)` asked for.

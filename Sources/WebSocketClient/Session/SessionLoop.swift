@@ -78,6 +78,11 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
       timerFired()
     case .stop(let request): stop(request)
     case .stopFinished: outcome = .stopped
+    case .reconnect(let reason):
+      guard case .open(let open) = phase else { return }
+      leaveOpenConnection()
+      abandon(open.connection)
+      failed(.requested(reason), .reconnect, healthyFor: open.openedAt.duration(to: clock.now))
     }
   }
 

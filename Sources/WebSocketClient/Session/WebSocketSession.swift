@@ -34,6 +34,7 @@ public final class WebSocketSession: Sendable {
     var started = false
     var ended = false
     var endWaiters: [CheckedContinuation<Void, Never>] = []
+    var posts = 0
   }
 
   /// - Parameters:
@@ -98,6 +99,25 @@ public final class WebSocketSession: Sendable {
       }
       if ended { continuation.resume() }
     }
+  }
+
+  /// Puts `value` into `events` as `.post`, after every event emitted so far and regardless of
+  /// the stream's bound (posts are few: commands, timer ticks). An `onConnect` hook that posts is
+  /// ordered after the previous connection's `.disconnected`. False once the stream has ended.
+  @discardableResult
+  public func post(_ value: any Sendable) -> Bool {
+    let id = lifecycle.withLock { state in
+      state.posts += 1
+      return state.posts
+    }
+    return eventSink.forcePush(.post(SessionPost(value, id: id)))
+  }
+
+  /// Drops the open connection (close 1001 with `reason`) and reconnects with the usual backoff,
+  /// as after a transient close: e.g. the venue announced it is about to close. Nothing happens
+  /// when no connection is open.
+  public func reconnect(reason: String) {
+    inboxSink.forcePush(.reconnect(reason: reason))
   }
 
   private func launch<C: Clock>(_ clock: C) where C.Duration == Duration {

@@ -80,7 +80,8 @@ struct FinnhubLargeMessage {
       )
       return .chunks(chunks, dropped: dropped, droppedCount: droppedCount)
     case "ping": return .event(.keepalive)
-    case "error": return .event(.error(VenueError(message: response.msg ?? "unspecified error", fatal: false)))
+    case "error":
+      return .event(.error(VenueError(message: response.msg ?? "unspecified error", fatal: false)))
     default: return .event(.ignored(response.type))
     }
   }

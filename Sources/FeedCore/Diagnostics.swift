@@ -5,32 +5,35 @@ import WebSocketClient
 /// token, a URL's password) removed by `Redaction.redact`; then every control character escaped by
 /// `TerminalText` (a close reason, an HTTP reason phrase or a server's error text can hold
 /// anything), and the line capped at `maximumLineBytes`, before the text leaves the process.
-final class Diagnostics: Sendable {
+public final class Diagnostics: Sendable {
   private let writer = FileDescriptorWriter(fd: 2)
-  let secrets: [String]
-  let verbose: Bool
+  private let sink: (@Sendable ([UInt8]) -> Void)?
+  public let secrets: [String]
+  public let verbose: Bool
 
   /// The longest line written, in bytes (after escaping); longer ones are cut and say so.
-  static let maximumLineBytes = 2048
+  public static let maximumLineBytes = 2048
 
-  init(secrets: [String], verbose: Bool) {
+  /// - Parameter write: where lines go (stderr unless a test says otherwise).
+  public init(secrets: [String], verbose: Bool, write: (@Sendable ([UInt8]) -> Void)? = nil) {
+    self.sink = write
     self.secrets = secrets.filter { !$0.isEmpty }
     self.verbose = verbose
   }
 
   /// A line for the user: `ticker: <text>`.
-  func note(_ text: String) { emit("ticker: \(text)") }
+  public func note(_ text: String) { emit("ticker: \(text)") }
   /// A warning: `ticker: warning: <text>`.
-  func warning(_ text: String) { emit("ticker: warning: \(text)") }
+  public func warning(_ text: String) { emit("ticker: warning: \(text)") }
   /// An error: `ticker: error: <text>`.
-  func error(_ text: String) { emit("ticker: error: \(text)") }
+  public func error(_ text: String) { emit("ticker: error: \(text)") }
   /// Only with `--verbose`.
-  func info(_ text: @autoclosure () -> String) {
+  public func info(_ text: @autoclosure () -> String) {
     if verbose { emit("ticker: \(text())") }
   }
 
   /// The bytes of one stderr line for `text`, newline included.
-  static func line(_ text: String, secrets: [String]) -> [UInt8] {
+  public static func line(_ text: String, secrets: [String]) -> [UInt8] {
     var out: [UInt8] = []
     TerminalText.appendEscaped(Redaction.redact(text, secrets: secrets), to: &out)
     if out.count > maximumLineBytes {
@@ -46,7 +49,12 @@ final class Diagnostics: Sendable {
   }
 
   private func emit(_ text: String) {
-    // stderr going away must not stop the ticker; there is nowhere left to report it.
-    try? writer.write(Self.line(text, secrets: secrets))
+    let line = Self.line(text, secrets: secrets)
+    if let sink {
+      sink(line)
+    } else {
+      // stderr going away must not stop the ticker; there is nowhere left to report it.
+      try? writer.write(line)
+    }
   }
 }

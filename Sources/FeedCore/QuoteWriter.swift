@@ -1,37 +1,27 @@
 import PriceFeed
 
-/// The end of the pipeline: formats quotes and writes one line each to stdout, counting them
-/// for `--count`.
-final class QuoteSink: @unchecked Sendable {
-  enum Stop: Error, Sendable, Equatable {
-    /// `--count` lines have been written.
-    case countReached
-    /// stdout's reader went away (EPIPE).
-    case readerGone
-    /// Writing failed otherwise (errno).
-    case writeFailed(Int32)
-  }
-
-  // Only touched from the PipelineDriver actor.
+/// The stdout output: formats quotes and writes one line each, counting them for `--count`.
+/// Lines go out in writes of at most `writeSize` bytes, and nothing is held back once `write`
+/// returns. Used from one task at a time (the output's consumer).
+public final class QuoteWriter: @unchecked Sendable {
+  // `@unchecked`: only the one consumer task of its output touches it.
   private var formatter: any QuoteFormatter
   private let writer: FileDescriptorWriter
   private let limit: Int?
-  private(set) var written = 0
+  public private(set) var written = 0
   private var buffer: [UInt8] = []
 
-  init(formatter: any QuoteFormatter, writer: FileDescriptorWriter, limit: Int?) {
+  /// Lines are written once this many bytes are waiting (and at the end of each call).
+  public static let writeSize = 64 << 10
+
+  public init(formatter: any QuoteFormatter, writer: FileDescriptorWriter, limit: Int?) {
     self.formatter = formatter
     self.writer = writer
     self.limit = limit
   }
 
-  /// Lines are written once this many bytes are waiting (and at the end of each call).
-  static let writeSize = 64 << 10
-
-  /// Writes each quote as a line; the lines of one call go out in as few writes as fit in
-  /// `writeSize` bytes each (a burst costs one system call, and a 100,000-trade message never
-  /// holds all its lines at once), and nothing is held back once the call returns.
-  func emit(_ quotes: [Quote]) throws(Stop) {
+  /// Writes each quote as a line (at most up to the limit); throws the reason to stop, if any.
+  public func write(_ quotes: [Quote]) throws(StopReason) {
     if let limit, written >= limit { throw .countReached }
     let take = limit.map { min(quotes.count, $0 - written) } ?? quotes.count
     buffer.removeAll(keepingCapacity: true)
@@ -50,7 +40,7 @@ final class QuoteSink: @unchecked Sendable {
     if let limit, written >= limit { throw .countReached }
   }
 
-  private func flush() throws(Stop) {
+  private func flush() throws(StopReason) {
     guard !buffer.isEmpty else { return }
     do {
       try writer.write(buffer)

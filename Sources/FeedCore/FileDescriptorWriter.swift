@@ -7,12 +7,14 @@
 /// Writes whole byte buffers to a file descriptor, retrying partial writes and EINTR.
 /// Unbuffered: each call reaches the descriptor before it returns, so a line written is a line
 /// flushed, also when stdout is a pipe.
-struct FileDescriptorWriter: Sendable {
-  enum Failure: Error { case readerGone, failed(Int32) }
+public struct FileDescriptorWriter: Sendable {
+  public enum Failure: Error { case readerGone, failed(Int32) }
 
-  let fd: Int32
+  public let fd: Int32
 
-  func write(_ bytes: [UInt8]) throws(Failure) {
+  public init(fd: Int32) { self.fd = fd }
+
+  public func write(_ bytes: [UInt8]) throws(Failure) {
     var failure: Failure?
     bytes.withUnsafeBytes { raw in
       var offset = 0
@@ -31,7 +33,7 @@ struct FileDescriptorWriter: Sendable {
     if let failure { throw failure }
   }
 
-  func write(_ text: String) throws(Failure) { try write(Array(text.utf8)) }
+  public func write(_ text: String) throws(Failure) { try write(Array(text.utf8)) }
 }
 
 @inline(__always)
@@ -43,10 +45,10 @@ private func Glibc_write(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
   #endif
 }
 
-enum StandardStreams {
+public enum StandardStreams {
   /// Reopens each of descriptors 0, 1 and 2 that is closed on /dev/null, lowest first (so each
   /// lands on its own number); returns the ones that were closed.
-  static func reopenClosed() -> [Int32] {
+  public static func reopenClosed() -> [Int32] {
     var closed: [Int32] = []
     for fd in Int32(0)...2 where fcntl(fd, F_GETFD) < 0 && errno == EBADF {
       closed.append(fd)
@@ -62,4 +64,4 @@ enum StandardStreams {
 }
 
 /// Whether a descriptor is a terminal.
-func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+public func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }

@@ -1,0 +1,224 @@
+import PriceFeed
+import WebSocketClient
+
+/// The thin async shell around `FeedMachine`: one task reads one ordered stream — the session's
+/// events, into which connection openings, commands, timer ticks and stop requests are posted —
+/// feeds it to the machine with the clock's time, and carries out what the machine answers:
+/// publishing quotes on the bus, sending messages (through one sender task per feed, so that a
+/// slow socket never holds the stream up and messages keep their order), reconnecting, stopping.
+final class FeedShell<C: Clock>: @unchecked Sendable where C.Duration == Duration {
+  // `@unchecked`: all mutable state is touched only by the task running `run()`.
+  private var machine: FeedMachine<C.Instant>
+  private let clock: C
+  private let session: WebSocketSession
+  private let bus: QuoteBus
+  private let report: (FeedReport) -> Void
+  private let closeTimeout: Duration
+  private let outbox = MessageChannel<Outgoing>(capacity: 1 << 20)
+  private var connection: (any WebSocketConnection)?
+  private var timer: (token: Int, deadline: C.Instant, task: Task<Void, Never>)?
+  private var timerSerial = 0
+  private var stopping: FeedOutcome?
+
+  /// What the sender sends on which connection; `done` learns how it went.
+  struct Outgoing: Sendable {
+    var connection: any WebSocketConnection
+    var messages: [WebSocketMessage]
+    var done: CheckedContinuation<WebSocketError?, Never>?
+  }
+
+  init(
+    machine: FeedMachine<C.Instant>, clock: C, session: WebSocketSession, bus: QuoteBus,
+    closeTimeout: Duration, report: @escaping (FeedReport) -> Void
+  ) {
+    self.machine = machine
+    self.clock = clock
+    self.session = session
+    self.bus = bus
+    self.closeTimeout = closeTimeout
+    self.report = report
+  }
+
+  func run() async -> FeedOutcome {
+    let outbox = self.outbox
+    let sender = Task {
+      while let items = try? await outbox.nextBatch() {
+        for item in items {
+          var failure: WebSocketError?
+          for message in item.messages {
+            do throws(WebSocketError) {
+              try await item.connection.send(message)
+            } catch {
+              failure = error
+              break
+            }
+          }
+          item.done?.resume(returning: failure)
+        }
+      }
+    }
+    defer { timer?.task.cancel() }
+    session.start()
+    var outcome: FeedOutcome?
+    while outcome == nil, let events = try? await session.events.nextBatch() {
+      outcome = await handle(events)
+    }
+    outbox.finish()
+    _ = await sender.value
+    return outcome ?? .stopped(.signal(2))
+  }
+
+  /// One batch of the stream; the outcome once the session has ended.
+  private func handle(_ events: [SessionEvent]) async -> FeedOutcome? {
+    let now = clock.now
+    var start = 0
+    while start < events.count {
+      let (actions, stoppedAt) = machine.handle(events, from: start, at: now)
+      await execute(actions)
+      guard let index = stoppedAt else { break }
+      switch events[index] {
+      case .message(let message):
+        await large(message, at: now)
+      case .post(let post):
+        await handle(post.value, at: now)
+      case .ended(let ended):
+        return await finish(ended)
+      case .connected, .disconnected:
+        break  // the machine handles these itself
+      }
+      start = index + 1
+    }
+    if !machine.isConnected { connection = nil }
+    armTimer()
+    return nil
+  }
+
+  private func large(_ message: WebSocketMessage, at now: C.Instant) async {
+    var (chunks, actions) = machine.large(message, at: now)
+    await execute(actions)
+    guard var remaining = chunks else { return }
+    var quotes: [Quote] = []
+    while remaining.next(into: &quotes) {
+      await execute(machine.handleChunk(quotes, at: now))
+      quotes.removeAll(keepingCapacity: true)
+    }
+    chunks = nil
+  }
+
+  private func handle(_ value: any Sendable, at now: C.Instant) async {
+    switch value {
+    case let opened as FeedPost.Opened:
+      connection = opened.connection
+      let messages = machine.opened(at: now)
+      outbox.forcePush(Outgoing(connection: opened.connection, messages: messages, done: opened.done))
+    case let tick as FeedPost.Tick:
+      guard let timer, timer.token == tick.token else { return }
+      self.timer = nil
+      await execute(machine.tick(at: now))
+    case let request as FeedPost.Request:
+      switch request {
+      case .command(let command): await execute(machine.handle(command, at: now))
+      case .controlLine(let line): await execute(machine.handle(controlLine: line, at: now))
+      case .controlError(let error): report(.controlError(error))
+      case .stop(let reason): beginStop(.stopped(reason))
+      }
+    default:
+      break
+    }
+  }
+
+  private func execute(_ actions: [FeedAction]) async {
+    for action in actions {
+      switch action {
+      case .publish(let quotes):
+        await bus.publish(quotes)
+      case .send(let messages):
+        if let connection {
+          outbox.forcePush(Outgoing(connection: connection, messages: messages, done: nil))
+        }
+      case .report(let feedReport):
+        report(feedReport)
+      case .reconnect(let reason):
+        session.reconnect(reason: reason)
+      case .stop(let outcome, _):
+        beginStop(outcome)
+      }
+    }
+  }
+
+  /// Unsubscribes, closes with 1000 and ends the session; the first request decides the outcome.
+  private func beginStop(_ outcome: FeedOutcome) {
+    guard stopping == nil else { return }
+    stopping = outcome
+    let beforeClose = machine.unsubscribeAll()
+    let (session, timeout) = (session, closeTimeout)
+    Task {
+      await session.stop(
+        beforeClose: beforeClose, status: CloseStatus(code: .normalClosure), timeout: timeout)
+    }
+  }
+
+  /// The session ended: what was pending is printed (unless the output is what stopped), and
+  /// the outputs are finished.
+  private func finish(_ ended: SessionOutcome) async -> FeedOutcome {
+    machine.ended()
+    connection = nil
+    let outcome: FeedOutcome
+    switch ended {
+    case .stopped: outcome = stopping ?? .stopped(.signal(2))
+    case .peerClosedNormally(let status):
+      outcome = machine.refusal.map(FeedOutcome.refused) ?? .serverClosed(status)
+    case .fatal(let error): outcome = .failed(error)
+    case .retriesExhausted(let last): outcome = .retriesExhausted(attempts: machine.lastAttempt, last: last)
+    }
+    let printsPending: Bool =
+      switch outcome {
+      case .stopped(.countReached), .stopped(.readerGone), .stopped(.writeFailed): false
+      default: true
+      }
+    if printsPending { await bus.publish(machine.flush()) }
+    bus.finish()
+    return outcome
+  }
+
+  // MARK: Timer
+
+  /// Arms the timer for the machine's next deadline, unless one at least as early is armed.
+  private func armTimer() {
+    guard let deadline = machine.nextDeadline else { return }
+    if let timer, timer.deadline <= deadline { return }
+    timer?.task.cancel()
+    timerSerial += 1
+    let token = timerSerial
+    let (clock, session) = (clock, session)
+    let task = Task {
+      do {
+        try await clock.sleep(until: deadline, tolerance: nil)
+      } catch {
+        return
+      }
+      session.post(FeedPost.Tick(token: token))
+    }
+    timer = (token, deadline, task)
+  }
+}
+
+/// What is posted into a feed's session stream for its shell (not generic, so that every
+/// shell recognises them whatever its clock).
+enum FeedPost {
+  /// Posted by the session's `onConnect` hook: a connection wants its subscription.
+  struct Opened: Sendable {
+    var connection: any WebSocketConnection
+    var done: CheckedContinuation<WebSocketError?, Never>
+  }
+
+  struct Tick: Sendable { var token: Int }
+
+  /// Posted by `Feed`'s methods.
+  enum Request: Sendable {
+    case command(SubscriptionCommand)
+    case controlLine(String)
+    case controlError(ControlLineError)
+    case stop(StopReason)
+  }
+}
