@@ -43,10 +43,18 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
         receiveLoop()
       }
     } catch let error as WebSocketError {
+      abandon()
       throw error
     } catch {
+      abandon()
       throw Self.map(error, task: task)
     }
+  }
+
+  /// A connection that never opened: nothing of it may stay behind.
+  private func abandon() {
+    task.cancel()
+    session.invalidateAndCancel()
   }
 
   private func resumeOpen(_ result: Result<Void, WebSocketError>) {
@@ -115,15 +123,23 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
   }
 
   func ping(_ payload: [UInt8]) async throws(WebSocketError) {
-    do {
-      try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, Error>) in
-        task.sendPing { error in
-          if let error { c.resume(throwing: error) } else { c.resume() }
+    #if canImport(FoundationNetworking)
+      // corelibs (6.3.1) sends an empty ping whose pong libcurl never hands over, so
+      // `sendPing`'s completion never runs; and a frame the client sends while the server is
+      // sending can leave either direction stalled. So no ping goes out: this returns at once,
+      // and liveness rests on the session's silence watchdog (`--silence-timeout`).
+      if lock.withLock({ finished }) { throw .notConnected }
+    #else
+      do {
+        try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, Error>) in
+          task.sendPing { error in
+            if let error { c.resume(throwing: error) } else { c.resume() }
+          }
         }
+      } catch {
+        throw Self.map(error, task: task)
       }
-    } catch {
-      throw Self.map(error, task: task)
-    }
+    #endif
   }
 
   func close(_ status: CloseStatus, timeout: Double) async {
@@ -149,6 +165,12 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
   func urlSession(
     _ session: URLSession, webSocketTask: URLSessionWebSocketTask, didOpenWithProtocol protocol: String?
   ) {
+    // corelibs (6.3.1) reports an open also when the server refused the upgrade (401, 426 …):
+    // only a 101 is one. The refusal is reported as the native engine reports it.
+    if let status = (webSocketTask.response as? HTTPURLResponse)?.statusCode, status != 101 {
+      resumeOpen(.failure(Self.map(URLError(.badServerResponse), task: webSocketTask)))
+      return
+    }
     resumeOpen(.success(()))
   }
 
@@ -184,6 +206,13 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
     case NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasBadDate,
       NSURLErrorServerCertificateHasUnknownRoot, NSURLErrorServerCertificateNotYetValid:
       return .transport(.certificateVerification(code: ns.code, message: ns.localizedDescription))
+    case NSURLErrorCannotConnectToHost:
+      // libcurl's "couldn't connect" (refused or unreachable); the native engine reports the
+      // errno, URLSession does not say: ECONNREFUSED, the common case on loopback.
+      let url = task?.originalRequest?.url
+      return .transport(
+        .connect(
+          host: url?.host ?? "", port: url?.port ?? (url?.scheme == "wss" ? 443 : 80), errno: ECONNREFUSED))
     case NSURLErrorNetworkConnectionLost: return .abnormalClosure
     default: return .transport(.tls("URLSession: \(ns.domain) \(ns.code) \(ns.localizedDescription)"))
     }
