@@ -17,6 +17,8 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
   private var closeWaiters: [CheckedContinuation<Void, Never>] = []
   private var finished = false
   private var peerStatus: CloseStatus?
+  /// Whether we started the close: `task.closeCode` is then our own code, not the peer's.
+  private var closeSent = false
 
   /// Filled from URLSession's delegate queue; `push` blocks it while the consumer is behind,
   /// and the next `receive` is only asked for after that.
@@ -98,7 +100,7 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
     let waiters: [CheckedContinuation<Void, Never>] = lock.withLock {
       if finished { return [] }
       finished = true
-      if peerStatus == nil, task.closeCode != .invalid {
+      if peerStatus == nil, !closeSent, task.closeCode != .invalid {
         let reason = task.closeReason.flatMap { String(data: $0, encoding: .utf8) } ?? ""
         peerStatus = CloseStatus(code: CloseCode(UInt16(task.closeCode.rawValue)), reason: reason)
       }
@@ -146,6 +148,7 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
     let alreadyFinished = lock.withLock { finished }
     if alreadyFinished { return }
     let code = URLSessionWebSocketTask.CloseCode(rawValue: Int(status.code.rawValue)) ?? .normalClosure
+    lock.withLock { closeSent = true }
     task.cancel(with: code, reason: status.reason.data(using: .utf8))
     await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
       let done = lock.withLock {

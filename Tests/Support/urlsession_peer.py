@@ -18,8 +18,8 @@ Scenarios
   large N      on "go": sends one text message of N ASCII bytes ("abc…z" repeated)
   fragmented   on "go": sends "Hello, " + "fragmented " + "world" as one fragmented text message
   reject       refuses the upgrade with HTTP 401
-  finnhub-large       on each subscribe: one Finnhub trade message over 4 KiB (60 trades of the
-                      symbol, last price 100.60), then one small trade at 101.5
+  finnhub-large       on each subscribe: one Finnhub trade message over 4 KiB (80 trades of the
+                      symbol, prices 100.01 … 100.80), then one small trade at 101.5
   finnhub-fragmented  on each subscribe: one small trade message sent as 3 frames (price 99.25),
                       then one in a single frame at 101.5
 The Finnhub scenarios then keep the connection open (pinging "nudge" every 0.2 s).
@@ -87,7 +87,7 @@ async def scenario(ws, name, arg):
                 continue
             symbol = request["symbol"]
             if name == "finnhub-large":
-                prices = [round(100 + i / 100, 2) for i in range(61)][1:]
+                prices = [round(100 + i / 100, 2) for i in range(1, 81)]
                 big = trades(symbol, prices)
                 assert len(big) > 4096, len(big)
                 await ws.send(big)

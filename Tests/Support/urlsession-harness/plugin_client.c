@@ -11,7 +11,7 @@
 //   connect URL TIMEOUT MAXSIZE -> OPEN | FAILED ERROR
 //   text HEX | binary HEX      -> SENT | SEND-FAILED ERROR
 //   ping                       -> PONG | PING-FAILED ERROR  (may never come: corelibs bug)
-//   close CODE HEX TIMEOUT     -> CLOSED
+//   close CODE HEX TIMEOUT     -> CLOSED (then the connection is released)
 //   quit
 // Events on stdout: TEXT HEX, BINARY HEX, END CODE HEX(reason) ERROR|-.
 // ERROR is "KIND CODE RETRY HEX(text) HEX(host)" (ticker_ws_error).
@@ -178,6 +178,7 @@ int main(int argc, char **argv) {
   LOOKUP(ticker_urlsession_send_fn, send)
   LOOKUP(ticker_urlsession_ping_fn, ping)
   LOOKUP(ticker_urlsession_close_fn, close)
+  LOOKUP(ticker_urlsession_release_fn, release)
   if (ws_abi_version() != TICKER_PLUGIN_ABI_VERSION) {
     fprintf(stderr, "plugin_client: ABI version %d\n", ws_abi_version());
     return 2;
@@ -223,6 +224,9 @@ int main(int argc, char **argv) {
       ws_close(handle, code, (const char *)reason, timeout, NULL, close_done);
       sem_wait(&done);
       free(reason);
+      // As the ticker does once it is done with a connection.
+      ws_release(handle);
+      handle = NULL;
     } else if (strcmp(command, "quit") == 0) {
       break;
     }
