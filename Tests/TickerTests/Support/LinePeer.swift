@@ -66,6 +66,8 @@ final class LinePeer: @unchecked Sendable {
     try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
   }
 
+  var isRunning: Bool { process.isRunning }
+
   /// Every line so far.
   var all: [String] { lines.all.withLock { $0 } }
 

@@ -91,6 +91,9 @@ final class PluginClient: Sendable {
 
   func quit() async { await process.finish() }
 
+  /// Whether the process still runs (false after a crash).
+  var isRunning: Bool { process.isRunning }
+
   /// The next answer to a command.
   private func response() async -> String? {
     let index = responses.withLock { n -> Int in

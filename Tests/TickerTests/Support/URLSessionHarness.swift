@@ -74,6 +74,8 @@ enum URLSessionHarness {
     var env = TickerProcess.cleanEnvironment(extra)
     env["LD_PRELOAD"] = nil
     env["LD_LIBRARY_PATH"] = nil
+    // A crash (corelibs has some) ends at once instead of writing a long backtrace first.
+    env["SWIFT_BACKTRACE"] = "enable=no"
     guard let settings else { return env }
     switch libcurl {
     case .backports:
