@@ -50,9 +50,15 @@ enum EngineSelection {
           reason: "auto: --cacert needs the native engine (URLSession takes no CA file)")
       }
       let verdict = verdict()
-      guard case .usable = verdict else {
+      switch verdict {
+      case .usable: break
+      case .refused(let report, _) where report.layer == .corelibsBugs:
         return Selected(
-          engine: NativeEngine(), reason: "auto: URLSession's WebSockets not used: \(verdict.reason)")
+          engine: NativeEngine(),
+          reason: "auto: URLSession's WebSockets are known to be broken here: \(verdict.reason)")
+      case .refused:
+        return Selected(
+          engine: NativeEngine(), reason: "auto: URLSession cannot do WebSockets here: \(verdict.reason)")
       }
       switch await open(defects) {
       case .available(let engine):
