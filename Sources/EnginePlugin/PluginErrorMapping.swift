@@ -19,6 +19,8 @@ enum PluginErrorMapping {
     case TICKER_WS_ERROR_HTTP_STATUS:
       return .handshake(
         .unexpectedStatus(code: Int(code), reason: text, retryAfter: retryAfter >= 0 ? Int(retryAfter) : nil))
+    case TICKER_WS_ERROR_CONNECT:
+      return .transport(.connect(host: host, port: Int(clamping: code), errno: retryAfter))
     case TICKER_WS_ERROR_TIMEOUT: return .transport(.timeout(text))
     case TICKER_WS_ERROR_RESOLVE: return .transport(.resolve(host: host, message: text))
     case TICKER_WS_ERROR_CERTIFICATE:

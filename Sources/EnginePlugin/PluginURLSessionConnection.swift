@@ -5,13 +5,33 @@ import WebSocketClient
 /// What the plugin's callbacks feed: the connection's messages and the peer's close status.
 /// `receive` runs on the plugin's URLSession delegate queue (never a Swift concurrency pool
 /// thread) and blocks there while the consumer is behind: that is the backpressure.
+///
+/// With `defects`, a text message that is not a whole JSON text (corelibs cut it apart or
+/// handed over one fragment of it) is not passed on: the defect is recorded and the stream ends
+/// with `.abnormalClosure` (see `FallbackEngine`).
 final class PluginReceiver: Sendable {
   let messages = MessageChannel<WebSocketMessage>(capacity: 512)
   private let peer = Mutex<CloseStatus?>(nil)
+  private let defects: URLSessionDefects?
+
+  init(defects: URLSessionDefects? = nil) { self.defects = defects }
 
   var peerCloseStatus: CloseStatus? { peer.withLock { $0 } }
 
-  func receive(_ message: WebSocketMessage) { messages.push(message) }
+  func receive(_ message: WebSocketMessage) {
+    if let defects, case .text(let text) = message, !WholeJSONCheck.isWhole(text.utf8) {
+      defects.report(Self.defect(byteCount: text.utf8.count))
+      messages.finish(throwing: WebSocketError.abnormalClosure)
+      return
+    }
+    messages.push(message)
+  }
+
+  static func defect(byteCount: Int) -> String {
+    "the URLSession engine delivered a text message of \(byteCount) bytes that is not a whole JSON text "
+      + "(corelibs cuts messages over ~4 KiB apart and hands over fragmented ones one fragment at a time); "
+      + "the native engine takes over from the next connection"
+  }
 
   func end(status: CloseStatus?, error: WebSocketError?) {
     if let status { peer.withLock { $0 = status } }
@@ -52,7 +72,7 @@ final class PluginURLSessionConnection: WebSocketConnection {
   }
 
   func ping(_ payload: [UInt8]) async throws(WebSocketError) {
-    // URLSession sends its own (empty) ping payload.
+    // URLSession sends its own (empty) ping payload; on Linux none (see URLSessionConnection).
     let error = await withCheckedContinuation { (continuation: CheckedContinuation<WebSocketError?, Never>) in
       let op = Unmanaged.passRetained(Completion(continuation)).toOpaque()
       plugin.pingFunction(handle.raw, op, Self.resultDone)

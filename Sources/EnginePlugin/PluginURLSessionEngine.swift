@@ -12,8 +12,13 @@ import WebSocketClient
 public struct PluginURLSessionEngine: WebSocketEngine {
   public let name = "urlsession"
   let plugin: URLSessionPlugin
+  /// Where a text message that is not a whole JSON text is reported (nil: not checked).
+  let defects: URLSessionDefects?
 
-  public init(plugin: URLSessionPlugin) { self.plugin = plugin }
+  public init(plugin: URLSessionPlugin, defects: URLSessionDefects? = nil) {
+    self.plugin = plugin
+    self.defects = defects
+  }
 
   public func connect(to url: WebSocketURL, options: ConnectOptions) async throws(WebSocketError)
     -> any WebSocketConnection
@@ -22,7 +27,7 @@ public struct PluginURLSessionEngine: WebSocketEngine {
       throw .unsupported("--cacert is only supported by the native engine")
     }
     let urlString = "\(url.isSecure ? "wss" : "ws")://\(url.hostHeader)\(url.target)"
-    let receiver = PluginReceiver()
+    let receiver = PluginReceiver(defects: defects)
     let result = await withCheckedContinuation {
       (continuation: CheckedContinuation<Result<SendablePointer, WebSocketError>, Never>) in
       let op = Unmanaged.passRetained(Completion(continuation)).toOpaque()

@@ -1,1 +1,13 @@
-// Header-only: the plugin ABI lives in include/ticker_plugin_abi.h.
+// The plugin ABI itself is header-only (include/ticker_plugin_abi.h); this file holds the one
+// libc call Swift's Glibc module does not expose.
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stddef.h>
+
+#include "ticker_loaded_file.h"
+
+const char *ticker_loaded_file(const void *address) {
+  Dl_info info;
+  if (address == NULL || dladdr(address, &info) == 0) return NULL;
+  return info.dli_fname;
+}

@@ -27,6 +27,8 @@ struct PluginError: Sendable, Equatable {
         kind: TICKER_WS_ERROR_HTTP_STATUS, code: Int64(code),
         retryAfter: retryAfter.map { Int32(clamping: $0) } ?? -1,
         text: reason)
+    case .transport(.connect(let host, let port, let errno)):
+      self.init(kind: TICKER_WS_ERROR_CONNECT, code: Int64(port), retryAfter: errno, host: host)
     case .transport(.timeout(let text)): self.init(kind: TICKER_WS_ERROR_TIMEOUT, text: text)
     case .transport(.resolve(let host, let message)):
       self.init(kind: TICKER_WS_ERROR_RESOLVE, text: message, host: host)

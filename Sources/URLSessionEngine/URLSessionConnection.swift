@@ -17,6 +17,8 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
   private var closeWaiters: [CheckedContinuation<Void, Never>] = []
   private var finished = false
   private var peerStatus: CloseStatus?
+  /// Whether we started the close: `task.closeCode` is then our own code, not the peer's.
+  private var closeSent = false
 
   /// Filled from URLSession's delegate queue; `push` blocks it while the consumer is behind,
   /// and the next `receive` is only asked for after that.
@@ -43,10 +45,18 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
         receiveLoop()
       }
     } catch let error as WebSocketError {
+      abandon()
       throw error
     } catch {
+      abandon()
       throw Self.map(error, task: task)
     }
+  }
+
+  /// A connection that never opened: nothing of it may stay behind.
+  private func abandon() {
+    task.cancel()
+    session.invalidateAndCancel()
   }
 
   private func resumeOpen(_ result: Result<Void, WebSocketError>) {
@@ -90,7 +100,7 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
     let waiters: [CheckedContinuation<Void, Never>] = lock.withLock {
       if finished { return [] }
       finished = true
-      if peerStatus == nil, task.closeCode != .invalid {
+      if peerStatus == nil, !closeSent, task.closeCode != .invalid {
         let reason = task.closeReason.flatMap { String(data: $0, encoding: .utf8) } ?? ""
         peerStatus = CloseStatus(code: CloseCode(UInt16(task.closeCode.rawValue)), reason: reason)
       }
@@ -115,21 +125,30 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
   }
 
   func ping(_ payload: [UInt8]) async throws(WebSocketError) {
-    do {
-      try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, Error>) in
-        task.sendPing { error in
-          if let error { c.resume(throwing: error) } else { c.resume() }
+    #if canImport(FoundationNetworking)
+      // corelibs (6.3.1) sends an empty ping whose pong libcurl never hands over, so
+      // `sendPing`'s completion never runs; and a frame the client sends while the server is
+      // sending can leave either direction stalled. So no ping goes out: this returns at once,
+      // and liveness rests on the session's silence watchdog (`--silence-timeout`).
+      if lock.withLock({ finished }) { throw .notConnected }
+    #else
+      do {
+        try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, Error>) in
+          task.sendPing { error in
+            if let error { c.resume(throwing: error) } else { c.resume() }
+          }
         }
+      } catch {
+        throw Self.map(error, task: task)
       }
-    } catch {
-      throw Self.map(error, task: task)
-    }
+    #endif
   }
 
   func close(_ status: CloseStatus, timeout: Double) async {
     let alreadyFinished = lock.withLock { finished }
     if alreadyFinished { return }
     let code = URLSessionWebSocketTask.CloseCode(rawValue: Int(status.code.rawValue)) ?? .normalClosure
+    lock.withLock { closeSent = true }
     task.cancel(with: code, reason: status.reason.data(using: .utf8))
     await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
       let done = lock.withLock {
@@ -149,6 +168,12 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
   func urlSession(
     _ session: URLSession, webSocketTask: URLSessionWebSocketTask, didOpenWithProtocol protocol: String?
   ) {
+    // corelibs (6.3.1) reports an open also when the server refused the upgrade (401, 426 …):
+    // only a 101 is one. The refusal is reported as the native engine reports it.
+    if let status = (webSocketTask.response as? HTTPURLResponse)?.statusCode, status != 101 {
+      resumeOpen(.failure(Self.map(URLError(.badServerResponse), task: webSocketTask)))
+      return
+    }
     resumeOpen(.success(()))
   }
 
@@ -184,6 +209,13 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
     case NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasBadDate,
       NSURLErrorServerCertificateHasUnknownRoot, NSURLErrorServerCertificateNotYetValid:
       return .transport(.certificateVerification(code: ns.code, message: ns.localizedDescription))
+    case NSURLErrorCannotConnectToHost:
+      // libcurl's "couldn't connect" (refused or unreachable); the native engine reports the
+      // errno, URLSession does not say: ECONNREFUSED, the common case on loopback.
+      let url = task?.originalRequest?.url
+      return .transport(
+        .connect(
+          host: url?.host ?? "", port: url?.port ?? (url?.scheme == "wss" ? 443 : 80), errno: ECONNREFUSED))
     case NSURLErrorNetworkConnectionLost: return .abnormalClosure
     default: return .transport(.tls("URLSession: \(ns.domain) \(ns.code) \(ns.localizedDescription)"))
     }

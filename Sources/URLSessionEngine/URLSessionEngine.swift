@@ -61,6 +61,14 @@ public struct URLSessionEngine: WebSocketEngine {
     else { throw .transport(.invalidURL("the URL is not valid for URLSession")) }
     var request = URLRequest(url: foundationURL, timeoutInterval: options.connectTimeout)
     for header in options.headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
+    #if canImport(FoundationNetworking)
+      // corelibs (6.3.1) sends `Connection: keep-alive`, which stops libcurl from sending
+      // `Connection: Upgrade`: every server answers 426. Fixed upstream after 6.3.1
+      // (swift-corelibs-foundation #5484); the header set here gets past it meanwhile.
+      if request.value(forHTTPHeaderField: "Connection") == nil {
+        request.setValue("Upgrade", forHTTPHeaderField: "Connection")
+      }
+    #endif
     let connection = URLSessionConnection(
       request: request, maximumMessageSize: options.maximumMessageSize, delivery: delivery)
     try await connection.open(timeout: options.connectTimeout)

@@ -1,3 +1,4 @@
+import EnginePlugin
 import PriceFeed
 import WebSocketClient
 
@@ -14,21 +15,32 @@ enum EngineSelection {
     case urlSessionUnsupported(String)
   }
 
-  /// Picks the engine. `auto` first looks (without loading anything) whether FoundationNetworking
-  /// can do WebSockets at all, and only then loads the URLSession engine and runs its local probe
-  /// (see `URLSessionAccess`), falling back to the native engine when either says no.
-  /// `urlsession` skips the look and asks the engine itself.
+  /// Picks the engine by correctness, not by presence. `auto` asks the layers (see
+  /// `URLSessionAccess.verdict`) and takes URLSession only where every one allows it and the
+  /// engine's own probe agrees; on Linux at 6.3.1 layer 3 always refuses. `urlsession` loads the
+  /// engine wherever it can work at all and `warn`s about its known limits. Either URLSession
+  /// engine hands over to the native engine once it shows a corelibs defect (`FallbackEngine`),
+  /// which is `warn`ed about too.
   static func select(
     _ choice: EngineChoice, needsCustomCA: Bool,
-    precheck: @Sendable () -> URLSessionAccess.Precheck = { URLSessionAccess.precheck() },
-    open: @Sendable () async -> URLSessionAccess.Outcome = { await URLSessionAccess.open() }
+    warn: @escaping @Sendable (String) -> Void = { _ in },
+    verdict: @Sendable () -> URLSessionVerdict = { URLSessionAccess.verdict() },
+    open: @Sendable (URLSessionDefects) async -> URLSessionAccess.Outcome = {
+      await URLSessionAccess.open(defects: $0)
+    }
   ) async throws(Failure) -> Selected {
+    let defects = URLSessionDefects(onFirst: warn)
+    func withFallback(_ engine: any WebSocketEngine) -> any WebSocketEngine {
+      FallbackEngine(primary: engine, fallback: NativeEngine(), defects: defects)
+    }
     switch choice {
     case .native:
       return Selected(engine: NativeEngine(), reason: "--engine native")
     case .urlsession:
-      switch await open() {
-      case .available(let engine): return Selected(engine: engine, reason: "--engine urlsession")
+      switch await open(defects) {
+      case .available(let engine):
+        if let limits = URLSessionAccess.knownLimits { warn(limits) }
+        return Selected(engine: withFallback(engine), reason: "--engine urlsession")
       case .unavailable(let why): throw .urlSessionUnsupported(why)
       }
     case .auto:
@@ -37,15 +49,20 @@ enum EngineSelection {
           engine: NativeEngine(),
           reason: "auto: --cacert needs the native engine (URLSession takes no CA file)")
       }
-      let seen: String
-      switch precheck() {
-      case .cannotWork(let why):
-        return Selected(engine: NativeEngine(), reason: "auto: URLSession cannot do WebSockets here (\(why))")
-      case .mayWork(let note): seen = note
+      let verdict = verdict()
+      switch verdict {
+      case .usable: break
+      case .refused(let report, _) where report.layer == .corelibsBugs:
+        return Selected(
+          engine: NativeEngine(),
+          reason: "auto: URLSession's WebSockets are known to be broken here: \(verdict.reason)")
+      case .refused:
+        return Selected(
+          engine: NativeEngine(), reason: "auto: URLSession cannot do WebSockets here: \(verdict.reason)")
       }
-      switch await open() {
+      switch await open(defects) {
       case .available(let engine):
-        return Selected(engine: engine, reason: "auto: URLSession supports WebSockets here (\(seen))")
+        return Selected(engine: withFallback(engine), reason: "auto: URLSession: \(verdict.reason)")
       case .unavailable(let why):
         return Selected(engine: NativeEngine(), reason: "auto: URLSession cannot do WebSockets here (\(why))")
       }

@@ -99,7 +99,9 @@ enum TickerCommand {
 
     let selected: EngineSelection.Selected
     do {
-      selected = try await EngineSelection.select(config.engine, needsCustomCA: config.cacert != nil)
+      selected = try await EngineSelection.select(
+        config.engine, needsCustomCA: config.cacert != nil, warn: { [diagnostics] in diagnostics.warning($0) }
+      )
     } catch {
       switch error {
       case .urlSessionUnsupported(let why):

@@ -9,39 +9,40 @@ import WebSocketClient
 /// of the OS). On Linux it is the plugin libTickerURLSession.so next to the executable, loaded
 /// only when wanted, so that the native path maps neither Foundation nor FoundationNetworking.
 enum URLSessionAccess {
-  enum Precheck: Sendable, Equatable {
-    /// It cannot work here; why. Nothing was loaded.
-    case cannotWork(String)
-    /// It may work: load it and ask it. What the check saw.
-    case mayWork(String)
-  }
-
   enum Outcome: Sendable {
     case available(any WebSocketEngine)
     case unavailable(String)
   }
 
-  /// A cheap look before loading anything: on Linux, does the toolchain's
-  /// libFoundationNetworking.so import libcurl's WebSocket functions?
-  static func precheck() -> Precheck {
+  /// Whether `auto` may use URLSession's WebSocket path here, without loading it. On Linux the
+  /// three layers, in order, each only once the one before allowed it: the shim's imports (a
+  /// file mapping), the runtime libcurl's protocols (maps libcurl), the known corelibs bugs.
+  static func verdict() -> URLSessionVerdict {
     #if os(Linux)
-      switch FoundationNetworkingCheck.verdictForThisProcess() {
-      case .noWebSocketAPI(let path):
-        return .cannotWork(
-          "\(path) imports no curl_ws_* function: FoundationNetworking was built without libcurl's WebSocket API"
-        )
-      case .webSocketAPI(let names):
-        return .mayWork("FoundationNetworking imports \(names.joined(separator: ", "))")
-      case .unknown(let why):
-        return .mayWork("cannot inspect FoundationNetworking (\(why))")
-      }
+      var reports = [WebSocketShimCheck.report()]
+      if reports[0].allows { reports.append(LibcurlCheck.report()) }
+      if reports.allSatisfy(\.allows) { reports.append(CorelibsBugs.report()) }
+      return URLSessionVerdict.decide(reports)
     #else
-      return .mayWork("URLSession is part of the system")
+      return .usable([])
     #endif
   }
 
-  /// Loads the engine (Linux: the plugin) and runs URLSession's local probe.
-  static func open() async -> Outcome {
+  /// What `--engine urlsession` warns about where it runs (nil: nothing known).
+  static var knownLimits: String? {
+    #if os(Linux)
+      "the URLSession engine on Linux has known corelibs \(CorelibsBugs.toolchainVersion) bugs: "
+        + CorelibsBugs.summary
+        + "; it sends no pings (liveness by --silence-timeout) and hands over to the native engine "
+        + "when it delivers a cut message"
+    #else
+      nil
+    #endif
+  }
+
+  /// Loads the engine (Linux: the plugin) and runs URLSession's local probe. On Linux, a
+  /// connection that shows a corelibs defect reports it to `defects`.
+  static func open(defects: URLSessionDefects) async -> Outcome {
     #if os(macOS)
       if case .unsupported(let why) = await URLSessionEngine.support() { return .unavailable(why) }
       return .available(URLSessionEngine())
@@ -53,7 +54,7 @@ enum URLSessionAccess {
         return .unavailable("\(error)")
       }
       if let why = await plugin.unsupportedReason() { return .unavailable(why) }
-      return .available(PluginURLSessionEngine(plugin: plugin))
+      return .available(PluginURLSessionEngine(plugin: plugin, defects: defects))
     #endif
   }
 }

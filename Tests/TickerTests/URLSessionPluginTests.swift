@@ -50,6 +50,7 @@ struct URLSessionPluginTests {
       .handshake(.unexpectedStatus(code: 429, reason: "Too Many Requests", retryAfter: 30)),
       .transport(.timeout("URLSession: timed out")),
       .transport(.resolve(host: "ws.example", message: "no such host")),
+      .transport(.connect(host: "127.0.0.1", port: 9, errno: 111)),
       .transport(.certificateVerification(code: -1202, message: "untrusted")),
       .transport(.tls("URLSession: NSURLErrorDomain -1005")),
       .transport(.invalidURL("bad")),
@@ -125,7 +126,7 @@ struct URLSessionPluginTests {
       process.standardOutput = FileHandle.nullDevice
       process.standardInput = FileHandle.nullDevice
       try process.run()
-      let errData = Task.detached { err.fileHandleForReading.readDataToEndOfFile() }
+      let errData = Task { await offPool { err.fileHandleForReading.readDataToEndOfFile() } }
       let text = String(decoding: await errData.value, as: UTF8.self)
       guard process.waitForExit(within: 60) else { return (-1, text) }
       return (process.terminationStatus, text)

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 /// Bumped on any incompatible change; the ticker refuses a plugin with another version.
-#define TICKER_PLUGIN_ABI_VERSION 1
+#define TICKER_PLUGIN_ABI_VERSION 2
 
 /// What went wrong: the cases of the engine's `WebSocketError` that URLSession produces.
 typedef enum {
@@ -27,6 +27,7 @@ typedef enum {
   TICKER_WS_ERROR_INVALID_URL = 7,      // text
   TICKER_WS_ERROR_ABNORMAL_CLOSURE = 8,
   TICKER_WS_ERROR_NOT_CONNECTED = 9,
+  TICKER_WS_ERROR_CONNECT = 10,         // host, code = port, retry_after = errno (since version 2)
 } ticker_ws_error_kind;
 
 typedef struct {

@@ -78,9 +78,11 @@ public final class NativeConnection: WebSocketConnection {
     readQueue.async { self.readLoop(initialBytes: initialBytes) }
   }
 
-  /// Seconds the close (ours, or our answer to the peer's) waits for the consumer to take the
-  /// messages that came before it.
-  static let drainTimeout = 1.0
+  /// Seconds the close (ours, or our answer to the peer's) waits at most for the consumer to take
+  /// the messages that came before it. The consumer normally does so at once, or goes away
+  /// (which ends the wait); the bound only guards against one that does neither, like the write
+  /// timeout. (A bound of 1 s was seen to run out on a loaded machine, sending the close first.)
+  static let drainTimeout = 30.0
 
   /// Messages that may wait for the consumer before the reader stops reading the socket.
   static let messageCapacity = 512
@@ -291,14 +293,17 @@ public final class NativeConnection: WebSocketConnection {
     }
     // Messages that arrived before the close frame, the violation or the failure come first.
     if !batch.isEmpty { messages.push(contentsOf: batch, cost: batchBytes) }
-    switch outcome {
-    case .peerClosed, .violation:
-      // Our close frame goes out once the consumer has taken those messages and come back for
-      // more (bounded by `drainTimeout`): whatever it sent in answer to them (an echo, an ack)
-      // then precedes the close, as a peer that processed them one by one would have it.
+    let answerDue: Bool =
+      switch outcome {
+      case .peerClosed, .violation: !state.withLock { $0.closeSent }
+      case .endOfStream, .transportFailed: false
+      }
+    if answerDue {
+      // Our close frame (the answer to the peer's, or ours for the violation) goes out once the
+      // consumer has taken those messages and come back for more: whatever it sent in answer to
+      // them (an echo, an ack) then precedes the close, as a peer that processed them one by one
+      // would have it. (When we already sent our close, there is nothing to order.)
       _ = messages.waitUntilConsumed(timeout: Self.drainTimeout)
-    case .endOfStream, .transportFailed:
-      break
     }
     finish(outcome)
   }

@@ -52,8 +52,9 @@ struct TickerProcess {
     process.standardError = err
     process.standardInput = FileHandle.nullDevice
     try process.run()
-    let outData = Task.detached { out.fileHandleForReading.readDataToEndOfFile() }
-    let errData = Task.detached { err.fileHandleForReading.readDataToEndOfFile() }
+    // Read on threads of their own: a blocked read must not hold one of the pool's few threads.
+    let outData = Task { await offPool { out.fileHandleForReading.readDataToEndOfFile() } }
+    let errData = Task { await offPool { err.fileHandleForReading.readDataToEndOfFile() } }
     var exited = await waitForExit(process, timeout: timeout)
     if !exited {
       kill(process.processIdentifier, SIGKILL)

@@ -1,0 +1,124 @@
+import Foundation
+import Synchronization
+
+/// A peer or helper process that speaks in lines: a Python WebSocket server from
+/// `Tests/Support/` (prints "PORT <n>" first) or `plugin_client`. Its stdout is collected line
+/// by line on a thread of its own; `expect` waits for a line (bounded, off the concurrency pool).
+final class LinePeer: @unchecked Sendable {
+  struct Failure: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  private let process = Process()
+  private let input = Pipe()
+  /// Shared with the reading thread (which must not keep `self` alive).
+  private final class Lines: Sendable {
+    let all = Mutex<[String]>([])
+  }
+  private let lines = Lines()
+  private let consumed = Mutex(0)
+
+  /// A child that died must not take the test process with it when we write to it.
+  private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
+  init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
+    Self.ignoreBrokenPipes
+    let output = Pipe()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = FileHandle.standardError
+    try process.run()
+    let reader = output.fileHandleForReading
+    Thread.detachNewThread { [lines] in
+      var pending: [UInt8] = []
+      while true {
+        let data = reader.availableData
+        if data.isEmpty { break }
+        pending += data
+        while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+          let line = String(decoding: pending[..<newline], as: UTF8.self)
+          lines.all.withLock { $0.append(line) }
+          pending.removeSubrange(...newline)
+        }
+      }
+    }
+  }
+
+  /// A Python peer from `Tests/Support/`, once it printed its port.
+  static func python(_ script: String, _ arguments: [String]) async throws -> (LinePeer, Int) {
+    let peer = try LinePeer(
+      URLSessionHarness.python, [URLSessionHarness.repositoryRoot + "/Tests/Support/" + script] + arguments)
+    guard let line = await peer.expect({ $0.hasPrefix("PORT ") }), let port = Int(line.dropFirst(5)) else {
+      throw Failure(description: "\(script) did not print its port")
+    }
+    return (peer, port)
+  }
+
+  deinit {
+    try? input.fileHandleForWriting.close()
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+  }
+
+  func send(_ line: String) {
+    try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+  }
+
+  var isRunning: Bool { process.isRunning }
+
+  /// Every line so far.
+  var all: [String] { lines.all.withLock { $0 } }
+
+  /// The next line (after those already taken by `expect`) that `match` accepts, skipping the
+  /// others; nil when none came within `seconds` (a hang guard only).
+  func expect(within seconds: Double = 30, _ match: @escaping @Sendable (String) -> Bool) async -> String? {
+    await eventuallyValue(within: seconds) { [self] in
+      let start = consumed.withLock { $0 }
+      let snapshot = all
+      guard start < snapshot.count, let index = snapshot[start...].firstIndex(where: match) else {
+        return nil
+      }
+      consumed.withLock { $0 = index + 1 }
+      return snapshot[index]
+    }
+  }
+
+  /// Closes stdin (peers then exit) and waits for the exit (bounded).
+  func finish() async {
+    try? input.fileHandleForWriting.close()
+    _ = await offPool { [process] in process.waitForExit(within: 30) }
+  }
+}
+
+/// Polls `value` (off the pool) until it gives something or `seconds` pass (a hang guard only).
+func eventuallyValue<T: Sendable>(within seconds: Double = 30, _ value: @escaping @Sendable () -> T?) async
+  -> T?
+{
+  await offPool {
+    let limit = Date().addingTimeInterval(seconds)
+    let tick = DispatchSemaphore(value: 0)
+    while Date() < limit {
+      if let found = value() { return found }
+      _ = tick.wait(timeout: .now() + 0.01)
+    }
+    return value()
+  }
+}
+
+/// Hex as the line protocols use it ("-" for no bytes).
+enum Hex {
+  static func encode(_ bytes: some Sequence<UInt8>) -> String {
+    let text = bytes.map { String(format: "%02x", $0) }.joined()
+    return text.isEmpty ? "-" : text
+  }
+
+  static func decode(_ text: some StringProtocol) -> [UInt8] {
+    guard text != "-" else { return [] }
+    let digits = Array(text.utf8)
+    return stride(from: 0, to: digits.count - 1, by: 2).map { i in
+      UInt8(String(decoding: digits[i..<i + 2], as: UTF8.self), radix: 16) ?? 0
+    }
+  }
+}
