@@ -57,7 +57,9 @@ let package = Package(
       name: "FeedCoreTests", dependencies: ["FeedCore", "PriceFeed", "WebSocketClient", "FeedServer"]),
     .testTarget(
       name: "TickerTests",
-      dependencies: ["WebSocketClient", "URLSessionEngine", "PriceFeed", "FeedServer", "EnginePlugin"]
+      dependencies: [
+        "WebSocketClient", "URLSessionEngine", "PriceFeed", "FeedCore", "FeedServer", "EnginePlugin",
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

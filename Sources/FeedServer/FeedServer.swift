@@ -145,6 +145,13 @@ public final class FeedServer: Sendable {
     open.forEach { $0.abort() }
   }
 
+  /// Drops every open connection (no close frame) and keeps listening: a client sees 1006 and
+  /// reconnects.
+  public func dropConnections() {
+    let open = state.withLock { Array($0.connections.values) }
+    open.forEach { $0.abort() }
+  }
+
   /// The plan for the `index`th accepted connection (0-based).
   func plan(forConnection index: Int) -> ConnectionPlan {
     guard let last = options.plans.last else { return ConnectionPlan(ending: options.ending) }

@@ -13,6 +13,7 @@ final class RunningTicker: @unchecked Sendable {
   private var stdoutFD: Int32 = -1
   private var pending: [UInt8] = []
   private var lines: [String] = []
+  private var stdinHandle: FileHandle?
 
   /// Shared with the stderr thread (which must not keep `self` alive).
   private final class Collected: Sendable {
@@ -21,7 +22,12 @@ final class RunningTicker: @unchecked Sendable {
   }
   private let collected = Collected()
 
-  init(_ arguments: [String], environment: [String: String] = TickerProcess.cleanEnvironment()) throws {
+  /// With `stdin`, the ticker's stdin is a pipe this object writes to (`send`, `closeStdin`);
+  /// otherwise /dev/null.
+  init(
+    _ arguments: [String], environment: [String: String] = TickerProcess.cleanEnvironment(),
+    stdin: Bool = false
+  ) throws {
     var fds: [Int32] = [0, 0]
     guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
     stdoutFD = fds[0]
@@ -31,7 +37,13 @@ final class RunningTicker: @unchecked Sendable {
     process.environment = environment
     process.standardOutput = writeEnd
     process.standardError = stderrPipe
-    process.standardInput = FileHandle.nullDevice
+    if stdin {
+      let input = Pipe()
+      process.standardInput = input
+      stdinHandle = input.fileHandleForWriting
+    } else {
+      process.standardInput = FileHandle.nullDevice
+    }
     try process.run()
     try writeEnd.close()  // the child has its copy; ours would keep the pipe open forever
     let err = stderrPipe.fileHandleForReading
@@ -75,6 +87,17 @@ final class RunningTicker: @unchecked Sendable {
   }
 
   func signal(_ sig: Int32) { kill(process.processIdentifier, sig) }
+
+  /// Writes `text` to the ticker's stdin (see `init(_:environment:stdin:)`).
+  func send(_ text: String) {
+    try? stdinHandle?.write(contentsOf: Array(text.utf8))
+  }
+
+  /// Closes the ticker's stdin: it sees the end of its input.
+  func closeStdin() {
+    try? stdinHandle?.close()
+    stdinHandle = nil
+  }
 
   /// stderr so far.
   var stderrSoFar: String { collected.stderrText.withLock { $0 } }

@@ -1,0 +1,221 @@
+import PriceFeed
+import Testing
+import WebSocketClient
+
+@testable import FeedCore
+
+/// The feed machine driven by hand: explicit instants, exact wire messages, exact actions.
+@Suite struct FeedMachineTests {
+  typealias Machine = FeedMachine<TestInstant>
+
+  static func machine(
+    _ venue: TestVenue = TestVenue(), symbols: [String] = ["A"], mode: PriceStageMode = .everyTrade
+  ) -> Machine {
+    Machine(provider: venue, symbols: symbols, mode: mode, ticketPrefix: "t")
+  }
+
+  static func texts(_ messages: [WebSocketMessage]) -> [String] {
+    messages.map { if case .text(let t) = $0 { t } else { "<binary>" } }
+  }
+
+  // MARK: The current set on the wire
+
+  @Test func aFreshConnectionGetsTheCurrentSet() {
+    var m = Self.machine(symbols: ["A", "B"])
+    #expect(Self.texts(m.opened(at: .zero)) == ["sub A,B #1"])
+    #expect(m.handle(.add(["c"]), at: .at(1)).sent == ["sub C #2"])
+    #expect(m.handle(.remove(["A"]), at: .at(2)).sent == ["unsub A #3"])
+    #expect(m.handle(.replace(["C", "D"]), at: .at(3)).sent == ["unsub B #4", "sub D #5"])
+    // Lost, then reconnected: the set as it is now, not the one it started with.
+    _ = m.handle(
+      [.disconnected(reason: .failed(.abnormalClosure), attempt: 1, retryIn: .seconds(1))], at: .at(4))
+    #expect(m.handle(.add(["E"]), at: .at(5)).sent == [])  // not connected: nothing to send now
+    #expect(Self.texts(m.opened(at: .at(6))) == ["sub C,D,E #6"])
+  }
+
+  @Test func changesThatChangeNothingSayNothingOnTheWire() {
+    var m = Self.machine(symbols: ["A", "B"])
+    _ = m.opened(at: .zero)
+    let again = m.handle(.add(["A", "b"]), at: .at(1))
+    #expect(again.sent == [])
+    #expect(again.reports == [.subscriptionChanged(added: [], removed: [], now: ["A", "B"])])
+    #expect(m.handle(.remove(["Z"]), at: .at(2)).sent == [])
+    #expect(m.handle(.replace(["B", "A"]), at: .at(3)).sent == [])
+  }
+
+  @Test func aWholeListVenueGetsTheWholeListEveryTime() {
+    var m = Self.machine(TestVenue(style: .wholeList), symbols: ["A"])
+    #expect(Self.texts(m.opened(at: .zero)) == ["list A #t-1"])
+    #expect(m.handle(.add(["B"]), at: .at(1)).sent == ["list A,B #t-2"])
+    #expect(m.handle(.remove(["A"]), at: .at(2)).sent == ["list B #t-3"])
+    #expect(m.handle(.add(["B"]), at: .at(3)).sent == [])
+  }
+
+  @Test func aSymbolTheVenueCannotHaveChangesNothing() {
+    var m = Self.machine()
+    _ = m.opened(at: .zero)
+    let actions = m.handle(.add(["B", "no good"]), at: .at(1))
+    #expect(actions.sent == [])
+    #expect(actions.reports == [.controlError(.invalidSymbol("no good", "no spaces"))])
+    #expect(m.subscriptions.symbols == ["A"])
+  }
+
+  @Test func controlLines() {
+    var m = Self.machine()
+    _ = m.opened(at: .zero)
+    #expect(m.handle(controlLine: "+b,c", at: .at(1)).sent == ["sub B,C #2"])
+    #expect(m.handle(controlLine: "?", at: .at(2)).reports == [.currentSet(["A", "B", "C"])])
+    #expect(m.handle(controlLine: "hello", at: .at(3)).reports == [.controlError(.unknownCommand("hello"))])
+    #expect(m.handle(controlLine: "", at: .at(4)).isEmpty)
+    #expect(m.subscriptions.symbols == ["A", "B", "C"])
+  }
+
+  // MARK: Quotes
+
+  @Test func onlySubscribedSymbolsArePublished() {
+    var m = Self.machine(symbols: ["A"])
+    _ = m.opened(at: .zero)
+    let (actions, stopped) = m.handle(
+      [.message(quote("A", "1", 1)), .message(quote("B", "2", 2)), .message(quote("A", "3", 3))], at: .at(1))
+    #expect(stopped == nil)
+    #expect(actions.published == ["A 1", "A 3"])
+    #expect(actions.reports == [.notSubscribed(count: 1, example: "B")])
+  }
+
+  @Test func aRemovedSymbolsPendingPriceIsPublishedAndItsStateDropped() {
+    var m = Self.machine(symbols: ["A", "B"], mode: .debounced(interval: .seconds(1), maxWait: .seconds(1)))
+    _ = m.opened(at: .zero)
+    #expect(
+      m.handle([.message(quote("A", "5", 1)), .message(quote("B", "7", 2))], at: .at(0.1)).actions.published
+        == [])
+    let removed = m.handle(.remove(["A"]), at: .at(0.2))
+    #expect(removed.published == ["A 5"])
+    #expect(removed.sent == ["unsub A #2"])
+    // B is still pending; A is gone and prints nothing more.
+    #expect(m.tick(at: .at(1.1)).published == ["B 7"])
+    #expect(m.handle([.message(quote("A", "5", 3))], at: .at(1.2)).actions.published == [])
+    // Subscribed again, A starts afresh: the same price prints again (its dedupe state went).
+    _ = m.handle(.add(["A"]), at: .at(1.3))
+    _ = m.handle([.message(quote("A", "5", 4))], at: .at(1.4))
+    #expect(m.tick(at: .at(2.5)).published == ["A 5"])
+  }
+
+  @Test func aLargeMessageStopsTheBatchForTheShell() {
+    var m = Self.machine()
+    _ = m.opened(at: .zero)
+    let big = WebSocketMessage.text(String(repeating: " ", count: LargeMessage.threshold))
+    let (actions, stopped) = m.handle(
+      [.message(quote("A", "1", 1)), .message(big), .message(quote("A", "2", 2))], at: .at(1))
+    #expect(actions.published == ["A 1"])
+    #expect(stopped == 1)
+    #expect(m.handle([.message(quote("A", "1", 1)), .message(big)], from: 2, at: .at(1)).stoppedAt == nil)
+  }
+
+  // MARK: Answers from the venue
+
+  @Test func aRefusedChangeTakesItsSymbolsBack() {
+    var m = Self.machine(TestVenue(acknowledgement: .byID), symbols: ["A"])
+    _ = m.opened(at: .zero)
+    _ = m.handle([.message(.text("ack 1"))], at: .at(0.1))
+    #expect(m.handle(.add(["B", "C"]), at: .at(1)).sent == ["sub B,C #2"])
+    let refused = m.handle([.message(.text("err 2 Invalid request: invalid stream"))], at: .at(1.1)).actions
+    #expect(
+      refused.reports == [
+        .changeRefused(
+          VenueError(message: "Invalid request: invalid stream", requestID: 2, fatal: false),
+          symbols: ["B", "C"])
+      ])
+    #expect(m.subscriptions.symbols == ["A"])
+    #expect(m.handle([.message(quote("B", "1", 1))], at: .at(1.2)).actions.published == [])
+    // The next connection gets the set without them.
+    _ = m.handle(
+      [.disconnected(reason: .peerClosed(CloseStatus(code: .policyViolation)), attempt: 1, retryIn: .zero)],
+      at: .at(2))
+    #expect(Self.texts(m.opened(at: .at(3))) == ["sub A #3"])
+  }
+
+  @Test func aRefusedFirstSubscriptionEndsTheRun() {
+    var m = Self.machine(TestVenue(acknowledgement: .inOrder), symbols: ["A"])
+    _ = m.opened(at: .zero)
+    let error = VenueError(message: "no such symbol", requestID: 1, fatal: false)
+    let actions = m.handle([.message(.text("err 1 no such symbol"))], at: .at(1)).actions
+    #expect(actions == [.report(.venueError(error)), .stop(.refused(error), beforeClose: [])])
+    #expect(m.refusal == error)
+  }
+
+  @Test func answersInOrderMatchTheirRequests() {
+    var m = Self.machine(TestVenue(acknowledgement: .inOrder), symbols: ["A"])
+    _ = m.opened(at: .zero)
+    _ = m.handle(.add(["B"]), at: .at(1))
+    _ = m.handle(.add(["C"]), at: .at(2))
+    // The first answer is for the initial subscription, the error for the add of B.
+    _ = m.handle([.message(.text("ack"))], at: .at(3))
+    let refused = m.handle([.message(.text("err 0 B is not a valid product"))], at: .at(4)).actions
+    #expect(refused.reports.count == 1)
+    #expect(m.subscriptions.symbols == ["A", "C"])
+  }
+
+  @Test func aFatalErrorStopsAndAClosingVenueIsLeft() {
+    var m = Self.machine()
+    _ = m.opened(at: .zero)
+    let fatal = VenueError(name: "FATAL", message: "WRONG_FORMAT", fatal: true)
+    #expect(
+      m.handle([.message(.text("fatal WRONG_FORMAT"))], at: .at(1)).actions == [
+        .report(.venueError(fatal)), .stop(.refused(fatal), beforeClose: []),
+      ])
+    var other = Self.machine()
+    _ = other.opened(at: .zero)
+    #expect(
+      other.handle([.message(.text("bye maintenance"))], at: .at(1)).actions == [
+        .report(.closingSoon("maintenance")), .reconnect(reason: "maintenance"),
+      ])
+    #expect(
+      other.handle([.message(.text("up")), .message(.text("news"))], at: .at(2)).actions == [
+        .report(.ignored("news"))
+      ])
+  }
+
+  // MARK: Time
+
+  @Test func sendsArePacedUnderTheVenuesLimit() {
+    var m = Self.machine(TestVenue(limits: VenueLimits(messagesPerSecond: 3)), symbols: ["A"])
+    _ = m.opened(at: .zero)  // one message: one of the two allowed per second (one is kept for pongs)
+    #expect(m.handle(.add(["B"]), at: .at(0.1)).sent == ["sub B #2"])
+    #expect(m.handle(.add(["C"]), at: .at(0.2)).sent == [])
+    #expect(m.handle(.add(["D"]), at: .at(0.3)).sent == [])
+    #expect(m.nextDeadline == .at(1))
+    #expect(m.tick(at: .at(1)).sent == ["sub C #3"])
+    #expect(m.tick(at: .at(1.1)).sent == ["sub D #4"])
+    #expect(m.nextDeadline == nil)
+  }
+
+  @Test func theVenuesKeepaliveGoesOutOnTime() {
+    let ping = KeepaliveDuty(message: .text("PING"), interval: .seconds(25))
+    var m = Self.machine(TestVenue(keepalive: ping))
+    _ = m.opened(at: .zero)
+    #expect(m.nextDeadline == .at(25))
+    #expect(m.tick(at: .at(24)).sent == [])
+    #expect(m.tick(at: .at(25)).sent == ["PING"])
+    #expect(m.nextDeadline == .at(50))
+    _ = m.handle([.disconnected(reason: .failed(.abnormalClosure), attempt: 1, retryIn: .zero)], at: .at(30))
+    #expect(m.nextDeadline == nil)
+  }
+
+  @Test func aSymbolThatNeverQuotesIsWarnedAboutOnce() {
+    var m = Self.machine(TestVenue(firstQuoteDeadline: .seconds(5)), symbols: ["A", "NOPE"])
+    _ = m.opened(at: .zero)
+    _ = m.handle([.message(quote("A", "1", 1))], at: .at(1))
+    #expect(m.nextDeadline == .at(5))
+    #expect(m.tick(at: .at(5)).reports == [.noQuoteYet(symbol: "NOPE", after: .seconds(5))])
+    _ = m.handle([.disconnected(reason: .failed(.abnormalClosure), attempt: 1, retryIn: .zero)], at: .at(6))
+    _ = m.opened(at: .at(7))
+    #expect(m.nextDeadline == nil)
+  }
+
+  @Test func unsubscribingBeforeClosing() {
+    var m = Self.machine(symbols: ["A", "B"])
+    #expect(m.unsubscribeAll() == [])
+    _ = m.opened(at: .zero)
+    #expect(Self.texts(m.unsubscribeAll()) == ["unsub A,B #2"])
+  }
+}

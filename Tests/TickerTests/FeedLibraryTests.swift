@@ -1,0 +1,80 @@
+import FeedCore
+import FeedServer
+import Foundation
+import PriceFeed
+import Synchronization
+import Testing
+import WebSocketClient
+
+/// The runtime as a library, against FeedServer's Finnhub emulation: subscriptions change while
+/// running, from another task, and a reconnect sends the current set, never the initial one.
+@Suite("FeedCore against FeedServer")
+struct FeedLibraryTests {
+  final class Collected: Sendable {
+    let reports = Mutex<[FeedReport]>([])
+    let quotes = Mutex<[String]>([])
+  }
+
+  static func subscribe(_ symbol: String) -> String { #"{"type":"subscribe","symbol":"\#(symbol)"}"# }
+  static func unsubscribe(_ symbol: String) -> String { #"{"type":"unsubscribe","symbol":"\#(symbol)"}"# }
+
+  @Test(.timeLimit(.minutes(1)))
+  func subscriptionsChangeWhileRunningAndSurviveAReconnect() async throws {
+    let fixture = try SessionScript(ndjson: Fixture.text("finnhub-session.ndjson"))
+    let server = try FeedServer(script: fixture, options: .init(timeScale: 0, ending: .hold))
+    server.start()
+    defer { server.stop() }
+    let collected = Collected()
+    let feed = Feed(
+      Feed.Settings(
+        provider: FinnhubProvider(), engine: NativeEngine(), url: server.url,
+        session: SessionConfiguration(backoff: Backoff(initialDelay: .milliseconds(50))), mode: .everyTrade,
+        symbols: ["BINANCE:BTCUSDT"])
+    ) { report in collected.reports.withLock { $0.append(report) } }
+    let subscription = feed.bus.subscribe()
+    let reader = Task {
+      while let batches = try? await subscription.queue.nextBatch() {
+        for quotes in batches {
+          collected.quotes.withLock { $0 += quotes.map { "\($0.symbol) \($0.price)" } }
+        }
+      }
+    }
+    let run = Task { await feed.run() }
+    func seen(_ message: String, times: Int = 1) async -> Bool {
+      await eventually { server.record.clientMessages.filter { $0 == message }.count >= times }
+    }
+
+    #expect(await seen(Self.subscribe("BINANCE:BTCUSDT")))
+    // From another task, while connected: each change is one message on the wire.
+    Task.detached { feed.subscribe(["AAPL", "BINANCE:BTCUSDT"]) }
+    #expect(await seen(Self.subscribe("AAPL")))
+    feed.unsubscribe(["BINANCE:BTCUSDT"])
+    #expect(await seen(Self.unsubscribe("BINANCE:BTCUSDT")))
+    feed.control("+MSFT")  // the server does not know MSFT: its "Invalid symbol" error is reported
+    #expect(await seen(Self.subscribe("MSFT")))
+
+    // The connection drops: the next one is subscribed to AAPL and MSFT, not BINANCE:BTCUSDT.
+    server.dropConnections()
+    #expect(await seen(Self.subscribe("AAPL"), times: 2))
+    #expect(await seen(Self.subscribe("MSFT"), times: 2))
+    #expect(
+      await eventually {
+        collected.reports.withLock { $0.contains(.connected(attempt: 1, symbols: ["AAPL", "MSFT"])) }
+      })
+
+    feed.stop(.signal(2))
+    #expect(await run.value == .stopped(.signal(2)))
+    await reader.value
+    let messages = server.record.clientMessages
+    #expect(messages.filter { $0 == Self.subscribe("BINANCE:BTCUSDT") }.count == 1)
+    #expect(messages.suffix(2) == [Self.unsubscribe("AAPL"), Self.unsubscribe("MSFT")])
+    #expect(
+      collected.reports.withLock {
+        $0.contains(.venueError(VenueError(message: "Invalid symbol MSFT", fatal: false)))
+      })
+    #expect(
+      collected.reports.withLock {
+        $0.contains(.subscriptionChanged(added: ["AAPL"], removed: [], now: ["BINANCE:BTCUSDT", "AAPL"]))
+      })
+  }
+}
