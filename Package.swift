@@ -43,7 +43,7 @@ let package = Package(
     .target(name: "FeedCore", dependencies: ["WebSocketClient", "PriceFeed"]),
     .executableTarget(name: "feedserve", dependencies: ["FeedServer", "WebSocketClient"]),
     .executableTarget(
-      name: "hotpath", dependencies: ["PriceFeed", "WebSocketClient"], path: "Benchmarks/HotPath"),
+      name: "hotpath", dependencies: ["FeedCore", "PriceFeed", "WebSocketClient"], path: "Benchmarks/HotPath"),
     .executableTarget(
       name: "ticker",
       dependencies: [

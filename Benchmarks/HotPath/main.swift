@@ -6,9 +6,10 @@
 //
 // Builds N pre-framed one-trade Finnhub messages (as `feedserve --blast` sends them), then runs
 // them through what the ticker does to each: frame parsing, message assembly (with UTF-8
-// validation), Finnhub decoding, the subscribed-symbol filter, the every-trade and default
-// (debounce + dedupe) stages, and text formatting into an output buffer. Prints a checksum so nothing is optimised away.
+// validation), then the feed machine (Finnhub decoding, the subscribed-symbol filter, the
+// every-trade or default (debounce + dedupe) stage), and text formatting into an output buffer. Prints a checksum so nothing is optimised away.
 
+import FeedCore
 import PriceFeed
 import WebSocketClient
 
@@ -40,9 +41,8 @@ if mode == "setup" {  // the cost of building the input alone, to subtract
 
 var parser = FrameParser(role: .client, maximumFrameSize: 16 << 20)
 var assembler = MessageAssembler(maximumMessageSize: 16 << 20)
-let provider = FinnhubProvider()
-let filter = SymbolFilter(symbols: ["BINANCE:BTCUSDT"])
-var stage = PriceStage<ContinuousClock.Instant>(
+var machine = FeedMachine<ContinuousClock.Instant>(
+  provider: FinnhubProvider(), symbols: ["BINANCE:BTCUSDT"],
   mode: mode == "every-trade" ? .everyTrade : PriceStageMode(debounce: .milliseconds(500)))
 var formatter = TextFormatter(useColor: false)
 var output: [UInt8] = []
@@ -57,22 +57,23 @@ while offset < wire.count {
   let end = min(offset + 65536, wire.count)
   wire[offset..<end].withUnsafeBytes { parser.append($0) }
   offset = end
-  var quotes: [Quote] = []
+  // One read's messages travel as one batch of session events, as in the ticker.
+  var events: [SessionEvent] = []
   while let frame = try parser.next() {
     guard case .message(let message)? = try assembler.receive(frame) else { continue }
-    if let event = provider.decode(message, appendingQuotesTo: &quotes) {
-      quotes.append(contentsOf: event.quotes)
-    }
+    events.append(.message(message))
   }
-  filter.retain(&quotes)
-  for quote in stage.receive(quotes, at: now) {
-    formatter.append(quote, to: &output)
-    lines += 1
+  for action in machine.handle(events, at: now).actions {
+    guard case .publish(let quotes) = action else { continue }
+    for quote in quotes {
+      formatter.append(quote, to: &output)
+      lines += 1
+    }
   }
   checksum &+= output.count
   output.removeAll(keepingCapacity: true)
 }
-for quote in stage.flush() {
+for quote in machine.flush() {
   formatter.append(quote, to: &output)
   lines += 1
 }

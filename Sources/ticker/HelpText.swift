@@ -11,17 +11,24 @@ enum HelpText {
 
     EXAMPLES
       FINNHUB_TOKEN=… ticker --symbol BINANCE:BTCUSDT
+      ticker --provider binance -s btcusdt,ethusdt     (no key needed)
       ticker --demo --count 5
       FINNHUB_TOKEN=… ticker -s BINANCE:BTCUSDT,AAPL --format json | jq .price
 
     FEED
-      -s, --symbol SYMBOL      symbol to follow; repeat the flag or separate with commas
-                               (default BINANCE:BTCUSDT)
+          --provider NAME      finnhub (default; needs FINNHUB_TOKEN), upbit, binance,
+                               coinbase
+      -s, --symbol SYMBOL      symbol to follow, in the venue's notation; repeat the flag
+                               or separate with commas (default: BINANCE:BTCUSDT,
+                               KRW-BTC, BTCUSDT or BTC-USD)
           --url URL            WebSocket endpoint instead of the provider's
                                (Finnhub still gets its token parameter)
-          --demo               replay a built-in Finnhub session from a local server:
-                               no token, no internet
+          --demo               replay a built-in session of the provider from a local
+                               server: no token, no internet
           --count N            exit after printing N price lines
+          --control stdin      change the subscription while running, one line each
+                               on stdin: +SYM[,SYM…] add, -SYM remove, =A,B replace,
+                               ? list (on stderr)
 
     FILTERING
           --debounce SECONDS   per-symbol quiet time before a price prints (default 0.5);
@@ -75,9 +82,9 @@ enum HelpText {
 
     EXIT CODES
       0 feed ended (count reached, reader gone, server closed with 1000)
-      64 usage or missing token    66 config file missing    69 server unavailable
-      70 internal error            74 stdout write error     75 reconnects exhausted
-      76 protocol or TLS error     77 token refused (401/403)
+      64 usage or missing token    65 subscription refused   66 config file missing
+      69 server unavailable        70 internal error         74 stdout write error
+      75 reconnects exhausted      76 protocol or TLS error  77 token refused (401/403)
       78 invalid config            130/143 SIGINT/SIGTERM
 
     """
