@@ -27,9 +27,10 @@ public struct BinanceProvider: Provider {
   /// Binance answers 451 at the handshake to addresses in places it does not serve.
   public func handshakeAdvice(status: Int) -> String? {
     guard status == 451 else { return nil }
-    return "Binance refuses connections from this location (HTTP 451 Unavailable For Legal Reasons). "
-      + "Use --url with an endpoint that serves your location; in the United States that is "
-      + "Binance.US: --url wss://stream.binance.us:9443/stream"
+    return "Binance refuses connections from this location (HTTP 451 Unavailable For Legal Reasons); "
+      + "retrying will not help. Use --url with an endpoint that serves your location: in the United "
+      + "States that is Binance.US, a separate exchange with its own markets and the same stream "
+      + "format (--url wss://stream.binance.us:9443/stream)"
   }
 
   // MARK: Symbols
@@ -76,6 +77,14 @@ public struct BinanceProvider: Provider {
   }
 
   // MARK: Staying connected
+
+  /// Nothing from the client: Binance pings every 20 s and the engine answers each ping with a
+  /// pong echoing its payload (which counts towards the 5 messages a second).
+  public var keepalive: KeepaliveDuty? { nil }
+
+  /// None: a trade stream says nothing until a trade happens, so a quiet market and an unknown
+  /// symbol (acknowledged, then silent) look alike, and a deadline would warn about quiet markets.
+  public var firstQuoteDeadline: Duration? { nil }
 
   /// 5 messages a second per connection, pongs included (over that: close 1008); 1024 streams.
   public var limits: VenueLimits { VenueLimits(messagesPerSecond: 5, symbolsPerConnection: 1024) }

@@ -62,6 +62,20 @@ public struct CoinbaseProvider: Provider {
     return .text(String(decoding: out, as: UTF8.self))
   }
 
+  // MARK: Staying connected
+
+  /// Nothing the client must send is documented, besides the subscription itself, which must go
+  /// out within 5 s of connecting.
+  public var keepalive: KeepaliveDuty? { nil }
+
+  /// None: Coinbase names a product it does not know in an `error` message.
+  public var firstQuoteDeadline: Duration? { nil }
+
+  /// None worth pacing for: Coinbase documents 8 requests a second per IP (bursts to 20) and 100
+  /// client messages a second per IP (docs.cdp.coinbase.com/exchange/websocket-feed/rate-limits),
+  /// far above a handful of subscription changes.
+  public var limits: VenueLimits { VenueLimits() }
+
   // MARK: Reading
 
   /// Ticker messages are a few dozen a second at most and ~450 bytes each: the model path is
