@@ -98,6 +98,35 @@ write("finnhub", "escapes", '{"type":"error","msg":"\\u00e9\\ud83d\\ude00\\n\\""
 write("finnhub", "price-text", "78860.00000000")
 write("finnhub", "price-exp", "-0.5e-400")
 
+# upbit, binance, coinbase: each venue's recorded session, edge cases of its shapes, symbol lists
+# (the harnesses also build subscription messages from comma-separated input).
+for venue in ("upbit", "binance", "coinbase"):
+    with open(os.path.join(fixtures, venue + "-session.ndjson")) as f:
+        for i, line in enumerate(f):
+            entry = json.loads(line)
+            if entry.get("kind") in ("text", "binary"):
+                write(venue, "session-%02d" % i, entry["body"])
+write("upbit", "default-keys", '{"type":"ticker","code":"KRW-ETH","trade_price":4.5E6,"trade_volume":1.2E-3,'
+      '"trade_timestamp":1771247814642,"timestamp":1771247814700,"stream_type":"REALTIME","delisting_date":null}')
+write("upbit", "time-fallback", '{"ty":"ticker","cd":"KRW-BTC","tp":1,"tms":1.771247814642E12,"tv":null}')
+write("upbit", "both-spellings", '{"ty":"ticker","type":"trade","cd":"KRW-BTC","code":"X","tp":1,"ttms":1}')
+write("upbit", "error-string", '{"error":"boom","status":"UP"}')
+write("upbit", "codes", "krw-btc,KRW-ETH,BTC-1INCH,KRW--X,,usdt-btc,KRW-BTC")
+write("binance", "bare-trade", '{"e":"trade","E":1789404776251,"s":"BTCUSDT","t":5206081234,'
+      '"p":"78860.00000000","q":"0.00009000","T":1789404776250,"m":true,"M":true}')
+write("binance", "exponent-price", '{"stream":"x","data":{"e":"trade","s":"A","p":"1.5E2","q":null,"E":7}}')
+write("binance", "shutdown", '{"e":"serverShutdown","E":1789404776251}')
+write("binance", "list-result", '{"result":["btcusdt@trade"],"id":3}')
+write("binance", "symbols", "btcusdt,ETHUSDT,1inchusdt,BTC-USDT,,bnbbtc,BTCUSDT")
+write("coinbase", "ticker-offset", '{"type":"ticker","product_id":"ETH-USD","price":"1285.22",'
+      '"time":"2024-02-29T23:00:00.5-00:30","last_size":null}')
+write("coinbase", "ticker-no-time", '{"type":"ticker","product_id":"ETH-USD","price":"1285.22"}')
+write("coinbase", "heartbeat", '{"type":"heartbeat","last_trade_id":1,"product_id":"BTC-USD","sequence":2}')
+write("coinbase", "time-micro", "2026-08-25T03:35:57.198335Z")
+write("coinbase", "time-leap", "2016-12-31T23:59:60.5z")
+write("coinbase", "time-leap-day", "2000-02-29t00:00:00+23:59")
+write("coinbase", "products", "btc-usd,ETH-EUR,BTCUSD,,1INCH-USD,BTC-USD")
+
 # config: the example file and a few variants.
 with open(os.path.join(repo, "config.example.json"), "rb") as f:
     write("config", "example", f.read())

@@ -16,6 +16,7 @@
 #      main, into Fuzz/.build/fuzz-<name>.
 # Steps are skipped when their output is newer than every input, so reruns only rebuild what changed.
 #
+# A target with a dictionary Fuzz/dicts/<name>.dict (keys and tokens of its format) gets it.
 # Each fuzzer runs on a copy of its committed seed corpus (Fuzz/corpus/<name>/ → Fuzz/out/<name>/
 # corpus), so the repository is never dirtied. Crashes, timeouts and OOMs land in
 # Fuzz/out/<name>/artifacts/; the script prints their paths and exits 1 if any target failed.
@@ -24,7 +25,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${1:-60}
-targets=${FUZZ_TARGETS:-frames handshake finnhub config text}
+targets=${FUZZ_TARGETS:-frames handshake finnhub upbit binance coinbase config text}
 build=Fuzz/.build
 modules=$build/modules
 flags=(-sanitize=fuzzer,address -parse-as-library -O -wmo -gline-tables-only -swift-version 6)
@@ -84,8 +85,10 @@ for t in $targets; do
   mkdir -p "$out/corpus" "$out/artifacts"
   cp -R Fuzz/corpus/"$t"/. "$out/corpus/"
   echo "fuzz: running fuzz-$t for ${seconds}s ($(ls "$out/corpus" | wc -l) inputs in the corpus)"
+  dict=()
+  [[ -f Fuzz/dicts/$t.dict ]] && dict=(-dict="Fuzz/dicts/$t.dict")
   set +e
-  "$build/fuzz-$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  "$build/fuzz-$t" "${dict[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$out/artifacts/" "$out/corpus" >"$out/log" 2>&1
   status=$?
   set -e

@@ -1,0 +1,134 @@
+import WebSocketClient
+
+/// Binance Spot trade streams, `wss://stream.binance.com:9443/stream`, no key (PROTOCOLS.md §3).
+///
+/// The default target is the combined-stream endpoint, so every payload arrives wrapped as
+/// `{"stream":"btcusdt@trade","data":{…}}`; bare payloads (from `/ws/<symbol>@trade`) are read
+/// too. Streams are added and removed on the open connection with `SUBSCRIBE`/`UNSUBSCRIBE`
+/// requests numbered by `id`, answered `{"result":null,"id":n}` or with an error. Binance pings
+/// every 20 s and drops a client that does not pong within a minute (the engine answers), and
+/// closes with 1008 a connection that sends more than 5 messages a second, pongs included.
+public struct BinanceProvider: Provider {
+  public let parser: JSONParser
+
+  public init(parser: JSONParser = JSONParser()) {
+    self.parser = parser
+  }
+
+  public var name: String { "binance" }
+  public var displayName: String { "Binance" }
+
+  public var defaultURL: WebSocketURL {
+    WebSocketURL(isSecure: true, host: "stream.binance.com", port: 9443, target: "/stream")
+  }
+
+  public var exampleSymbol: String { "BTCUSDT" }
+
+  /// Binance answers 451 at the handshake to addresses in places it does not serve.
+  public func handshakeAdvice(status: Int) -> String? {
+    guard status == 451 else { return nil }
+    return "Binance refuses connections from this location (HTTP 451 Unavailable For Legal Reasons); "
+      + "retrying will not help. Use --url with an endpoint that serves your location: in the United "
+      + "States that is Binance.US, a separate exchange with its own markets and the same stream "
+      + "format (--url wss://stream.binance.us:9443/stream)"
+  }
+
+  // MARK: Symbols
+
+  /// Letters and digits, either case (`btcusdt`, `BTCUSDT`) → upper case, as trades name them.
+  public func canonicalSymbol(_ symbol: String) -> Result<String, SymbolError> {
+    if let upper = VenueJSON.upperCaseSymbol(symbol, parts: 1) { return .success(upper) }
+    let shown = symbol.isEmpty ? "an empty symbol" : JSONEscaping.quoted(symbol)
+    return .failure(
+      SymbolError(
+        "\(shown) is not a Binance symbol: a symbol is letters and digits, such as BTCUSDT or btcusdt"))
+  }
+
+  /// The trade stream of a canonical symbol: `BTCUSDT` → `btcusdt@trade` (stream names are lower case).
+  public static func streamName(for symbol: String) -> String {
+    String(decoding: symbol.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self) + "@trade"
+  }
+
+  // MARK: Subscriptions
+
+  public var subscriptionStyle: SubscriptionStyle { .incremental }
+
+  /// One `UNSUBSCRIBE` naming every stream removed, then one `SUBSCRIBE` naming every stream
+  /// added, each with the next id from `ids` (Binance answers by id); nothing when the sets agree.
+  public func subscriptionMessages(from old: [String], to new: [String], ids: inout RequestIDs)
+    -> [WebSocketMessage]
+  {
+    var messages: [WebSocketMessage] = []
+    let removed = VenueJSON.missing(from: new, in: old)
+    if !removed.isEmpty { messages.append(Self.request("UNSUBSCRIBE", symbols: removed, id: ids.next())) }
+    let added = VenueJSON.missing(from: old, in: new)
+    if !added.isEmpty { messages.append(Self.request("SUBSCRIBE", symbols: added, id: ids.next())) }
+    return messages
+  }
+
+  /// `{"method":"SUBSCRIBE","params":["btcusdt@trade",…],"id":1}`.
+  static func request(_ method: String, symbols: [String], id: Int) -> WebSocketMessage {
+    var out: [UInt8] = Array(#"{"method":"#.utf8)
+    JSONEscaping.appendQuoted(method, to: &out)
+    out += Array(#","params":["#.utf8)
+    VenueJSON.appendQuotedList(symbols.map(Self.streamName(for:)), to: &out)
+    out += Array(#"],"id":\#(id)}"#.utf8)
+    return .text(String(decoding: out, as: UTF8.self))
+  }
+
+  // MARK: Staying connected
+
+  /// Nothing from the client: Binance pings every 20 s and the engine answers each ping with a
+  /// pong echoing its payload (which counts towards the 5 messages a second).
+  public var keepalive: KeepaliveDuty? { nil }
+
+  /// None: a trade stream says nothing until a trade happens, so a quiet market and an unknown
+  /// symbol (acknowledged, then silent) look alike, and a deadline would warn about quiet markets.
+  public var firstQuoteDeadline: Duration? { nil }
+
+  /// 5 messages a second per connection, pongs included (over that: close 1008); 1024 streams.
+  public var limits: VenueLimits { VenueLimits(messagesPerSecond: 5, symbolsPerConnection: 1024) }
+
+  // MARK: Reading
+
+  public func decode(_ message: WebSocketMessage) -> ProviderEvent {
+    if let event = fastDecode(message) { return event }
+    return decodeThroughModel(message)
+  }
+
+  public func decode(_ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote]) -> ProviderEvent? {
+    let quote: Quote?
+    switch message {
+    case .text(var text): quote = text.withUTF8 { BinanceFastPath.trade(UnsafeRawBufferPointer($0)) }
+    case .binary(let bytes): quote = bytes.withUnsafeBytes { BinanceFastPath.trade($0) }
+    }
+    if let quote {
+      quotes.append(quote)
+      return nil
+    }
+    let event = decodeThroughModel(message)
+    if case .quotes(let decoded) = event {
+      quotes.append(contentsOf: decoded)
+      return nil
+    }
+    return event
+  }
+
+  /// The specialised decoder's verdict, or nil when the model path must decide.
+  public func fastDecode(_ message: WebSocketMessage) -> ProviderEvent? {
+    let quote: Quote?
+    switch message {
+    case .text(var text): quote = text.withUTF8 { BinanceFastPath.trade(UnsafeRawBufferPointer($0)) }
+    case .binary(let bytes): quote = bytes.withUnsafeBytes { BinanceFastPath.trade($0) }
+    }
+    return quote.map { .quotes([$0]) }
+  }
+
+  /// Decodes through `JSONValue` and `BinanceMessage`: the reference path.
+  public func decodeThroughModel(_ message: WebSocketMessage) -> ProviderEvent {
+    switch VenueJSON.parse(message, with: parser) {
+    case .success(let json): BinanceMessage.event(json: json)
+    case .failure(let error): .malformed("invalid JSON: \(error)")
+    }
+  }
+}
