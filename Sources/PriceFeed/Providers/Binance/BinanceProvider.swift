@@ -52,6 +52,8 @@ public struct BinanceProvider: Provider {
   // MARK: Subscriptions
 
   public var subscriptionStyle: SubscriptionStyle { .incremental }
+  /// `{"result":null,"id":n}` and `{"error":{…},"id":n}` name the request they answer.
+  public var acknowledgement: Acknowledgement { .byID }
 
   /// One `UNSUBSCRIBE` naming every stream removed, then one `SUBSCRIBE` naming every stream
   /// added, each with the next id from `ids` (Binance answers by id); nothing when the sets agree.

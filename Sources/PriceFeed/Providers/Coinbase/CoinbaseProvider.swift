@@ -37,6 +37,8 @@ public struct CoinbaseProvider: Provider {
   // MARK: Subscriptions
 
   public var subscriptionStyle: SubscriptionStyle { .incremental }
+  /// One `subscriptions` (or one `error`) per request, in order.
+  public var acknowledgement: Acknowledgement { .inOrder }
 
   /// One `unsubscribe` naming every product removed, then one `subscribe` naming every product
   /// added, on the `ticker` channel; nothing when the sets agree. Coinbase does not number
