@@ -26,6 +26,9 @@ enum BlastFrames {
   /// `batch` followed by the `hostile` frames.
   static let hostileBatch: [UInt8] = batch + hostile
 
+  /// `hostileBatch` or `batch`.
+  static func batch(hostile: Bool) -> [UInt8] { hostile ? hostileBatch : batch }
+
   /// `count` consecutive frames.
   static func frames(count: Int) -> [UInt8] {
     var out: [UInt8] = []

@@ -45,16 +45,73 @@ public struct ConnectionPlan: Sendable, Equatable {
     /// Load generation like `blast`, but each message carries several trades over several
     /// symbols, shaped by `mix` (built on the fly, deterministic per seed).
     indirect case mixedBlast(count: Int, mix: BlastMix, then: Ending)
+    /// Load generation like `blast`, in `venue`'s wire format: Binance combined-stream trades
+    /// with decimal strings, Upbit SIMPLE tickers in binary frames, Coinbase ticker messages
+    /// (`.finnhub` is `blast`).
+    indirect case venueBlast(Venue, count: Int, then: Ending)
+    /// Send one message (a text frame, or a binary one for `.binary`), then end as `then` says.
+    indirect case send(SessionScript.Kind, String, then: Ending)
+
+    /// Binance's notice of a planned close, `{"e":"serverShutdown","E":<eventTime>}`, then `then`
+    /// (by default a close with 1001).
+    public static func binanceServerShutdown(
+      eventTime: Int64 = 1_789_404_800_000,
+      then: Ending = .close(CloseStatus(code: .goingAway, reason: ""))
+    ) -> Ending {
+      .send(.text, #"{"e":"serverShutdown","E":\#(eventTime)}"#, then: then)
+    }
+
+    /// An Upbit error message (a binary frame) followed by a close with 1000, as Upbit ends a
+    /// connection after a bad request.
+    public static func upbitError(name: String, message: String) -> Ending {
+      .send(
+        .binary, UpbitEmulator.error(name: name, message: message),
+        then: .close(CloseStatus(code: .normalClosure, reason: "")))
+    }
+  }
+
+  /// Something the server does at a given point of the connection, whatever the script's pace:
+  /// e.g. drop the connection once the client has sent its third message, to see what it sends
+  /// after reconnecting.
+  public struct Cue: Sendable, Equatable {
+    public enum Trigger: Sendable, Equatable {
+      /// Once the client has sent this many data messages (text or binary) on the connection,
+      /// after the venue has answered the last of them.
+      case clientMessages(Int)
+      /// Once this many feed messages (the data messages of the script and of the synthetic
+      /// stream that the venue let through, not its replies) have been sent on the connection.
+      case feedMessages(Int)
+    }
+    public enum Action: Sendable, Equatable {
+      case text(String)
+      /// A binary frame holding this text as UTF-8.
+      case binary(String)
+      case close(CloseStatus)
+      /// Drop the TCP connection without a close frame.
+      case drop
+    }
+
+    public var trigger: Trigger
+    public var actions: [Action]
+
+    public init(_ trigger: Trigger, _ actions: [Action]) {
+      self.trigger = trigger
+      self.actions = actions
+    }
   }
 
   public var handshake: Handshake
   /// The session to replay; nil = the server's script.
   public var script: SessionScript?
   public var ending: Ending
+  /// Done when their trigger comes, each once, besides the script and the ending.
+  public var cues: [Cue]
 
-  public init(handshake: Handshake = .script, script: SessionScript? = nil, ending: Ending) {
+  public init(handshake: Handshake = .script, script: SessionScript? = nil, cues: [Cue] = [], ending: Ending)
+  {
     self.handshake = handshake
     self.script = script
+    self.cues = cues
     self.ending = ending
   }
 }

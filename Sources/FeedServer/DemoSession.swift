@@ -1,6 +1,6 @@
-/// The Finnhub session `ticker --demo` replays (the same text as
-/// `Tests/Fixtures/finnhub-session.ndjson`; a test keeps the two equal). Embedded so the demo
-/// needs no files, no token and no internet.
+/// The recorded sessions `ticker --demo` replays, one per venue (the same text as
+/// `Tests/Fixtures/<venue>-session.ndjson`; a test keeps them equal). Embedded so the demo needs
+/// no files, no token and no internet.
 public enum DemoSession {
   public static let finnhub = #"""
     {"dir":"S>","kind":"http","after_ms":0,"body":"HTTP/1.1 101 Switching Protocols"}
@@ -17,4 +17,53 @@ public enum DemoSession {
     {"dir":"C>","kind":"text","after_ms":100,"body":"{\"type\":\"unsubscribe\",\"symbol\":\"AAPL\"}"}
     {"dir":"S>","kind":"text","after_ms":60000,"body":"{\"type\":\"ping\"}"}
     """#
+
+  public static let upbit = #"""
+    {"dir":"S>","kind":"http","after_ms":0,"body":"HTTP/1.1 101 Switching Protocols"}
+    {"dir":"C>","kind":"text","after_ms":5,"body":"[{\"ticket\":\"ticker-1\"},{\"type\":\"ticker\",\"codes\":[\"KRW-BTC\"]},{\"format\":\"SIMPLE\"}]"}
+    {"dir":"S>","kind":"binary","after_ms":180,"body":"{\"ty\":\"ticker\",\"cd\":\"KRW-BTC\",\"op\":102158000.0,\"hp\":103708000.0,\"lp\":100795000.0,\"tp\":103160000.0,\"pcp\":102103000.0,\"atp\":86970405555.45227,\"c\":\"RISE\",\"cp\":1057000.0,\"scp\":1057000.0,\"cr\":0.0103522913,\"scr\":0.0103522913,\"ab\":\"BID\",\"tv\":0.0005,\"atv\":851.82334868,\"tdt\":\"20260216\",\"ttm\":\"131654\",\"ttms\":1771247814642,\"aav\":412.37969677,\"abv\":439.44365191,\"h52wp\":179869000.0,\"h52wdt\":\"2025-10-09\",\"l52wp\":89000000.0,\"l52wdt\":\"2026-02-06\",\"ms\":\"ACTIVE\",\"its\":false,\"dd\":null,\"mw\":\"NONE\",\"tms\":1771247816255,\"atp24h\":157810722200.7429,\"atv24h\":1547.96784012,\"st\":\"SNAPSHOT\"}"}
+    {"dir":"S>","kind":"binary","after_ms":460,"body":"{\"ty\":\"ticker\",\"cd\":\"KRW-BTC\",\"op\":102158000.0,\"hp\":103708000.0,\"lp\":100795000.0,\"tp\":1.03156E8,\"pcp\":102103000.0,\"atp\":86970456133.1,\"c\":\"RISE\",\"cp\":1053000.0,\"scp\":1053000.0,\"cr\":0.0103131152,\"scr\":0.0103131152,\"ab\":\"ASK\",\"tv\":4.9E-4,\"atv\":851.82383868,\"tdt\":\"20260216\",\"ttm\":\"131655\",\"ttms\":1771247815101,\"aav\":412.38018677,\"abv\":439.44365191,\"h52wp\":179869000.0,\"h52wdt\":\"2025-10-09\",\"l52wp\":89000000.0,\"l52wdt\":\"2026-02-06\",\"ms\":\"ACTIVE\",\"its\":false,\"dd\":null,\"mw\":\"NONE\",\"tms\":1771247815140,\"atp24h\":157810772778.3,\"atv24h\":1547.96833012,\"st\":\"REALTIME\"}"}
+    {"dir":"C>","kind":"text","after_ms":20000,"body":"PING"}
+    {"dir":"S>","kind":"binary","after_ms":30,"body":"{\"status\":\"UP\"}"}
+    {"dir":"S>","kind":"binary","after_ms":10000,"body":"{\"status\":\"UP\"}"}
+    {"dir":"C>","kind":"text","after_ms":100,"body":"{\"type\":\"ticker\",\"codes\":[\"KRW-BTC\"]}"}
+    {"dir":"S>","kind":"binary","after_ms":40,"body":"{\"error\":{\"message\":\"Format 이 맞지 않습니다.\",\"name\":\"WRONG_FORMAT\"}}"}
+    {"dir":"S>","kind":"close","after_ms":150,"body":"1000"}
+    """#
+
+  public static let binance = #"""
+    {"dir":"S>","kind":"http","after_ms":0,"body":"HTTP/1.1 101 Switching Protocols"}
+    {"dir":"S>","kind":"text","after_ms":200,"body":"{\"stream\":\"btcusdt@trade\",\"data\":{\"e\":\"trade\",\"E\":1789404776251,\"s\":\"BTCUSDT\",\"t\":5206081234,\"p\":\"78860.00000000\",\"q\":\"0.00009000\",\"T\":1789404776250,\"m\":true,\"M\":true}}"}
+    {"dir":"S>","kind":"ping","after_ms":3700,"body":"1789404780000"}
+    {"dir":"C>","kind":"text","after_ms":20,"body":"{\"method\":\"SUBSCRIBE\",\"params\":[\"ethusdt@trade\"],\"id\":1}"}
+    {"dir":"S>","kind":"text","after_ms":30,"body":"{\"result\":null,\"id\":1}"}
+    {"dir":"C>","kind":"text","after_ms":50,"body":"{\"method\":\"SUBSCRIBE\",\"params\":[\"@@@bad###\"],\"id\":2}"}
+    {"dir":"S>","kind":"text","after_ms":30,"body":"{\"error\":{\"code\":2,\"msg\":\"Invalid request: invalid stream\"},\"id\":2}"}
+    {"dir":"S>","kind":"close","after_ms":10,"body":"1008"}
+    """#
+
+  public static let coinbase = #"""
+    {"dir":"S>","kind":"http","after_ms":0,"body":"HTTP/1.1 101 Switching Protocols"}
+    {"dir":"C>","kind":"text","after_ms":5,"body":"{\"type\":\"subscribe\",\"product_ids\":[\"BTC-USD\"],\"channels\":[\"ticker\"]}"}
+    {"dir":"S>","kind":"text","after_ms":80,"body":"{\"type\":\"subscriptions\",\"channels\":[{\"name\":\"ticker\",\"product_ids\":[\"BTC-USD\"]}]}"}
+    {"dir":"S>","kind":"text","after_ms":300,"body":"{\"type\":\"ticker\",\"sequence\":134905860112,\"product_id\":\"BTC-USD\",\"price\":\"80691.53\",\"open_24h\":\"79850.00\",\"volume_24h\":\"8123.44120031\",\"low_24h\":\"79402.11\",\"high_24h\":\"81030.00\",\"volume_30d\":\"301122.77310000\",\"best_bid\":\"80691.52\",\"best_bid_size\":\"0.35000000\",\"best_ask\":\"80691.53\",\"best_ask_size\":\"0.01200000\",\"side\":\"buy\",\"time\":\"2026-08-25T03:35:57.198335Z\",\"trade_id\":1081862675,\"last_size\":\"0.00000001\"}"}
+    {"dir":"C>","kind":"text","after_ms":100,"body":"{\"type\":\"subscribe\",\"product_ids\":[\"GIBBERISH-USD\"],\"channels\":[\"ticker\"]}"}
+    {"dir":"S>","kind":"text","after_ms":60,"body":"{\"type\":\"error\",\"message\":\"Failed to subscribe\",\"reason\":\"GIBBERISH-USD is not a valid product\"}"}
+    """#
+
+  /// The recorded session of the provider named `name` (`finnhub`, `upbit`, `binance`,
+  /// `coinbase`, as the ticker's `--provider` spells it), as NDJSON text; nil for any other name.
+  public static func script(forProvider name: String) -> String? {
+    Venue(provider: name).map(script(for:))
+  }
+
+  /// The recorded session of `venue`, as NDJSON text.
+  public static func script(for venue: Venue) -> String {
+    switch venue {
+    case .finnhub: finnhub
+    case .upbit: upbit
+    case .binance: binance
+    case .coinbase: coinbase
+    }
+  }
 }

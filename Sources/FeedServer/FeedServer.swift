@@ -2,78 +2,16 @@ import Dispatch
 import Synchronization
 import WebSocketClient
 
-/// A small real WebSocket server on loopback that replays a recorded session.
+/// A small real WebSocket server on loopback that replays a recorded session as a venue would.
 ///
 /// Used by `ticker --demo`, the end-to-end tests and the benchmarks. Each accepted connection
 /// gets the script's handshake answer (101, or e.g. 401 from a `finnhub-unauthorized` script)
-/// and then the script's server messages, at the recorded pace times `timeScale`. In Finnhub
-/// emulation the replay starts at the first subscribe, trades are filtered to the subscribed
-/// symbols, and subscribing to a symbol the script never trades is answered with Finnhub's
-/// `Invalid symbol` error.
+/// and then the script's server messages, at the recorded pace times `timeScale`, through the
+/// venue `Options.emulation` names: the replay starts at the first subscription, messages are
+/// filtered to what is subscribed and written in the venue's wire format, and the venue's
+/// rules are enforced (see `FinnhubEmulator`, `UpbitEmulator`, `BinanceEmulator`,
+/// `CoinbaseEmulator`). `Record` keeps what clients sent and what the venue made of it.
 public final class FeedServer: Sendable {
-  public struct Options: Sendable {
-    public enum Emulation: Sendable, Equatable {
-      /// Subscribe/unsubscribe handling and per-symbol filtering as Finnhub does.
-      case finnhub
-      /// Send the script's server messages as they are, ignoring what the client says.
-      case verbatim
-    }
-    public typealias Ending = ConnectionPlan.Ending
-
-    public var host: String
-    public var port: Int
-    /// Factor applied to every `after_ms` (0 = as fast as possible).
-    public var timeScale: Double
-    /// Upper bound for one step's delay, in seconds, after scaling.
-    public var maximumDelay: Double?
-    public var emulation: Emulation
-    public var ending: Ending
-    /// `Retry-After` seconds to send with a non-101 handshake answer.
-    public var retryAfter: Int?
-    /// Finnhub emulation: the replay starts once this many subscribe messages (valid or not)
-    /// have arrived, so a client that subscribes to several symbols gets all of their trades
-    /// however fast the replay runs.
-    public var awaitSubscriptions: Int
-    /// Per-connection plans (the nth connection gets the nth, the last repeats); empty = every
-    /// connection gets the script's handshake, the script, and `ending`.
-    public var plans: [ConnectionPlan]
-    /// `.blast` endings mix `BlastFrames.hostile` into every batch of 1000 messages (soak runs).
-    public var hostileBlast = false
-
-    public init(
-      host: String = "127.0.0.1", port: Int = 0, timeScale: Double = 1, maximumDelay: Double? = nil,
-      emulation: Emulation = .finnhub,
-      ending: Ending = .close(CloseStatus(code: .normalClosure, reason: "replay finished")),
-      retryAfter: Int? = nil, awaitSubscriptions: Int = 1, plans: [ConnectionPlan] = []
-    ) {
-      self.awaitSubscriptions = awaitSubscriptions
-      self.plans = plans
-      self.host = host
-      self.port = port
-      self.timeScale = timeScale
-      self.maximumDelay = maximumDelay
-      self.emulation = emulation
-      self.ending = ending
-      self.retryAfter = retryAfter
-    }
-  }
-
-  /// What the server has seen, for tests.
-  public struct Record: Sendable, Equatable {
-    /// Upgrade requests received (including refused ones).
-    public var connections = 0
-    /// Request targets (path and query) in arrival order.
-    public var targets: [String] = []
-    /// Text messages clients sent, in arrival order.
-    public var clientMessages: [String] = []
-    /// Close statuses clients sent.
-    public var clientCloses: [CloseStatus?] = []
-    /// Connections whose script has been sent to the end (before the ending: close, hold, …).
-    public var scriptsCompleted = 0
-    /// Messages sent by `.blast` endings.
-    public var blasted = 0
-  }
-
   public let script: SessionScript
   public let options: Options
   private let listener: TCPListener
@@ -96,9 +34,10 @@ public final class FeedServer: Sendable {
   /// The bound port.
   public var port: Int { listener.port }
 
-  /// The URL clients connect to.
+  /// The URL clients connect to: the venue's own path (`/websocket/v1` for Upbit, `/stream`,
+  /// the combined-stream endpoint, for Binance; `/` otherwise).
   public var url: WebSocketURL {
-    WebSocketURL(isSecure: false, host: options.host, port: port, target: "/")
+    WebSocketURL(isSecure: false, host: options.host, port: port, target: options.emulation.path)
   }
 
   public var record: Record { state.withLock { $0.record } }
@@ -117,7 +56,8 @@ public final class FeedServer: Sendable {
           defer { state.accepted += 1 }
           return state.accepted
         }
-        let connection = ServerConnection(stream: stream, server: self, plan: plan(forConnection: index))
+        let connection = ServerConnection(
+          stream: stream, server: self, plan: plan(forConnection: index), index: index)
         let accepted = state.withLock { state -> Bool in
           if state.stopped { return false }
           state.connections[ObjectIdentifier(connection)] = connection

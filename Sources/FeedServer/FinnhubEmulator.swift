@@ -1,15 +1,18 @@
 import PriceFeed
+import WebSocketClient
 
 /// What Finnhub does with a connection, as a pure state machine: remembers subscriptions,
 /// answers a subscribe to an unknown symbol with `Invalid symbol`, and filters trade messages to
 /// the subscribed symbols. Known symbols are the ones the script trades.
-struct FinnhubEmulator: Sendable {
+struct FinnhubEmulator: VenueEmulator {
   let knownSymbols: Set<String>
   /// Last scripted price text and trade time per symbol (the synthetic stream starts there).
   let lastTrades: [String: (price: String, time: Int64)]
   private(set) var subscriptions: [String] = []
   /// Subscribe messages received, valid or not.
   private(set) var subscribeRequests = 0
+  /// Subscribe and unsubscribe messages received, valid or not.
+  private(set) var requestCount = 0
 
   /// - Parameter extraSymbols: symbols to accept besides those the script trades (e.g. the
   ///   symbol of a `.blast` ending).
@@ -40,6 +43,7 @@ struct FinnhubEmulator: Sendable {
     guard let message = try? JSONParser().parse(clientText), let type = message["type"]?.stringValue else {
       return [Self.error("Invalid message")]
     }
+    if type == "subscribe" || type == "unsubscribe" { requestCount += 1 }
     guard let symbol = message["symbol"]?.stringValue else {
       return type == "subscribe" || type == "unsubscribe" ? [Self.error("Missing symbol")] : []
     }
@@ -85,6 +89,47 @@ struct FinnhubEmulator: Sendable {
   static func error(_ text: String) -> String {
     #"{"msg":\#(JSONEscaping.quoted(text)),"type":"error"}"#
   }
+
+  /// One trade message carrying `trades`.
+  static func message(_ trades: [SyntheticTrade]) -> String {
+    let entries = trades.map { trade in
+      let price = SyntheticTrades.format(cents: trade.cents)
+      let volume = SyntheticTrades.format(volume: trade.volume, places: 5)
+      return #"{"c":null,"p":\#(price),"s":"\#(trade.symbol)","t":\#(trade.time),"v":\#(volume)}"#
+    }
+    return #"{"data":[\#(entries.joined(separator: ","))],"type":"trade"}"#
+  }
+
+  // MARK: VenueEmulator
+
+  func admit(_ request: ServerHandshake.Request) -> Admission { .accept }
+
+  mutating func receive(_ input: ClientInput, at now: Duration) -> [EmulatorAction] {
+    guard case .text(let text) = input else { return [] }
+    return receive(clientText: text).map(EmulatorAction.text)
+  }
+
+  mutating func outgoing(_ step: SessionScript.Step, at now: Duration) -> [EmulatorAction] {
+    switch step.kind {
+    case .text: outgoing(step.body).map { [.text($0)] } ?? []
+    case .binary: outgoing(step.body).map { [.binary($0)] } ?? []
+    case .ping: [.ping(Array(step.body.utf8.prefix(125)))]
+    case .close: [.close(SessionScript.closeStatus(step.body))]
+    case .http, .raw: []
+    }
+  }
+
+  func tick(at now: Duration) -> [EmulatorAction] { [] }
+  var nextDeadline: Duration? { nil }
+  func isReady(awaiting: Int) -> Bool { subscribeRequests >= max(1, awaiting) }
+  var subscribed: [String] { subscriptions }
+  var lastPrices: [String: (price: String, time: Int64)] { lastTrades }
+
+  func synthetic(_ trades: [SyntheticTrade]) -> [EmulatorAction] {
+    trades.isEmpty ? [] : [.text(Self.message(trades))]
+  }
+
+  var syntheticKeepalive: (action: EmulatorAction, seconds: Double)? { (.text(#"{"type":"ping"}"#), 60) }
 }
 
 extension JSONValue {

@@ -1,4 +1,5 @@
 import PriceFeed
+import WebSocketClient
 
 /// A recorded WebSocket session: one JSON object per line,
 /// `{"dir":"S>"|"C>","kind":"http"|"text"|"binary"|"ping"|"close","after_ms":N,"body":"…"}`.
@@ -85,6 +86,13 @@ public struct SessionScript: Sendable, Equatable {
     let parts = http.body.split(separator: " ", maxSplits: 2)
     guard parts.count >= 2, let code = Int(parts[1]) else { return (101, "Switching Protocols") }
     return (code, parts.count == 3 ? String(parts[2]) : "")
+  }
+
+  /// A `close` step's body (`"1000"` or `"1000 reason"`) as a status; 1000 when unreadable.
+  static func closeStatus(_ body: String) -> CloseStatus {
+    let parts = body.split(separator: " ", maxSplits: 1)
+    let code = parts.first.flatMap { UInt16($0) } ?? 1000
+    return CloseStatus(code: CloseCode(code), reason: parts.count > 1 ? String(parts[1]) : "")
   }
 
   /// "81 05 48 65" or "81054865" → bytes (invalid pairs are skipped).

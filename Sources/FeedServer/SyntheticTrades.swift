@@ -1,5 +1,6 @@
-/// An endless, deterministic stream of Finnhub trade messages: a seeded random walk per symbol,
-/// starting at the script's last prices. It keeps `ticker --demo` streaming after the recording.
+/// An endless, deterministic stream of trades: a seeded random walk per symbol, starting at the
+/// script's last prices. It keeps `ticker --demo` streaming after the recording; each emulation
+/// writes the trades in its venue's wire format (`VenueEmulator.synthetic(_:)`).
 struct SyntheticTrades: Sendable {
   private var rng: SplitMix64
   /// Price per symbol in hundredths.
@@ -12,13 +13,14 @@ struct SyntheticTrades: Sendable {
     time = start.values.map(\.time).max() ?? 1_768_655_932_976
   }
 
-  /// One message with 1–3 trades spread over `symbols`, or nil when none is known.
-  mutating func nextMessage(symbols: [String], elapsedMilliseconds: Int) -> String? {
+  /// 1–3 trades spread over those of `symbols` the walk knows (none when it knows none), each
+  /// with its own trade time, later than any before.
+  mutating func nextTrades(symbols: [String], elapsedMilliseconds: Int) -> [SyntheticTrade] {
     let tradable = symbols.filter { cents[$0] != nil }
-    guard !tradable.isEmpty else { return nil }
+    guard !tradable.isEmpty else { return [] }
     time += Int64(max(1, elapsedMilliseconds))
     let count = 1 + Int(rng.next() % 3)
-    var entries: [String] = []
+    var trades: [SyntheticTrade] = []
     for i in 0..<count {
       let symbol = tradable[Int(rng.next() % UInt64(tradable.count))]
       let price = cents[symbol]!
@@ -27,17 +29,22 @@ struct SyntheticTrades: Sendable {
       let step = Int64(rng.next() % UInt64(2 * span + 1)) - span
       let next = max(1, price + step)
       cents[symbol] = next
-      let volume = 1 + rng.next() % 5000
-      entries.append(
-        #"{"c":null,"p":\#(Self.format(cents: next)),"s":"\#(symbol)","t":\#(time + Int64(i)),"v":0.\#(String(volume).leftPadded(to: 5))}"#
-      )
+      let volume = Int(1 + rng.next() % 5000)
+      trades.append(
+        SyntheticTrade(symbol: symbol, cents: next, time: time + Int64(i), volume: volume, up: step >= 0))
     }
-    return #"{"data":[\#(entries.joined(separator: ","))],"type":"trade"}"#
+    return trades
+  }
+
+  /// One Finnhub trade message with 1–3 trades spread over `symbols`, or nil when none is known.
+  mutating func nextMessage(symbols: [String], elapsedMilliseconds: Int) -> String? {
+    let trades = nextTrades(symbols: symbols, elapsedMilliseconds: elapsedMilliseconds)
+    return trades.isEmpty ? nil : FinnhubEmulator.message(trades)
   }
 
   static func parseCents(_ text: String) -> Int64? {
     let parts = text.split(separator: ".", maxSplits: 1)
-    guard let whole = Int64(parts[0]) else { return nil }
+    guard let first = parts.first, let whole = Int64(first) else { return nil }
     var fraction: Int64 = 0
     if parts.count == 2 {
       let digits = String(parts[1].prefix(2))
@@ -56,6 +63,37 @@ struct SyntheticTrades: Sendable {
     if fraction % 10 == 0 { return "\(whole).\(fraction / 10)" }
     return "\(whole).\(String(fraction).leftPadded(to: 2))"
   }
+
+  /// 9538050 with 8 places → "95380.50000000" (Binance's and Coinbase's decimal strings).
+  static func format(cents: Int64, places: Int) -> String {
+    let whole = String(cents / 100)
+    guard places > 0 else { return whole }
+    let fraction = String(cents % 100).leftPadded(to: 2)
+    let digits =
+      places >= 2 ? fraction + String(repeating: "0", count: places - 2) : String(fraction.prefix(places))
+    return "\(whole).\(digits)"
+  }
+
+  /// A volume in hundred-thousandths as a decimal with `places` places (`63` → "0.00063").
+  static func format(volume: Int, places: Int) -> String {
+    let digits = String(volume).leftPadded(to: 6)
+    let whole = Int(digits.dropLast(5)) ?? 0
+    let fraction = String(digits.suffix(5))
+    return "\(whole).\(fraction)\(String(repeating: "0", count: max(0, places - 5)))"
+  }
+}
+
+/// One trade of the synthetic stream.
+struct SyntheticTrade: Sendable, Equatable {
+  var symbol: String
+  /// The price in hundredths.
+  var cents: Int64
+  /// Trade time, Unix milliseconds.
+  var time: Int64
+  /// The quantity in hundred-thousandths (1–5000: 0.00001 to 0.05).
+  var volume: Int
+  /// Whether the price went up (or stayed): a buy, for venues that say.
+  var up: Bool
 }
 
 /// A small, fast, seedable generator (Steele, Lea & Flood's SplitMix64).

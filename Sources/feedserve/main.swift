@@ -2,18 +2,26 @@
 // users). Prints "PORT <n>" on stdout once listening (then "TRADES <n>" for a mixed blast), then
 // serves until killed.
 //
-//   feedserve [--port N] [--script FILE.ndjson] [--time-scale X] [--verbatim] [--hold]
-//   feedserve --blast N [--per-connection M] [--reconnect-with drop|CODE] [--verbatim]
+//   feedserve [--port N] [--venue V] [--script FILE.ndjson] [--time-scale X] [--verbatim] [--hold]
+//   feedserve --blast N [--venue V] [--per-connection M] [--reconnect-with drop|CODE] [--verbatim]
 //             [--trades A-B] [--symbols K] [--seed S]
 //
-// --script: replay that session (default: the built-in Finnhub demo session).
+// --venue finnhub|upbit|binance|coinbase: emulate that venue (FeedServer.Options.Emulation; the
+//   default is finnhub) and, with --blast, write its wire format: Binance combined-stream trades
+//   with decimal strings, Upbit SIMPLE tickers in binary frames, Coinbase ticker messages.
+//   Clients connect where the venue serves: Binance at /stream (or /stream?streams=btcusdt@trade,
+//   /ws, /ws/btcusdt@trade; any other path is refused with 404), Upbit at /websocket/v1 (any
+//   path), Coinbase and Finnhub at /. The replay (and the blast) starts at the venue's first
+//   subscription (for Binance, streams in the URL count).
+// --script: replay that session (default: the venue's built-in demo session).
 // --blast N: send N pre-framed one-trade messages as fast as the socket takes them, then close
 //   with 1000. With --per-connection M, each connection gets M of them and is then ended with
 //   close 1012 (or --reconnect-with drop / another code) so the client reconnects, until N are sent.
 // --trades A-B (or N), --symbols K: blast messages of A to B trades each (pseudo-random), spread
 //   over K symbols (BINANCE:BTCUSDT, BINANCE:ETHUSDT, …; see BlastMix), instead of one-trade
 //   messages. --seed S picks the sequence (default 1); each connection k uses seed S+k.
-// --verbatim: do not wait for a subscribe (for clients that send none, e.g. websocat).
+// --verbatim: do not wait for a subscribe (for clients that send none, e.g. websocat), answer
+//   nothing, enforce nothing; with --venue, the blast is still in that venue's format.
 // --hostile: with --blast, mix into every 1000 messages a 125-byte ping, a trade for an
 //   unsubscribed symbol full of terminal controls, an error text full of them, and binary garbage.
 
@@ -50,6 +58,7 @@ var tradesRange: ClosedRange<Int>?
 var symbolCount: Int?
 var seed: UInt64 = 1
 var hostile = false
+var venue = Venue.finnhub
 
 func parseRange(_ text: String) -> ClosedRange<Int> {
   let parts = text.split(separator: "-", maxSplits: 1)
@@ -75,11 +84,18 @@ while !arguments.isEmpty {
     symbolCount = Int(value(flag)).flatMap { $0 >= 1 ? $0 : nil } ?? { fail("bad --symbols") }()
   case "--seed": seed = UInt64(value(flag)) ?? { fail("bad --seed") }()
   case "--hostile": hostile = true
+  case "--venue":
+    let name = value(flag)
+    venue = Venue(provider: name) ?? { fail("unknown --venue \(name) (finnhub, upbit, binance, coinbase)") }()
   default: fail("unknown option \(flag)")
   }
 }
 
-var text = DemoSession.finnhub
+if venue != .finnhub, hostile || tradesRange != nil || symbolCount != nil {
+  fail("--hostile, --trades and --symbols make Finnhub messages only")
+}
+
+var text = DemoSession.script(for: venue)
 if let scriptPath {
   guard let file = fopen(scriptPath, "r") else { fail("cannot open \(scriptPath)") }
   var bytes: [UInt8] = []
@@ -122,6 +138,8 @@ if let blast {
         firstTime: 1_768_655_932_976 + Int64(blast - left - n) * Int64(trades.upperBound))
       ending = .mixedBlast(count: n, mix: mix, then: then)
       mixedTrades = (mixedTrades ?? 0) + mix.tradeCount(messages: n)
+    } else if venue != .finnhub {
+      ending = .venueBlast(venue, count: n, then: then)
     } else {
       ending = .blast(count: n, then: then)
     }
@@ -134,7 +152,7 @@ if let blast {
 let server: FeedServer
 do {
   var options = FeedServer.Options(
-    port: port, timeScale: timeScale, emulation: verbatim ? .verbatim : .finnhub,
+    port: port, timeScale: timeScale, emulation: verbatim ? .verbatim : .init(venue),
     ending: hold ? .hold : normal, plans: plans)
   options.hostileBlast = hostile
   server = try FeedServer(script: script, options: options)

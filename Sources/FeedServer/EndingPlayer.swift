@@ -1,0 +1,130 @@
+import WebSocketClient
+
+/// What one connection does after its script, as its plan's ending says: close, hold, drop,
+/// go half-open, stall mid-frame, misbehave, keep trading (the synthetic stream) or blast load.
+/// After a close it returns at once; the connection then waits for the client's answer.
+struct EndingPlayer {
+  let session: VenueSession
+  let writer: ConnectionWriter
+  let life: ConnectionLife
+  unowned let server: FeedServer
+
+  func play(_ ending: ConnectionPlan.Ending) {
+    switch ending {
+    case .close(let status):
+      session.perform(.close(status))
+    case .hold:
+      life.waitForInterruption()
+    case .drop:
+      session.perform(.drop)
+    case .unresponsive:
+      life.isUnresponsive = true
+      life.waitForInterruption()
+    case .stallMidFrame:
+      life.isUnresponsive = true
+      // A text frame announcing 100 bytes, of which 3 arrive.
+      try? writer.write([0x81, 100, 0x7B, 0x22, 0x64])
+      life.waitForInterruption()
+    case .closeThenData:
+      session.perform(.close(CloseStatus(code: .normalClosure, reason: "bye")))
+      try? writer.send(Frame(opcode: .text, payload: Array(#"{"type":"ping"}"#.utf8)))
+    case .pingFlood:
+      pingFlood()
+    case .synthetic(let seed, let interval):
+      synthesize(seed: seed, interval: interval)
+    case .send(let kind, let body, let then):
+      session.perform(kind == .binary ? .binary(body) : .text(body))
+      if !life.isStopping { play(then) }
+    case .blast(let count, let then):
+      blast(count: count, frames: BlastFrames.batch(hostile: server.options.hostileBlast)) {
+        BlastFrames.frames(count: $0)
+      }
+      afterBlast(then)
+    case .venueBlast(let venue, let count, let then):
+      blast(count: count, frames: BlastFrames.batch(for: venue)) {
+        BlastFrames.frames(count: $0, venue: venue)
+      }
+      afterBlast(then)
+    case .mixedBlast(let count, let mix, let then):
+      mixedBlast(count: count, mix: mix)
+      afterBlast(then)
+    }
+  }
+
+  /// The ending after a blast: a close waits longer for the client's answer (it may still be
+  /// reading a million messages); anything but a close or a drop holds.
+  private func afterBlast(_ ending: ConnectionPlan.Ending) {
+    if life.isStopping { return }
+    switch ending {
+    case .close(let status):
+      session.perform(.close(status))
+      life.waitForEnd(seconds: 30)
+    case .drop:
+      session.perform(.drop)
+    default:
+      life.waitForInterruption()
+    }
+  }
+
+  /// Stops reading the client and sends 125-byte pings as fast as the socket takes them.
+  private func pingFlood() {
+    life.stopsReading = true
+    let ping = FrameEncoder.encodeServerFrame(
+      Frame(opcode: .ping, payload: Array(repeating: 0x70, count: 125)))
+    let burst = Array([[UInt8]](repeating: ping, count: 64).joined())
+    while !life.isFinished {
+      do { try writer.write(burst) } catch { return }
+    }
+  }
+
+  /// Writes `count` pre-framed messages, a batch of `BlastFrames.messagesPerBatch` at a time.
+  private func blast(count: Int, frames batch: [UInt8], remainder: (Int) -> [UInt8]) {
+    var remaining = count
+    while remaining > 0, !life.isStopping {
+      let n = min(remaining, BlastFrames.messagesPerBatch)
+      do {
+        try writer.write(n == BlastFrames.messagesPerBatch ? batch : remainder(n))
+      } catch {
+        life.finish()
+        return
+      }
+      remaining -= n
+      server.update { $0.blasted += n }
+    }
+  }
+
+  /// Writes `count` multi-trade messages shaped by `mix`, built and written 100 at a time.
+  private func mixedBlast(count: Int, mix: BlastMix) {
+    var generator = BlastFrames.Mixed(mix)
+    var remaining = count
+    while remaining > 0, !life.isStopping {
+      let n = min(remaining, 100)
+      do {
+        try writer.write(generator.frames(count: n).bytes)
+      } catch {
+        life.finish()
+        return
+      }
+      remaining -= n
+      server.update { $0.blasted += n }
+    }
+  }
+
+  /// Keeps trading after the script: a random walk of the subscribed symbols the script
+  /// traded, in the venue's format, with the venue's own keepalive (Finnhub's ping every 60 s).
+  private func synthesize(seed: UInt64, interval: Double) {
+    var walk = SyntheticTrades(seed: seed, start: session.lastPrices)
+    let keepalive = session.syntheticKeepalive
+    var sinceKeepalive = 0.0
+    let milliseconds = Int(interval * 1000)
+    while life.pause(milliseconds: milliseconds) {
+      sinceKeepalive += interval
+      let trades = walk.nextTrades(symbols: session.subscribed, elapsedMilliseconds: milliseconds)
+      guard session.play(trades) else { return }
+      if let keepalive, sinceKeepalive >= keepalive.seconds {
+        sinceKeepalive = 0
+        session.perform(keepalive.action)
+      }
+    }
+  }
+}

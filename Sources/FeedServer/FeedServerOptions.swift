@@ -1,0 +1,124 @@
+import WebSocketClient
+
+extension FeedServer {
+  public struct Options: Sendable {
+    /// How the server behaves towards each client: as one venue does, or as a plain replay.
+    public enum Emulation: Sendable, Equatable {
+      /// Subscribe/unsubscribe per symbol, `Invalid symbol` errors, trades filtered per symbol.
+      case finnhub
+      /// Upbit: one-array requests that replace the whole subscription, binary frames,
+      /// `PING`/`{"status":"UP"}`, error then close; see `UpbitEmulator`.
+      case upbit
+      /// Binance: `/ws` and `/stream` endpoints, `SUBSCRIBE`/`UNSUBSCRIBE` acknowledged by id,
+      /// server pings with a pong deadline, 5 messages a second; see `BinanceEmulator`.
+      case binance
+      /// Coinbase Exchange: a subscribe within 5 s, `subscriptions` replies, errors;
+      /// see `CoinbaseEmulator`.
+      case coinbase
+      /// Send the script's server messages as they are, ignoring what the client says.
+      case verbatim
+
+      /// The emulation of the provider named `name` as the ticker's `--provider` spells it
+      /// (`finnhub`, `upbit`, `binance`, `coinbase`); nil for any other name.
+      public init?(provider name: String) {
+        guard let venue = Venue(provider: name) else { return nil }
+        self.init(venue)
+      }
+
+      /// The request target the venue serves its feed on (`FeedServer.url` uses it).
+      public var path: String {
+        switch self {
+        case .upbit: "/websocket/v1"
+        case .binance: "/stream"
+        case .finnhub, .coinbase, .verbatim: "/"
+        }
+      }
+    }
+    public typealias Ending = ConnectionPlan.Ending
+
+    public var host: String
+    public var port: Int
+    /// Factor applied to every `after_ms` (0 = as fast as possible).
+    public var timeScale: Double
+    /// Upper bound for one step's delay, in seconds, after scaling.
+    public var maximumDelay: Double?
+    public var emulation: Emulation
+    public var ending: Ending
+    /// `Retry-After` seconds to send with a non-101 handshake answer.
+    public var retryAfter: Int?
+    /// The replay starts once this many subscription requests (valid or not) have arrived, or
+    /// (Upbit, Binance, Coinbase) this many symbols are subscribed, so a client that subscribes
+    /// to several symbols gets all of their trades however fast the replay runs.
+    public var awaitSubscriptions: Int
+    /// Per-connection plans (the nth connection gets the nth, the last repeats); empty = every
+    /// connection gets the script's handshake, the script, and `ending`.
+    public var plans: [ConnectionPlan]
+    /// `.blast` endings mix `BlastFrames.hostile` into every batch of 1000 messages (soak runs).
+    public var hostileBlast = false
+    /// The venues' timings and limits (real values by default; `VenueRules.scaled(by:)` for
+    /// fast tests).
+    public var rules: VenueRules
+
+    public init(
+      host: String = "127.0.0.1", port: Int = 0, timeScale: Double = 1, maximumDelay: Double? = nil,
+      emulation: Emulation = .finnhub,
+      ending: Ending = .close(CloseStatus(code: .normalClosure, reason: "replay finished")),
+      retryAfter: Int? = nil, awaitSubscriptions: Int = 1, plans: [ConnectionPlan] = [],
+      rules: VenueRules = VenueRules()
+    ) {
+      self.awaitSubscriptions = awaitSubscriptions
+      self.plans = plans
+      self.host = host
+      self.port = port
+      self.timeScale = timeScale
+      self.maximumDelay = maximumDelay
+      self.emulation = emulation
+      self.ending = ending
+      self.retryAfter = retryAfter
+      self.rules = rules
+    }
+  }
+}
+
+/// Timings and limits the emulations enforce, in seconds. The defaults are the venues' own
+/// (PROTOCOLS.md); tests shorten the durations with `scaled(by:)` or set them one by one.
+public struct VenueRules: Sendable, Equatable {
+  /// Binance: a ping frame every this many seconds; nil = never.
+  public var pingInterval: Double? = 20
+  /// Binance: a ping not answered by a pong echoing its payload within this many seconds gets
+  /// the connection dropped.
+  public var pongTimeout: Double = 60
+  /// Binance: client frames allowed per `rateWindow` (text, binary, ping and pong alike); one
+  /// more closes with 1008. Upbit: requests allowed per `rateWindow` (every text or binary
+  /// message, `PING` included).
+  public var messagesPerWindow: Int = 5
+  /// The sliding window of `messagesPerWindow`, in seconds.
+  public var rateWindow: Double = 1
+  /// Upbit: requests allowed per minute (sliding), besides the per-second limit.
+  public var requestsPerMinute: Int = 100
+  /// Coinbase: seconds after the upgrade by which a successful subscribe must have arrived.
+  public var subscribeDeadline: Double? = 5
+  /// Upbit: seconds between an error message and the close (1000) that follows it.
+  public var errorCloseDelay: Double = 0.15
+  /// Upbit: after the client's first `PING`, `{"status":"UP"}` again every this many seconds;
+  /// nil = only in answer to each `PING`.
+  public var statusInterval: Double? = 10
+  /// Upbit: refuse an upgrade request that carries an `Origin` header with 429 (the venue
+  /// allows such requests once per 10 s; refusing every one makes the mistake visible).
+  public var refuseOrigin = true
+
+  public init() {}
+
+  /// The same rules with every duty and deadline multiplied by `factor` (pings, pong and
+  /// subscribe deadlines, the error close, the status repeats). The rate windows are left
+  /// alone: a shorter window would make the limits easier to meet, not harder.
+  public func scaled(by factor: Double) -> VenueRules {
+    var rules = self
+    rules.pingInterval = pingInterval.map { $0 * factor }
+    rules.pongTimeout = pongTimeout * factor
+    rules.subscribeDeadline = subscribeDeadline.map { $0 * factor }
+    rules.errorCloseDelay = errorCloseDelay * factor
+    rules.statusInterval = statusInterval.map { $0 * factor }
+    return rules
+  }
+}
