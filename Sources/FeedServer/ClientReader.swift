@@ -24,7 +24,7 @@ struct ClientReader {
         }
       } catch let error as FrameError {
         let status = CloseStatus(code: error.closeCode, reason: "\(error)")
-        if (try? writer.sendClose(status)) == true { server.update { $0.serverCloses.append(status) } }
+        try? writer.sendClose(status) { server.update { $0.serverCloses.append(status) } }
         return
       } catch {
         return
@@ -55,7 +55,7 @@ struct ClientReader {
       session.receive(.pong(payload))
     case .close(let status):
       server.update { $0.clientCloses.append(status) }
-      _ = try? writer.sendClose(status ?? CloseStatus(code: .normalClosure))
+      try? writer.sendClose(status ?? CloseStatus(code: .normalClosure))
       return false
     }
     return true

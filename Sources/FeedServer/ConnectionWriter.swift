@@ -13,12 +13,12 @@ final class ConnectionWriter: Sendable {
   /// Whether a close frame has gone out.
   var hasSentClose: Bool { closeSent.load(ordering: .acquiring) }
 
-  /// Sends a close frame unless one was sent before; true when this call sent it.
-  @discardableResult
-  func sendClose(_ status: CloseStatus) throws(TransportError) -> Bool {
-    guard !closeSent.exchange(true, ordering: .acquiringAndReleasing) else { return false }
+  /// Sends a close frame unless one was sent before; `first` runs (before the write, so that
+  /// whoever sees the close also sees its effects) only when this call sends it.
+  func sendClose(_ status: CloseStatus, first: () -> Void = {}) throws(TransportError) {
+    guard !closeSent.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    first()
     try send(Frame.close(status))
-    return true
   }
 
   func send(_ frame: Frame) throws(TransportError) {

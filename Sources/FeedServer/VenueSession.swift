@@ -166,7 +166,7 @@ final class VenueSession: Sendable {
           try writer.send(Frame(opcode: .ping, payload: payload))
           server.update { $0.serverPings += 1 }
         case .close(let status):
-          if try writer.sendClose(status) { server.update { $0.serverCloses.append(status) } }
+          try writer.sendClose(status) { server.update { $0.serverCloses.append(status) } }
           life.stop()
         case .drop:
           writer.drop()
