@@ -213,6 +213,8 @@ struct BinanceEmulator: VenueEmulator {
     return earliest(nextPing, outstanding.first.map { $0.sentAt + .seconds(fractional: rules.pongTimeout) })
   }
 
+  var isClosing: Bool { closed }
+
   func isReady(awaiting: Int) -> Bool {
     streams.count >= max(1, awaiting) || requestCount >= max(1, awaiting)
   }

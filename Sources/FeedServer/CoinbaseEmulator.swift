@@ -206,6 +206,8 @@ struct CoinbaseEmulator: VenueEmulator {
 
   var nextDeadline: Duration? { closed ? nil : subscribeDeadline }
 
+  var isClosing: Bool { closed }
+
   func isReady(awaiting: Int) -> Bool {
     tickerProducts.count >= max(1, awaiting) || requestCount >= max(1, awaiting)
   }

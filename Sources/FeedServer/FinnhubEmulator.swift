@@ -121,6 +121,7 @@ struct FinnhubEmulator: VenueEmulator {
 
   func tick(at now: Duration) -> [EmulatorAction] { [] }
   var nextDeadline: Duration? { nil }
+  var isClosing: Bool { false }
   func isReady(awaiting: Int) -> Bool { subscribeRequests >= max(1, awaiting) }
   var subscribed: [String] { subscriptions }
   var lastPrices: [String: (price: String, time: Int64)] { lastTrades }

@@ -80,8 +80,12 @@ final class ServerConnection: Sendable {
     let replay = ScriptReplay(script: script, session: session, writer: writer, life: life)
     if replay.run(awaiting: server.options.awaitSubscriptions) {
       server.update { $0.scriptsCompleted += 1 }
-      EndingPlayer(session: session, writer: writer, life: life, server: server).play(plan.ending)
+      if !session.isClosing {
+        EndingPlayer(session: session, writer: writer, life: life, server: server).play(plan.ending)
+      }
     }
+    // The venue has a close due (Upbit's, after an error): its timer sends it.
+    if session.isClosing { life.waitForInterruption() }
     // The server began to end the connection (a close it sent): give the client time to answer.
     if life.isStopping { life.waitForEnd(seconds: 5) }
   }

@@ -171,6 +171,8 @@ struct UpbitEmulator: VenueEmulator {
     return nextStatus
   }
 
+  var isClosing: Bool { closed || pendingClose != nil }
+
   func isReady(awaiting: Int) -> Bool { requestCount >= max(1, awaiting) || codes.count >= max(1, awaiting) }
 
   var subscribed: [String] { codes }

@@ -27,6 +27,10 @@ protocol VenueEmulator: Sendable {
   /// When `tick` next has something to do; nil when nothing is scheduled.
   var nextDeadline: Duration? { get }
 
+  /// Whether the venue has decided to end the connection (a close sent, or one due, as Upbit's
+  /// after an error): the replay and the ending stop, and the connection waits for it.
+  var isClosing: Bool { get }
+
   /// Whether the replay may start: the venue sends nothing before a subscription. `awaiting`
   /// is `FeedServer.Options.awaitSubscriptions` (at least 1).
   func isReady(awaiting: Int) -> Bool

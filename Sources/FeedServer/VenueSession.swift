@@ -88,24 +88,26 @@ final class VenueSession: Sendable {
 
   /// A scripted step as the venue sends it. False when the connection is ending.
   func play(_ step: SessionScript.Step) -> Bool {
-    state.withLock { state in
+    let closing = state.withLock { state in
       let actions = state.emulator.outgoing(step, at: life.now)
       perform(actions)
       countFeed(actions, &state)
+      return state.emulator.isClosing
     }
     timerWake.signal()
-    return !life.isStopping
+    return !closing && !life.isStopping
   }
 
   /// A step of the synthetic stream, written as the venue writes trades. False when the
   /// connection is ending.
   func play(_ trades: [SyntheticTrade]) -> Bool {
-    state.withLock { state in
+    let closing = state.withLock { state in
       let actions = state.emulator.synthetic(trades)
       perform(actions)
       countFeed(actions, &state)
+      return state.emulator.isClosing
     }
-    return !life.isStopping
+    return !closing && !life.isStopping
   }
 
   /// Does what an ending or the synthetic stream's keepalive says, like a decision of the venue.
@@ -116,6 +118,8 @@ final class VenueSession: Sendable {
   // MARK: Questions
 
   var subscribed: [String] { state.withLock { $0.emulator.subscribed } }
+  /// Whether the venue has decided to end the connection (see `VenueEmulator.isClosing`).
+  var isClosing: Bool { state.withLock { $0.emulator.isClosing } }
   var lastPrices: [String: (price: String, time: Int64)] { state.withLock { $0.emulator.lastPrices } }
   var syntheticKeepalive: (action: EmulatorAction, seconds: Double)? {
     state.withLock { $0.emulator.syntheticKeepalive }
@@ -125,7 +129,7 @@ final class VenueSession: Sendable {
   /// connection is ending first.
   func waitUntilReady(awaiting: Int) -> Bool {
     while !state.withLock({ $0.emulator.isReady(awaiting: awaiting) }) {
-      if life.isStopping { return false }
+      if life.isStopping || isClosing { return false }
       // Woken by each client message (or the poll interval, to notice the end); re-checked.
       _ = progress.wait(timeout: .now() + 0.05)
     }

@@ -18,6 +18,7 @@ struct VerbatimEmulator: VenueEmulator {
 
   func tick(at now: Duration) -> [EmulatorAction] { [] }
   var nextDeadline: Duration? { nil }
+  var isClosing: Bool { false }
   func isReady(awaiting: Int) -> Bool { true }
   var requestCount: Int { 0 }
   var subscribed: [String] { [] }

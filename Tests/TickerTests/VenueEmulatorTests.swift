@@ -113,19 +113,22 @@ struct VenueEmulatorTests {
   @Test("Upbit: a malformed request gets the error in a binary frame, then a close with 1000")
   func upbitErrorThenClose() async throws {
     let fixture = try VenueTest.fixture("upbit")
-    let server = try Self.serve(fixture, .upbit)
+    // The plan's own close must not overtake the venue's.
+    let server = try Self.serve(
+      fixture, .upbit, ending: .close(.init(code: .normalClosure, reason: "replay finished")))
     let guardian = HangGuard(server)
     defer {
       guardian.cancel()
       server.stop()
     }
     let connection = try await Self.connect(server)
-    try await connection.send(.text(VenueTest.clientMessages(fixture)[2]))  // the recorded object, not an array
+    // The recorded request: an object, not an array.
+    try await connection.send(.text(VenueTest.clientMessages(fixture)[2]))
     let messages = await connection.drain()
     let failed = connection.failed
     #expect(messages == [.binary(Array(VenueTest.dataSteps(fixture)[4].body.utf8))])
     #expect(!failed)
-    #expect(connection.connection.peerCloseStatus?.code == .normalClosure)
+    #expect(connection.connection.peerCloseStatus == CloseStatus(code: .normalClosure))
     #expect(server.record.violations == [.invalidRequest("WRONG_FORMAT")])
     #expect(server.record.serverCloses == [CloseStatus(code: .normalClosure)])
   }
