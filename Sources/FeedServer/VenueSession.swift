@@ -139,18 +139,25 @@ final class VenueSession: Sendable {
   // MARK: Time
 
   /// Keeps the emulator's deadlines (pings, pong and subscribe deadlines, delayed closes) until
-  /// the connection ends. Runs on a thread of its own.
+  /// the connection ends, unless the server has gone silent. Runs on a thread of its own.
   func runTimers() {
     while !life.isStopping {
       let deadline = state.withLock { $0.emulator.nextDeadline }
       let now = life.now
-      if let deadline, deadline <= now {
-        state.withLock { state in perform(state.emulator.tick(at: life.now)) }
+      // A server gone silent (a half-open link, a frame stalled midway) keeps no duties.
+      if let deadline, deadline <= now, !life.isUnresponsive {
+        let acted = state.withLock { state in
+          let actions = state.emulator.tick(at: life.now)
+          perform(actions)
+          return !actions.isEmpty
+        }
+        // A deadline that brought nothing must not spin the loop.
+        if !acted { _ = timerWake.wait(timeout: .now() + 0.01) }
         continue
       }
       // Woken early by client messages and new deadlines; the poll bound notices the end.
-      let wait = min(deadline.map { ($0 - now).fractionalSeconds } ?? 0.1, 0.1)
-      _ = timerWake.wait(timeout: .now() + wait)
+      let due = life.isUnresponsive ? nil : deadline.map { max(0, ($0 - now).fractionalSeconds) }
+      _ = timerWake.wait(timeout: .now() + min(due ?? 0.1, 0.1))
     }
   }
 
