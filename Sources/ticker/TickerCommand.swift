@@ -74,10 +74,15 @@ enum TickerCommand {
     let url: WebSocketURL
     if command.demo {
       do {
+        // The venue's recorded session in its own wire format, then a seeded random walk.
+        guard let venue = Venue(provider: provider.name) else {
+          diagnostics.error("no demo session for \(provider.displayName)")
+          return .software
+        }
         let server = try FeedServer(
-          script: try SessionScript(ndjson: DemoSession.finnhub),
+          script: try SessionScript(ndjson: DemoSession.script(for: venue)),
           options: .init(
-            maximumDelay: 1, ending: .synthetic(seed: 2026, interval: 0.15),
+            maximumDelay: 1, emulation: .init(venue), ending: .synthetic(seed: 2026, interval: 0.15),
             awaitSubscriptions: symbols.count))
         server.start()
         demoServer = server

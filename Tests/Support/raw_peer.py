@@ -20,7 +20,7 @@ frame echoing the code. After each connection it prints one JSON line:
 `closed_before_rest` (only for cases with an "await_close" step) is true when the client's close
 frame arrived before the rest of the case was sent. `close_code` is null when the client sent no close frame or an empty one (`close_payload_hex`
 tells them apart: null or ""). `tcp_closed` is false when the client did not close the TCP
-connection within the hang guard (10 s). `errors` lists protocol errors the client made (an
+connection within the hang guard (60 s). `errors` lists protocol errors the client made (an
 unmasked frame, a bad handshake request). `payload_hex` is left out for payloads over 1 KiB.
 """
 import base64
@@ -33,7 +33,7 @@ import threading
 import urllib.parse
 
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
-HANG_GUARD = 10.0
+HANG_GUARD = 60.0
 TEXT, BINARY, CLOSE, PING, PONG, CONT = 1, 2, 8, 9, 10, 0
 MIB = 1 << 20
 
