@@ -3,7 +3,7 @@
 against two anchors on loopback: websocat (the receive floor) and a Python `websockets` client.
 
     python3 Benchmarks/bench.py            # full run (W1 1,000,000 messages ×3 per consumer, …)
-    python3 Benchmarks/bench.py --smoke    # CI: W1 50k ×1, W2 2 s, W3 5 s, W4 5 runs, W5 20k
+    python3 Benchmarks/bench.py --smoke    # CI: W1 50k ×1, W2 2 s, W3 5 s, W4 5 runs, W5 20k, W6 20k
     python3 Benchmarks/bench.py --only W1,W4 --configuration debug
 
 W1 throughput: `feedserve --blast N --verbatim` (a fresh server per run) sends N pre-framed
@@ -26,6 +26,10 @@ W5 realistic batches: `feedserve --blast N --trades 1-50 --symbols 20` (1–50 t
     over 20 symbols, pseudo-random, distinct prices); the ticker subscribed to those 20 symbols in
     the default mode (debounce 0.5 s + dedupe), and with --debounce 0: wall, CPU, messages/s,
     trades/s, peak RSS; a counting pass with --every-trade must print every trade.
+W6 venue firehoses: `feedserve --blast N --venue binance|upbit --verbatim`: W1 in the venue's wire
+    format (Binance: wrapped trades with decimal-string prices; Upbit: SIMPLE tickers in binary
+    frames), websocat and `ticker --provider V --every-trade` alternating, --runs each, against
+    the same ratio targets as W1; a counting pass must print every message.
 
 Prints the machine, a table of absolute figures and ratios and each target as met/NOT met; raw
 results (every run) go to Benchmarks/results/bench-<UTC>.json. Exit status 1 only if a consumer
@@ -101,6 +105,41 @@ class Bench:
             if lines != n:
                 self.fail(f"W1 {name} printed {lines:,} lines for {n:,} messages (exit {status}) {stderr[-300:]}")
         self.results["W1"] = out
+
+    # MARK: W6
+
+    VENUES = {"binance": "btcusdt", "upbit": "KRW-BTC"}
+
+    def w6(self) -> None:
+        """W1 in each keyless venue's wire format: Binance's wrapped trades with decimal-string
+        prices (~210 bytes), Upbit's SIMPLE tickers in binary frames (~800 bytes)."""
+        n = self.args.venue_messages
+        out: dict = {"messages": n}
+        for venue, symbol in self.VENUES.items():
+            commands = {
+                "websocat": lambda url: [self.websocat, "-t", "-U", "--no-close", url],
+                "ticker": lambda url: [self.ticker, "--provider", venue, "--url", url, "-s", symbol,
+                                       "--every-trade", "--engine", "native"],
+            }
+            runs: dict[str, list] = {"websocat": [], "ticker": []}
+            # websocat and the ticker alternate, each against a server of its own.
+            for _ in range(self.args.runs):
+                for name, command in commands.items():
+                    env = self.ticker_env if name == "ticker" else None
+                    with FeedServe(self.feedserve, "--blast", n, "--venue", venue, "--verbatim") as server:
+                        measured, stderr = run_measured(command(server.url), env=env)
+                    if measured.exit != 0:
+                        self.fail(f"W6 {venue} {name} exited {measured.exit}: {stderr.strip()[-300:]}")
+                    runs[name].append(measured.as_dict())
+                    print(f"bench: W6 {venue} {name}: {measured.wall:.3f} s, {measured.maxrss_kb / 1024:.1f} MB",
+                          flush=True)
+            with FeedServe(self.feedserve, "--blast", n, "--venue", venue, "--verbatim") as server:
+                lines, status, stderr = count_lines(commands["ticker"](server.url), env=self.ticker_env)
+            if lines != n:
+                self.fail(f"W6 {venue} ticker printed {lines:,} lines for {n:,} messages (exit {status}) "
+                          f"{stderr[-300:]}")
+            out[venue] = {"runs": runs, "ticker_lines": lines}
+        self.results["W6"] = out
 
     # MARK: W2
 
@@ -292,6 +331,27 @@ def report(results: dict, info: dict) -> list[str]:
             (f"W1 goal: ticker peak RSS ≤ websocat's ({t['maxrss_kb'] / 1024:.1f} vs "
              f"{w['maxrss_kb'] / 1024:.1f} MB)", t["maxrss_kb"] <= w["maxrss_kb"]),
         ]
+    if "W6" in results:
+        w6 = results["W6"]
+        n = w6["messages"]
+        lines += ["", f"W6 venue firehoses: {n:,} one-trade messages in the venue's format, "
+                  f"websocat and ticker alternating",
+                  f"  {'venue':<8} {'consumer':<9} {'wall s (min–max)':>22} {'msg/s':>11} {'CPU s':>7} "
+                  f"{'peak RSS MB':>12}"]
+        for venue in ("binance", "upbit"):
+            if venue not in w6:
+                continue
+            runs = w6[venue]["runs"]
+            for name in ("websocat", "ticker"):
+                walls = [r["wall_s"] for r in runs[name]]
+                wall = median_of(runs[name], "wall_s")
+                lines.append(f"  {venue:<8} {name:<9} {wall:>8.3f} ({min(walls):.3f}–{max(walls):.3f}) "
+                             f"{n / wall:>11,.0f} {median_of(runs[name], 'cpu_s'):>7.2f} "
+                             f"{median_of(runs[name], 'maxrss_kb') / 1024:>12.1f}")
+            ratio = median_of(runs["ticker"], "wall_s") / median_of(runs["websocat"], "wall_s")
+            lines.append(f"  {venue}: ticker/websocat wall {ratio:.2f}×; ticker lines {w6[venue]['ticker_lines']:,}")
+            targets += [(f"W6 {venue} ticker wall ≤ 1.5 × websocat's ({ratio:.2f}×)", ratio <= 1.5),
+                        (f"W6 {venue} goal: ticker wall ≤ 1.0 × websocat's ({ratio:.2f}×)", ratio <= 1.0)]
     if "W2" in results and results["W2"]["p99_ms"] is not None:
         w2 = results["W2"]
         lines += ["", f"W2 latency: {w2['messages']:,} messages at 1/ms, send → ticker stdout line "
@@ -333,16 +393,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--smoke", action="store_true", help="short CI run")
     parser.add_argument("--configuration", default="release")
-    parser.add_argument("--only", default="W1,W2,W3,W4,W5", help="comma-separated workloads")
+    parser.add_argument("--only", default="W1,W2,W3,W4,W5,W6", help="comma-separated workloads")
     parser.add_argument("--messages", type=int, help="W1 messages (1,000,000; smoke 50,000)")
     parser.add_argument("--runs", type=int, help="W1 runs per consumer (3; smoke 1)")
     parser.add_argument("--latency-seconds", type=float, help="W2 duration (10; smoke 2)")
     parser.add_argument("--idle-seconds", type=int, help="W3 duration (60; smoke 5)")
     parser.add_argument("--starts", type=int, help="W4 runs (20; smoke 5)")
     parser.add_argument("--batch-messages", type=int, help="W5 messages (200,000; smoke 20,000)")
+    parser.add_argument("--venue-messages", type=int, help="W6 messages per venue (500,000; smoke 20,000)")
     args = parser.parse_args()
     defaults = dict(messages=(1_000_000, 50_000), runs=(3, 1), latency_seconds=(10, 2), idle_seconds=(60, 5),
-                    starts=(20, 5), batch_messages=(200_000, 20_000))
+                    starts=(20, 5), batch_messages=(200_000, 20_000), venue_messages=(500_000, 20_000))
     for key, (full, smoke) in defaults.items():
         if getattr(args, key) is None:
             setattr(args, key, smoke if args.smoke else full)
@@ -352,7 +413,8 @@ def main() -> int:
     build_launcher(ROOT / ".build" / "bench")
     info = machine()
     bench = Bench(args, bin_path)
-    workloads = {"W1": bench.w1, "W2": bench.w2, "W3": bench.w3, "W4": bench.w4, "W5": bench.w5}
+    workloads = {"W1": bench.w1, "W2": bench.w2, "W3": bench.w3, "W4": bench.w4, "W5": bench.w5,
+                 "W6": bench.w6}
     for name in args.only.split(","):
         try:
             workloads[name.strip()]()

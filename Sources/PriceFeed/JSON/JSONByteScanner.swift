@@ -21,6 +21,7 @@ struct JSONByteScanner {
       UnsafeRawBufferPointer(rebasing: bytes[start..<end])
     }
 
+    @inline(__always)
     func equals(_ text: StaticString, in bytes: UnsafeRawBufferPointer) -> Bool {
       guard text.utf8CodeUnitCount == count else { return false }
       let p = text.utf8Start
@@ -36,6 +37,7 @@ struct JSONByteScanner {
   var atEnd: Bool { i == bytes.count }
 
   /// A string of printable ASCII without escapes; its contents. nil for anything else.
+  @inline(__always)
   mutating func simpleString() -> Span? {
     guard take(UInt8(ascii: "\"")) else { return nil }
     let start = i
@@ -52,6 +54,7 @@ struct JSONByteScanner {
   }
 
   /// A JSON number (RFC 8259 grammar); its span.
+  @inline(__always)
   mutating func number() -> Span? {
     let start = i
     if peek(UInt8(ascii: "-")) { i += 1 }
@@ -77,6 +80,7 @@ struct JSONByteScanner {
 
   /// Any scalar — a simple string, a number, `true`, `false` or `null` — skipped; false for
   /// arrays, objects and anything the narrow tokens above do not accept.
+  @inline(__always)
   mutating func skipScalar() -> Bool {
     guard i < bytes.count else { return false }
     switch bytes[i] {
@@ -89,6 +93,7 @@ struct JSONByteScanner {
   }
 
   /// The literal, when it is next and not followed by more letters (`nullx`).
+  @inline(__always)
   mutating func takeLiteral(_ literal: StaticString) -> Bool {
     let n = literal.utf8CodeUnitCount
     guard i + n <= bytes.count else { return false }

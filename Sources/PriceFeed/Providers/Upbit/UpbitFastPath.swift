@@ -27,6 +27,7 @@ enum UpbitFastPath {
   /// `status`: `.reject`), or nothing we read (nil).
   enum Key { case field(Field), reject }
 
+  @inline(__always)
   static func key(_ span: JSONByteScanner.Span, in bytes: UnsafeRawBufferPointer) -> Key? {
     switch span.count {
     case 2:
