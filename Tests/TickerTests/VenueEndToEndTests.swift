@@ -260,3 +260,24 @@ struct VenueEndToEndTests {
     #expect(result.stderr.contains("is not a"), "\(result.stderr)")
   }
 }
+
+/// `ticker --demo --provider X`: each venue's recorded session, in its own wire format, then a
+/// random walk, with no network and no key.
+@Suite("ticker --demo for every venue")
+struct VenueDemoCommandTests {
+  @Test(
+    "the demo of each venue prints its prices",
+    arguments: [
+      ("finnhub", "BINANCE:BTCUSDT"), ("upbit", "KRW-BTC"), ("binance", "BTCUSDT"), ("coinbase", "BTC-USD"),
+    ])
+  func demo(provider: String, symbol: String) async throws {
+    let result = try await TickerProcess.run(
+      ["--demo", "--provider", provider, "--count", "3", "--every-trade"],
+      environment: TickerProcess.cleanEnvironment())
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdoutLines.count == 3)
+    #expect(
+      result.stdoutLines.allSatisfy { $0.split(separator: "\t").map(String.init).dropFirst().first == symbol }
+    )
+  }
+}
