@@ -35,7 +35,7 @@ public final class QuoteBus: Sendable {
   public init() {}
 
   /// A new output: its queue holds at most `capacity` batches or `quoteLimit` quotes.
-  public func subscribe(capacity: Int = 64, quoteLimit: Int = 16 << 10, overflow: Overflow = .wait)
+  public func subscribe(capacity: Int = 64, quoteLimit: Int = 4096, overflow: Overflow = .wait)
     -> Subscription
   {
     let subscription = Subscription(capacity: capacity, quoteLimit: quoteLimit, overflow: overflow)
