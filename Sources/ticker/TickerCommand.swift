@@ -25,14 +25,19 @@ enum TickerCommand {
       try? stdout.write(HelpText.version + "\n")
       return .ok
     }
+    if let shell = command.completions {
+      try? stdout.write(CompletionScript.script(for: shell))
+      return .ok
+    }
 
     let config: TickerConfig
     do {
       var file = PartialConfig()
       if let location = ConfigLocation.resolve(explicitPath: command.configPath, environment: environment) {
         file = try ConfigFile.load(location)
-        diagnostics = Diagnostics(secrets: [envToken, file.token ?? ""], verbose: false)
-        if file.token != nil, let mode = ConfigPermissions.mode(of: location.path),
+        let fileToken = file.resolved.token
+        diagnostics = Diagnostics(secrets: [envToken, fileToken ?? ""], verbose: false)
+        if fileToken != nil, let mode = ConfigPermissions.mode(of: location.path),
           let warning = ConfigPermissions.warning(path: location.path, mode: mode)
         {
           diagnostics.warning(warning)
@@ -72,7 +77,7 @@ enum TickerCommand {
     // Where to connect: the demo's own server, or the venue (with its token).
     var demoServer: FeedServer?
     let url: WebSocketURL
-    if command.demo {
+    if config.demo {
       do {
         // The venue's recorded session in its own wire format, then a seeded random walk.
         guard let venue = Venue(provider: provider.name) else {
@@ -141,7 +146,7 @@ enum TickerCommand {
         formatter: config.format.makeFormatter(useColor: useColor), writer: stdout, limit: config.count))
     let signals = SignalWatcher { feed.stop(.signal($0)) }
     defer { signals.cancel() }
-    if command.controlStdin { ControlReader.start(fd: 0, feed: feed) }
+    if config.control == .stdin { ControlReader.start(fd: 0, feed: feed) }
 
     let outcome = await feed.run()
     await output.value

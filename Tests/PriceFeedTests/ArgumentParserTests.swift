@@ -14,21 +14,22 @@ import Testing
       "--format", "json", "--color", "always", "--cacert", "/ca.pem", "--connect-timeout", "3",
       "--max-message-size=1024", "--count", "10", "-v", "--demo", "-h", "--version",
     ])
-    let c = command.config
+    let c = command.config.resolved
     #expect(c.symbols == ["AAPL", "BINANCE:BTCUSDT", "IC MARKETS:1"])
     #expect(c.url?.host == "example.com" && c.url?.port == 8443 && c.url?.target == "/ws")
     #expect(command.configPath == "/tmp/c.json")
     #expect(c.engine == .native && c.debounce == .milliseconds(200) && c.maxWait == .milliseconds(1500))
     #expect(c.everyTrade == true && c.format == .json && c.color == .always && c.cacert == "/ca.pem")
     #expect(c.connectTimeout == .seconds(3) && c.maxMessageSize == 1024 && c.count == 10 && c.verbose == true)
-    #expect(command.demo && command.help && command.version)
-    #expect(c.token == nil && c.provider == nil)
+    #expect(c.demo && command.help && command.version)
+    #expect(!command.config.sets("FINNHUB_TOKEN") && !command.config.sets("--provider"))
   }
 
   @Test func lastValueWinsAndNoColor() throws {
-    #expect(try ArgumentParser.parse(["--color", "always", "--no-color"]).config.color == .never)
-    #expect(try ArgumentParser.parse(["--no-color", "--color=auto"]).config.color == .auto)
-    #expect(try ArgumentParser.parse(["--debounce", "1", "--debounce", "0"]).config.debounce == .zero)
+    #expect(try ArgumentParser.parse(["--color", "always", "--no-color"]).config.resolved.color == .never)
+    #expect(try ArgumentParser.parse(["--no-color", "--color=auto"]).config.resolved.color == .auto)
+    #expect(
+      try ArgumentParser.parse(["--debounce", "1", "--debounce", "0"]).config.resolved.debounce == .zero)
   }
 
   @Test(arguments: [
@@ -69,6 +70,14 @@ import Testing
     (
       ["--format", "xml"],
       .invalidValue(option: "--format", value: "xml", requirement: "must be one of text, json")
+    ),
+    (
+      ["--formt", "json"], .unknownOption("--formt", suggestion: "--format")
+    ),
+    (
+      ["--format", "jsn"],
+      .invalidValue(
+        option: "--format", value: "jsn", requirement: "must be one of text, json", suggestion: "json")
     ),
     (
       ["-s", ","], .invalidValue(option: "-s", value: ",", requirement: "must be a non-empty list of symbols")

@@ -68,7 +68,7 @@ import WebSocketClient
       #"{"maxMessageSize":10}"#,
       #"config.json: "maxMessageSize" must be a whole number of bytes between 125 and 2147483647"#
     ),
-    (#"{"url":"http://x"}"#, #"config.json: "url" must be a ws:// or wss:// URL"#),
+    (#"{"url":"http://x"}"#, #"config.json: "url" must be a ws:// or wss:// URL (or null)"#),
     (#"{"provider":"nope"}"#, #"config.json: "provider" must be one of finnhub, upbit, binance, coinbase"#),
     (#"{"token":42}"#, #"config.json: "token" must be a string (or null)"#),
     (#"[]"#, "config.json: the configuration must be a JSON object"),
@@ -83,11 +83,18 @@ import WebSocketClient
   }
 
   @Test func unknownKeyNamesKeyAndPath() {
-    #expect(throws: ConfigError.unknownKey(path: "/etc/t.json", key: "debunce")) {
+    #expect(throws: ConfigError.unknownKey(path: "/etc/t.json", key: "debunce", suggestion: "debounce")) {
       try file(#"{"debunce":1}"#, path: "/etc/t.json")
     }
-    let text = ConfigError.unknownKey(path: "/etc/t.json", key: "debunce").description
-    #expect(text.hasPrefix(#"/etc/t.json: unknown key "debunce""#))
+    #expect(
+      ConfigError.unknownKey(path: "/etc/t.json", key: "debunce", suggestion: "debounce").description
+        == #"/etc/t.json: unknown key "debunce" (did you mean "debounce"?)"#)
+    #expect(throws: ConfigError.unknownKey(path: "c.json", key: "zzz")) {
+      try file(#"{"zzz":1}"#, path: "c.json")
+    }
+    #expect(
+      ConfigError.unknownKey(path: "c.json", key: "zzz").description.hasPrefix(
+        #"c.json: unknown key "zzz" (known keys: provider, symbols"#))
   }
 
   @Test func tokenNeverInErrors() {

@@ -8,7 +8,7 @@ public enum ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
   case invalidJSON(path: String, JSONError)
   /// The top-level value is not an object.
   case notAnObject(path: String)
-  case unknownKey(path: String, key: String)
+  case unknownKey(path: String, key: String, suggestion: String? = nil)
   /// A known key with a value of the wrong type or out of range.
   case invalidValue(path: String, key: String, requirement: String)
   /// An environment variable with an unusable value.
@@ -20,7 +20,9 @@ public enum ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     case .unreadable(let path, let reason): "\(path): cannot read: \(reason)"
     case .invalidJSON(let path, let error): "\(path): invalid JSON: \(error)"
     case .notAnObject(let path): "\(path): the configuration must be a JSON object"
-    case .unknownKey(let path, let key):
+    case .unknownKey(let path, let key, let suggestion?):
+      "\(path): unknown key \"\(key)\" (did you mean \"\(suggestion)\"?)"
+    case .unknownKey(let path, let key, nil):
       "\(path): unknown key \"\(key)\" (known keys: \(ConfigFile.keys.joined(separator: ", ")))"
     case .invalidValue(let path, let key, let requirement): "\(path): \"\(key)\" \(requirement)"
     case .invalidEnvironment(let variable, let requirement):

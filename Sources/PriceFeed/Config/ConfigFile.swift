@@ -10,12 +10,8 @@
 /// `maxWait`, `cacert` and `count`. `symbols` is an array of strings (a comma-separated string
 /// is accepted too).
 public enum ConfigFile {
-  /// Every key a config file may hold.
-  public static let keys: [String] = [
-    "provider", "symbols", "token", "url", "engine", "debounce", "maxWait", "everyTrade", "format",
-    "color", "connectTimeout", "maxMessageSize", "cacert", "count", "verbose",
-    "maxRetries", "maxBackoff", "pingInterval", "pongTimeout", "silenceTimeout",
-  ]
+  /// Every key a config file may hold (from `Settings`).
+  public static var keys: [String] { Settings.keys }
 
   /// Files larger than this are refused rather than read (a config file is a few hundred bytes).
   static let maxFileSize = 1 << 20
@@ -41,125 +37,25 @@ public enum ConfigFile {
     guard case .object(let object) = json else { throw .notAnObject(path: path) }
     var config = PartialConfig()
     for member in object.members {
-      try apply(key: member.key, value: member.value, to: &config, path: path)
+      guard let setting = Settings.setting(forKey: member.key) else {
+        throw .unknownKey(
+          path: path, key: member.key, suggestion: Suggestion.closest(to: member.key, among: keys))
+      }
+      // For settings that may be absent, null and "" mean "not set here".
+      if setting.nullable && (member.value.isNull || member.value.stringValue == "") { continue }
+      guard let assignment = setting.fromJSON(member.value) else {
+        let text = member.value.stringValue
+        let requirement =
+          setting.key == "url" && text != nil ? SettingValue.urlRequirement(for: text!) : setting.requirement
+        let suggestion = text.flatMap { Suggestion.closest(to: $0, among: setting.choices) }
+        let orNull = setting.nullable && !requirement.contains("(or null)") ? " (or null)" : ""
+        throw .invalidValue(
+          path: path, key: member.key,
+          requirement: requirement + orNull + (suggestion.map { " (did you mean \($0)?)" } ?? ""))
+      }
+      config.add(setting, assignment)
     }
     return config
-  }
-
-  private static func apply(
-    key: String, value: JSONValue, to config: inout PartialConfig, path: String
-  ) throws(ConfigError) {
-    func invalid(_ requirement: String) -> ConfigError {
-      .invalidValue(path: path, key: key, requirement: requirement)
-    }
-    func string(_ requirement: String) throws(ConfigError) -> String {
-      guard case .string(let s) = value else { throw invalid(requirement) }
-      return s
-    }
-    func optionalString(_ requirement: String) throws(ConfigError) -> String? {
-      switch value {
-      case .null: return nil
-      case .string(let s): return s.isEmpty ? nil : s
-      default: throw invalid(requirement)
-      }
-    }
-    func bool() throws(ConfigError) -> Bool {
-      guard case .bool(let b) = value else { throw invalid(SettingValue.booleanRequirement) }
-      return b
-    }
-    func seconds(allowZero: Bool, requirement: String) throws(ConfigError) -> Duration {
-      guard case .number(let text) = value, let d = SettingValue.seconds(text, allowZero: allowZero) else {
-        throw invalid(requirement)
-      }
-      return d
-    }
-
-    switch key {
-    case "provider":
-      let name = try string(SettingValue.providerRequirement)
-      guard ProviderCatalog.names.contains(name) else { throw invalid(SettingValue.providerRequirement) }
-      config.provider = name
-    case "symbols":
-      var list: [String] = []
-      switch value {
-      case .string(let s): list = SettingValue.symbols(s)
-      case .array(let items):
-        for item in items {
-          guard case .string(let s) = item else { throw invalid(SettingValue.symbolsRequirement) }
-          list += SettingValue.symbols(s)
-        }
-      default: break
-      }
-      guard !list.isEmpty else { throw invalid(SettingValue.symbolsRequirement) }
-      config.symbols = list
-    case "token":
-      config.token = try optionalString("must be a string (or null)")
-    case "url":
-      guard let text = try optionalString(SettingValue.urlRequirement) else { return }
-      guard let url = SettingValue.url(text) else { throw invalid(SettingValue.urlRequirement(for: text)) }
-      config.url = url
-    case "engine":
-      let requirement = SettingValue.choices(EngineChoice.self)
-      guard let choice = SettingValue.choice(try string(requirement), as: EngineChoice.self) else {
-        throw invalid(requirement)
-      }
-      config.engine = choice
-    case "format":
-      let requirement = SettingValue.choices(OutputFormat.self)
-      guard let choice = SettingValue.choice(try string(requirement), as: OutputFormat.self) else {
-        throw invalid(requirement)
-      }
-      config.format = choice
-    case "color":
-      let requirement = SettingValue.choices(ColorMode.self)
-      guard let choice = SettingValue.choice(try string(requirement), as: ColorMode.self) else {
-        throw invalid(requirement)
-      }
-      config.color = choice
-    case "debounce":
-      config.debounce = try seconds(allowZero: true, requirement: SettingValue.secondsRequirement)
-    case "maxWait":
-      if value.isNull { return }
-      config.maxWait = try seconds(allowZero: true, requirement: SettingValue.secondsRequirement)
-    case "connectTimeout":
-      config.connectTimeout = try seconds(
-        allowZero: false, requirement: SettingValue.positiveSecondsRequirement)
-    case "everyTrade":
-      config.everyTrade = try bool()
-    case "verbose":
-      config.verbose = try bool()
-    case "maxMessageSize":
-      guard case .number(let text) = value, let n = SettingValue.messageSize(text) else {
-        throw invalid(SettingValue.sizeRequirement)
-      }
-      config.maxMessageSize = n
-    case "count":
-      if value.isNull { return }
-      guard case .number(let text) = value, let n = SettingValue.count(text) else {
-        throw invalid(SettingValue.countRequirement + " (or null)")
-      }
-      config.count = n
-    case "cacert":
-      config.cacert = try optionalString(SettingValue.pathRequirement + " (or null)")
-    case "maxRetries":
-      if value.isNull { return }
-      guard case .number(let text) = value, let n = SettingValue.retries(text) else {
-        throw invalid(SettingValue.retriesRequirement + " (or null for unlimited)")
-      }
-      config.maxRetries = n
-    case "maxBackoff":
-      config.maxBackoff = try seconds(allowZero: false, requirement: SettingValue.positiveSecondsRequirement)
-    case "pingInterval":
-      config.pingInterval = try seconds(
-        allowZero: true, requirement: SettingValue.secondsRequirement + " (0 = off)")
-    case "pongTimeout":
-      config.pongTimeout = try seconds(allowZero: false, requirement: SettingValue.positiveSecondsRequirement)
-    case "silenceTimeout":
-      config.silenceTimeout = try seconds(
-        allowZero: true, requirement: SettingValue.secondsRequirement + " (0 = off)")
-    default:
-      throw .unknownKey(path: path, key: key)
-    }
   }
 
   /// The file's bytes; nil when it does not exist. Anything but a regular file (a FIFO, a device,

@@ -5,3 +5,8 @@ public enum EngineChoice: String, Sendable, CaseIterable {
   case urlsession
   case native
 }
+
+/// Where `--control` reads subscription changes from.
+public enum ControlSource: String, Sendable, CaseIterable {
+  case stdin
+}

@@ -4,12 +4,10 @@ public struct ParsedCommand: Sendable, Equatable {
   public var config = PartialConfig()
   public var help = false
   public var version = false
-  /// Replay a recorded session from a local server instead of connecting to the provider.
-  public var demo = false
   /// `--config FILE`.
   public var configPath: String? = nil
-  /// `--control stdin`: read subscription changes from stdin while running.
-  public var controlStdin = false
+  /// `ticker completions SHELL`: print a completion script.
+  public var completions: Shell? = nil
 
   public init() {}
 }

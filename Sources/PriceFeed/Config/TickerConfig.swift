@@ -34,6 +34,10 @@ public struct TickerConfig: Sendable, Equatable {
   public var pongTimeout: Duration = .seconds(10)
   /// Silence (no message of any kind) after which the connection counts as dead; zero = off.
   public var silenceTimeout: Duration = .seconds(150)
+  /// Replay the venue's built-in session from a local server.
+  public var demo: Bool = false
+  /// Where subscription changes come from while running; nil = nowhere.
+  public var control: ControlSource? = nil
 
   public init() {}
 
@@ -46,7 +50,7 @@ public struct TickerConfig: Sendable, Equatable {
     var config = TickerConfig()
     for layer in [file, environment, flags] { layer.apply(to: &config) }
     // Symbols nobody gave: the chosen venue's example symbol.
-    if [file, environment, flags].allSatisfy({ $0.symbols == nil }),
+    if ![file, environment, flags].contains(where: { $0.sets("--symbol") }),
       let provider = ProviderCatalog.provider(named: config.provider)
     {
       config.symbols = [provider.exampleSymbol]

@@ -1,0 +1,161 @@
+/// Every setting of the ticker, each declared once. The argument parser, the environment and
+/// config-file readers, `--help`, the README's option table, `config.example.json` and the shell
+/// completions all come from here (tests hold the last three against it). Adding a setting is one
+/// declaration here plus its use (a stored property of `TickerConfig`, whose initial value is the
+/// default).
+public enum Settings {
+  public static let all: [Setting] = feed + filtering + output + connection + reconnect + general
+
+  static let feed: [Setting] = [
+    .value(
+      \.provider, key: "provider", flags: ["--provider"], environment: "TICKER_PROVIDER", group: .feed,
+      valueName: "NAME", help: "the venue: finnhub (needs FINNHUB_TOKEN), upbit, binance or coinbase",
+      parser: ValueParsers.provider),
+    .value(
+      \.symbols, key: "symbols", flags: ["--symbol", "-s"], environment: "TICKER_SYMBOLS", group: .feed,
+      valueName: "SYMBOL",
+      help: "symbol to follow, in the venue's notation; repeat the flag or separate with commas",
+      parser: ValueParsers.symbols,
+      defaultText: "the venue's example: BINANCE:BTCUSDT, KRW-BTC, BTCUSDT, BTC-USD",
+      accumulate: { $0 + $1 }),
+    .value(
+      \.url, key: "url", flags: ["--url"], environment: "TICKER_URL", group: .feed, valueName: "URL",
+      help: "WebSocket endpoint instead of the venue's (Finnhub still gets its token parameter)",
+      parser: ValueParsers.url.orNil, defaultText: "the venue's"),
+    .toggle(
+      \.demo, key: nil, flags: ["--demo"], group: .feed,
+      help: "replay the venue's built-in session from a local server: no token, no internet"),
+    .value(
+      \.count, key: "count", flags: ["--count"], environment: "TICKER_COUNT", group: .feed, valueName: "N",
+      help: "exit 0 after printing N price lines", parser: ValueParsers.count.orNil, defaultText: "unlimited"),
+    .value(
+      \.control, key: nil, flags: ["--control"], group: .feed, valueName: "stdin",
+      help: "change the subscription while running, a line each on stdin: +SYM[,SYM…] add, "
+        + "-SYM remove, =A,B replace, ? list (on stderr)",
+      parser: ValueParsers.control.orNil, defaultText: "off"),
+  ]
+
+  static let filtering: [Setting] = [
+    .value(
+      \.debounce, key: "debounce", flags: ["--debounce"], environment: "TICKER_DEBOUNCE", group: .filtering,
+      valueName: "SECONDS",
+      help: "per-symbol quiet time before a price prints; 0 prints every distinct price",
+      parser: ValueParsers.seconds(allowZero: true)),
+    .value(
+      \.maxWait, key: "maxWait", flags: ["--max-wait"], environment: "TICKER_MAX_WAIT", group: .filtering,
+      valueName: "SECONDS", help: "longest a price may wait under a continuous stream",
+      parser: ValueParsers.seconds(allowZero: true).orNil, defaultText: "the debounce interval"),
+    .toggle(
+      \.everyTrade, key: "everyTrade", flags: ["--every-trade"], environment: "TICKER_EVERY_TRADE",
+      group: .filtering, help: "print every trade, unfiltered (no debounce, no dedupe)"),
+  ]
+
+  static let output: [Setting] = [
+    .value(
+      \.format, key: "format", flags: ["--format"], environment: "TICKER_FORMAT", group: .output,
+      valueName: "FORMAT", help: "text: TIME<TAB>SYMBOL<TAB>PRICE; json: one object per line",
+      parser: ValueParsers.choice(OutputFormat.self)),
+    .value(
+      \.color, key: "color", flags: ["--color"], environment: "TICKER_COLOR", group: .output,
+      valueName: "WHEN",
+      help: "colour prices by direction (auto: only on a terminal, never when NO_COLOR is set)",
+      parser: ValueParsers.choice(ColorMode.self)),
+    .alias("--no-color", for: \.color, value: .never, group: .output, help: "same as --color never"),
+  ]
+
+  static let connection: [Setting] = [
+    .value(
+      \.engine, key: "engine", flags: ["--engine"], environment: "TICKER_ENGINE", group: .connection,
+      valueName: "ENGINE",
+      help: "WebSocket engine (auto: URLSession where it handles WebSockets correctly, else native)",
+      parser: ValueParsers.choice(EngineChoice.self)),
+    .value(
+      \.cacert, key: "cacert", flags: ["--cacert"], environment: "TICKER_CACERT", group: .connection,
+      valueName: "FILE", help: "also trust the CA certificates in this PEM file",
+      parser: ValueParsers.path.orNil,
+      defaultText: "the system store only"),
+    .value(
+      \.connectTimeout, key: "connectTimeout", flags: ["--connect-timeout"],
+      environment: "TICKER_CONNECT_TIMEOUT",
+      group: .connection, valueName: "SECONDS", help: "limit for name lookup + TCP + TLS + upgrade",
+      parser: ValueParsers.seconds(allowZero: false)),
+    .value(
+      \.maxMessageSize, key: "maxMessageSize", flags: ["--max-message-size"],
+      environment: "TICKER_MAX_MESSAGE_SIZE", group: .connection, valueName: "BYTES",
+      help: "largest message accepted (bigger: close 1009)", parser: ValueParsers.bytes),
+  ]
+
+  static let reconnect: [Setting] = [
+    .value(
+      \.maxRetries, key: "maxRetries", flags: ["--max-retries"], environment: "TICKER_MAX_RETRIES",
+      group: .reconnect, valueName: "N",
+      help: "reconnects allowed in a row after transient failures; 0 = never",
+      parser: ValueParsers.retries.orNil, defaultText: "unlimited"),
+    .value(
+      \.maxBackoff, key: "maxBackoff", flags: ["--max-backoff"], environment: "TICKER_MAX_BACKOFF",
+      group: .reconnect, valueName: "SECONDS", help: "longest wait between reconnects",
+      parser: ValueParsers.seconds(allowZero: false)),
+    .value(
+      \.pingInterval, key: "pingInterval", flags: ["--ping-interval"], environment: "TICKER_PING_INTERVAL",
+      group: .reconnect, valueName: "SECONDS", help: "WebSocket ping interval; 0 = no pings",
+      parser: ValueParsers.secondsOrOff),
+    .value(
+      \.pongTimeout, key: "pongTimeout", flags: ["--pong-timeout"], environment: "TICKER_PONG_TIMEOUT",
+      group: .reconnect, valueName: "SECONDS", help: "a pong later than this means the connection is dead",
+      parser: ValueParsers.seconds(allowZero: false)),
+    .value(
+      \.silenceTimeout, key: "silenceTimeout", flags: ["--silence-timeout"],
+      environment: "TICKER_SILENCE_TIMEOUT", group: .reconnect, valueName: "SECONDS",
+      help: "no message at all for this long means the connection is dead; 0 = off",
+      parser: ValueParsers.secondsOrOff),
+  ]
+
+  static let general: [Setting] = [
+    .toggle(
+      \.verbose, key: "verbose", flags: ["--verbose", "-v"], environment: "TICKER_VERBOSE", group: .general,
+      help: "say what happens on stderr (engine choice, connection, what was dropped)"),
+    .value(
+      \.token, key: "token", environment: "FINNHUB_TOKEN", group: .general, valueName: "TOKEN",
+      help: "the Finnhub API key (never printed; there is no --token flag)", parser: ValueParsers.token.orNil,
+      defaultText: "none", listed: false),
+  ]
+
+  /// The setting a flag names (`--max-wait`, `-s`), if any.
+  public static func setting(forFlag flag: String) -> Setting? {
+    all.first { $0.flags.contains(flag) }
+  }
+
+  /// The setting a config-file key names, if any.
+  public static func setting(forKey key: String) -> Setting? {
+    all.first { $0.key == key }
+  }
+
+  /// Every config-file key, in declaration order.
+  public static var keys: [String] { all.compactMap(\.key) }
+
+  /// Every flag, long and short, including the command flags.
+  public static var flags: [String] { all.flatMap(\.flags) + CommandFlag.allCases.flatMap(\.flags) }
+}
+
+/// Flags that are not settings: they pick what the command does.
+public enum CommandFlag: String, Sendable, CaseIterable {
+  case config, help, version
+
+  public var flags: [String] {
+    switch self {
+    case .config: ["--config"]
+    case .help: ["--help", "-h"]
+    case .version: ["--version"]
+    }
+  }
+
+  public var valueName: String? { self == .config ? "FILE" : nil }
+
+  public var help: String {
+    switch self {
+    case .config: "settings file (JSON; see config.example.json); also $TICKER_CONFIG"
+    case .help: "show this help"
+    case .version: "show the version"
+    }
+  }
+}
