@@ -38,6 +38,8 @@ public struct TickerConfig: Sendable, Equatable {
   public var demo: Bool = false
   /// Where subscription changes come from while running; nil = nowhere.
   public var control: ControlSource? = nil
+  /// A live board on a terminal (one row per symbol, updated in place) instead of lines.
+  public var board: Bool = false
 
   public init() {}
 

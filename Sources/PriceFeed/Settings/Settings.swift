@@ -61,6 +61,10 @@ public enum Settings {
       help: "colour prices by direction (auto: only on a terminal, never when NO_COLOR is set)",
       parser: ValueParsers.choice(ColorMode.self)),
     .alias("--no-color", for: \.color, value: .never, group: .output, help: "same as --color never"),
+    .toggle(
+      \.board, key: "board", flags: ["--board"], environment: "TICKER_BOARD", group: .output,
+      help: "on a terminal, one row per symbol updated in place: price, change, sparkline, "
+        + "trade time, trades per second (lines when stdout is not a terminal)"),
   ]
 
   static let connection: [Setting] = [
