@@ -20,6 +20,9 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
   private var connection: Connection?
   /// Reused between batches.
   private var quotes: [Quote] = []
+  /// Wall-clock time (milliseconds since the Unix epoch) the events being handled arrived; the
+  /// shell sets it before each batch and the machine stamps it on the quotes as `received`.
+  public var received: Int64 = 0
   /// First-quote deadlines (server spellings), for venues that have them.
   private var firstQuoteDue: [String: Instant] = [:]
   /// Symbols that quoted, or were warned about: never armed again.
@@ -312,6 +315,9 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
 
   private mutating func flushQuotes(at now: Instant, into actions: inout [FeedAction]) {
     guard !quotes.isEmpty else { return }
+    if received != 0 {
+      for index in quotes.indices { quotes[index].received = received }
+    }
     let out = stage.receive(quotes, at: now)
     if !out.isEmpty { actions.append(.publish(out)) }
     quotes.removeAll(keepingCapacity: true)

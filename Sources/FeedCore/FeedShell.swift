@@ -14,6 +14,7 @@ final class FeedShell<C: Clock>: @unchecked Sendable where C.Duration == Duratio
   private let bus: QuoteBus
   private let report: (FeedReport) -> Void
   private let closeTimeout: Duration
+  private let wallClock: @Sendable () -> Int64
   private let outbox = MessageChannel<Outgoing>(capacity: 1 << 20)
   private var connection: (any WebSocketConnection)?
   private var timer: (token: Int, deadline: C.Instant, task: Task<Void, Never>)?
@@ -29,8 +30,10 @@ final class FeedShell<C: Clock>: @unchecked Sendable where C.Duration == Duratio
 
   init(
     machine: FeedMachine<C.Instant>, clock: C, session: WebSocketSession, bus: QuoteBus,
-    closeTimeout: Duration, report: @escaping (FeedReport) -> Void
+    closeTimeout: Duration, wallClock: @escaping @Sendable () -> Int64 = WallClock.epochMilliseconds,
+    report: @escaping (FeedReport) -> Void
   ) {
+    self.wallClock = wallClock
     self.machine = machine
     self.clock = clock
     self.session = session
@@ -71,6 +74,7 @@ final class FeedShell<C: Clock>: @unchecked Sendable where C.Duration == Duratio
   /// One batch of the stream; the outcome once the session has ended.
   private func handle(_ events: [SessionEvent]) async -> FeedOutcome? {
     let now = clock.now
+    machine.received = wallClock()
     var start = 0
     while start < events.count {
       let (actions, stoppedAt) = machine.handle(events, from: start, at: now)

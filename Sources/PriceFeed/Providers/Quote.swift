@@ -8,11 +8,19 @@ public struct Quote: Sendable, Equatable {
   public var volume: Price?
   /// Trade time, milliseconds since the Unix epoch (UTC).
   public var time: Int64
+  /// When the message carrying it arrived, milliseconds since the Unix epoch; 0 when unknown.
+  /// Not part of equality: the same trade received twice is the same quote.
+  public var received: Int64
 
-  public init(symbol: String, price: Price, volume: Price? = nil, time: Int64) {
+  public init(symbol: String, price: Price, volume: Price? = nil, time: Int64, received: Int64 = 0) {
     self.symbol = symbol
     self.price = price
     self.volume = volume
     self.time = time
+    self.received = received
+  }
+
+  public static func == (a: Quote, b: Quote) -> Bool {
+    a.symbol == b.symbol && a.price == b.price && a.volume == b.volume && a.time == b.time
   }
 }

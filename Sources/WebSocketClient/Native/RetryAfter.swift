@@ -111,6 +111,13 @@ public enum WallClock {
     clock_gettime(CLOCK_REALTIME, &spec)
     return Int64(spec.tv_sec)
   }
+
+  /// Milliseconds since the Unix epoch.
+  public static func epochMilliseconds() -> Int64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_REALTIME, &spec)
+    return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
+  }
 }
 
 extension String {
