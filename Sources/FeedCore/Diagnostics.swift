@@ -27,6 +27,14 @@ public final class Diagnostics: Sendable {
   public func warning(_ text: String) { emit("ticker: warning: \(text)") }
   /// An error: `ticker: error: <text>`.
   public func error(_ text: String) { emit("ticker: error: \(text)") }
+  /// An alert (`--alert`, `--until`): `ticker: alert: <text>`, with the terminal bell (BEL,
+  /// after the escaping, so it rings) when `bell` is set.
+  public func alert(_ text: String, bell: Bool) {
+    var line = Self.line("ticker: alert: \(text)", secrets: secrets)
+    if bell { line.insert(0x07, at: line.count - 1) }
+    write(line)
+  }
+
   /// Only with `--verbose`.
   public func info(_ text: @autoclosure () -> String) {
     if verbose { emit("ticker: \(text())") }
@@ -48,8 +56,9 @@ public final class Diagnostics: Sendable {
     return out
   }
 
-  private func emit(_ text: String) {
-    let line = Self.line(text, secrets: secrets)
+  private func emit(_ text: String) { write(Self.line(text, secrets: secrets)) }
+
+  private func write(_ line: [UInt8]) {
     if let sink {
       sink(line)
     } else {

@@ -30,14 +30,17 @@ public final class Feed: Sendable {
     public var ticketPrefix: String
     /// How long to wait for the server's close frame when stopping.
     public var closeTimeout: Duration
+    /// `--alert` and `--until` rules (symbols canonical for the provider).
+    public var alerts: [AlertBook.Rule]
 
     public init(
       provider: any Provider, engine: any WebSocketEngine, url: WebSocketURL,
       connectOptions: ConnectOptions = ConnectOptions(),
       session: SessionConfiguration = SessionConfiguration(),
       mode: PriceStageMode = .default, symbols: [String], ticketPrefix: String = "ticker",
-      closeTimeout: Duration = .seconds(1)
+      closeTimeout: Duration = .seconds(1), alerts: [AlertBook.Rule] = []
     ) {
+      self.alerts = alerts
       self.provider = provider
       self.engine = engine
       self.url = url
@@ -94,7 +97,7 @@ public final class Feed: Sendable {
   private func run<C: Clock>(_ clock: C) async -> FeedOutcome where C.Duration == Duration {
     let machine = FeedMachine<C.Instant>(
       provider: settings.provider, symbols: settings.symbols, mode: settings.mode,
-      ticketPrefix: settings.ticketPrefix)
+      ticketPrefix: settings.ticketPrefix, alerts: settings.alerts)
     let shell = FeedShell(
       machine: machine, clock: clock, session: session, bus: bus, closeTimeout: settings.closeTimeout,
       report: report)

@@ -39,4 +39,6 @@ public enum StopReason: Error, Sendable, Equatable {
   case writeFailed(Int32)
   /// A signal (SIGINT 2, SIGTERM 15).
   case signal(Int32)
+  /// An `--until` condition held.
+  case untilMet
 }

@@ -31,6 +31,11 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
   public private(set) var refusal: VenueError?
   /// The retry number of the last disconnect (for "gave up after N attempts").
   public private(set) var lastAttempt = 0
+  /// `--alert` and `--until`, judged on every quote received (server spellings).
+  private var alerts: AlertBook
+  /// An `--until` condition held: nothing more is published (what the stage holds is flushed
+  /// when the run ends).
+  public private(set) var untilMet = false
 
   /// The subscription state of the open connection.
   private struct Connection: Sendable {
@@ -56,11 +61,18 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
   /// - Parameters:
   ///   - symbols: the starting subscription, canonical for `provider`.
   ///   - ticketPrefix: makes venue tickets unique (from injected randomness).
+  ///   - alerts: `--alert` and `--until` rules, their symbols canonical for `provider`.
   public init(
     provider: any Provider, symbols: [String], mode: PriceStageMode = .default,
-    ticketPrefix: String = "ticker"
+    ticketPrefix: String = "ticker", alerts: [AlertBook.Rule] = []
   ) {
     self.provider = provider
+    self.alerts = AlertBook(
+      rules: alerts.map { rule in
+        var rule = rule
+        rule.condition.symbol = provider.serverSymbol(for: rule.condition.symbol)
+        return rule
+      })
     subscriptions = Subscriptions(symbols)
     filter = SymbolFilter(symbols: subscriptions.symbols.map(provider.serverSymbol(for:)))
     stage = PriceStage(mode: mode)
@@ -315,12 +327,27 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
 
   private mutating func flushQuotes(at now: Instant, into actions: inout [FeedAction]) {
     guard !quotes.isEmpty else { return }
+    guard !untilMet else {
+      quotes.removeAll(keepingCapacity: true)
+      return
+    }
     if received != 0 {
       for index in quotes.indices { quotes[index].received = received }
+    }
+    var ending = false
+    if !alerts.isEmpty {
+      for firing in alerts.judge(quotes) {
+        actions.append(.report(.alert(firing)))
+        if firing.rule.ends { ending = true }
+      }
     }
     let out = stage.receive(quotes, at: now)
     if !out.isEmpty { actions.append(.publish(out)) }
     quotes.removeAll(keepingCapacity: true)
+    if ending {
+      untilMet = true
+      actions.append(.stop(.stopped(.untilMet), beforeClose: []))
+    }
   }
 
   // MARK: Requests and answers

@@ -31,4 +31,6 @@ public enum FeedReport: Sendable, Equatable {
   /// A subscribed symbol gave no quote within the venue's first-quote deadline (Upbit accepts
   /// codes it does not know without a word).
   case noQuoteYet(symbol: String, after: Duration)
+  /// An `--alert` or `--until` condition became true.
+  case alert(AlertBook.Firing)
 }

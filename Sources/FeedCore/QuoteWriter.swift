@@ -20,6 +20,14 @@ public final class QuoteWriter: @unchecked Sendable {
     self.limit = limit
   }
 
+  /// Writes the format's header line, if it has one (before any quote).
+  public func begin() throws(StopReason) {
+    guard let header = formatter.header else { return }
+    buffer.removeAll(keepingCapacity: true)
+    buffer.append(contentsOf: header)
+    try flush()
+  }
+
   /// Writes each quote as a line (at most up to the limit); throws the reason to stop, if any.
   public func write(_ quotes: [Quote]) throws(StopReason) {
     if let limit, written >= limit { throw .countReached }

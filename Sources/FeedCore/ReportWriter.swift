@@ -13,11 +13,15 @@ where Instant.Duration == Duration {
   private let provider: any Provider
   /// Kinds that are only counted (printed with `--verbose`).
   private var counted: Set<String> = []
+  /// Ring the terminal bell with an alert (stderr is a terminal).
+  private let bell: Bool
 
+  /// - Parameter bell: ring the terminal bell with each alert (when stderr is a terminal).
   public init(
     diagnostics: Diagnostics, provider: any Provider, now: @escaping @Sendable () -> Instant,
-    burst: Int = 5, window: Duration = .seconds(10)
+    burst: Int = 5, window: Duration = .seconds(10), bell: Bool = false
   ) {
+    self.bell = bell
     self.diagnostics = diagnostics
     self.provider = provider
     self.now = now
@@ -71,7 +75,31 @@ where Instant.Duration == Duration {
       diagnostics.warning(
         "no quote for \(symbol) within \(FailureText.seconds(after)): \(provider.displayName) accepts "
           + "symbols it does not know without an error; check the spelling")
+    case .alert(let firing):
+      diagnostics.alert(Self.describe(firing), bell: bell)
     }
+  }
+
+  /// `BINANCE:BTCUSDT>100000: 100000.01 at 2026-01-17T13:18:52.976Z`; a move also says how far
+  /// from where (`BTC-USD±2%: 97280.50, +2.00% from 95372.09, at …`); `--until` ends with
+  /// `; stopping (--until)`.
+  public static func describe(_ firing: AlertBook.Firing) -> String {
+    var text = "\(firing.rule.condition): \(firing.quote.price.text)"
+    if case .move = firing.rule.condition.test, let start = firing.start {
+      text += ", \(Self.percentChange(from: start, to: firing.quote.price)) from \(start.text),"
+    }
+    text += " at \(UTCTimestamp.string(milliseconds: firing.quote.time))"
+    if firing.rule.ends { text += "; stopping (--until)" }
+    return text
+  }
+
+  /// `+2.00%`, `-0.13%`: the change from `start` to `price`, two decimals.
+  static func percentChange(from start: Price, to price: Price) -> String {
+    guard start.value != 0 else { return "n/a" }
+    let percent = (price.value - start.value) / start.value * 100
+    let hundredths = Int((abs(percent) * 100).rounded())
+    let fraction = hundredths % 100
+    return (percent < 0 ? "-" : "+") + "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)%"
   }
 
   /// One line per warned kind that had warnings held back and never reported; with `--verbose`,

@@ -9,6 +9,14 @@ public enum StdoutOutput {
   public static func start(on feed: Feed, writer: QuoteWriter) -> Task<Void, Never> {
     let subscription = feed.bus.subscribe()
     return Task {
+      do throws(StopReason) {
+        try writer.begin()
+      } catch {
+        feed.stop(error)
+        feed.bus.unsubscribe(subscription)
+        subscription.queue.cancel()
+        return
+      }
       while let batches = try? await subscription.queue.nextBatch() {
         for quotes in batches {
           do throws(StopReason) {

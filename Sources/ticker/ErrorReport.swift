@@ -29,8 +29,24 @@ enum ErrorReport {
   }
 
   /// The last word: what ended the run, on stderr, and the exit code.
-  static func report(_ outcome: FeedOutcome, provider: any Provider, _ diagnostics: Diagnostics) -> ExitCode {
+  /// - Parameter awaitingUntil: `--until` was given; a normal end before it held is then exit 1.
+  static func report(
+    _ outcome: FeedOutcome, provider: any Provider, awaitingUntil: Bool = false, _ diagnostics: Diagnostics
+  ) -> ExitCode {
+    let code = finalCode(outcome, provider: provider, diagnostics)
+    guard awaitingUntil, code == .ok, outcome != .stopped(.untilMet) else { return code }
+    if outcome != .stopped(.readerGone) {
+      diagnostics.note("the run ended before any --until condition held")
+    }
+    return .untilNotMet
+  }
+
+  private static func finalCode(_ outcome: FeedOutcome, provider: any Provider, _ diagnostics: Diagnostics)
+    -> ExitCode
+  {
     switch outcome {
+    case .stopped(.untilMet):
+      return .ok
     case .stopped(.countReached):
       return .ok
     case .stopped(.readerGone):

@@ -1,8 +1,11 @@
 /// The ticker's exit codes (sysexits-style), in one place. README "Exit codes" lists the same.
 enum ExitCode: Int32, Sendable {
-  /// The feed ended normally: `--count` reached, stdout's reader went away, or the server closed
-  /// the connection with 1000.
+  /// The feed ended normally: `--count` reached, stdout's reader went away, the server closed
+  /// the connection with 1000, or an `--until` condition held.
   case ok = 0
+  /// `--until` was given and the run ended normally (as for 0) before any of its conditions
+  /// held: like `grep`, 1 means "not found", so `ticker --until … && notify` never fires falsely.
+  case untilNotMet = 1
   /// Bad command line, or no API token where the provider needs one.
   case usage = 64
   /// The venue refused the subscription itself (an invalid request or symbol): reconnecting

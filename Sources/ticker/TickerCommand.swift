@@ -59,6 +59,14 @@ enum TickerCommand {
       return .noInput
     }
 
+    for conflict in ConfigConflicts.check(config) {
+      if conflict.fatal {
+        diagnostics.error("\(conflict)")
+        return .usage
+      }
+      diagnostics.warning("\(conflict)")
+    }
+
     guard let provider = ProviderCatalog.provider(named: config.provider) else {
       diagnostics.error(
         "unknown provider \"\(config.provider)\" (known: \(ProviderCatalog.names.joined(separator: ", ")))")
@@ -71,6 +79,26 @@ enum TickerCommand {
       case .failure(let error):
         diagnostics.error("\"\(symbol)\" is not a \(provider.displayName) symbol: \(error)")
         return .usage
+      }
+    }
+
+    // Alerts: their symbols in the venue's notation, and among those followed.
+    var alerts: [AlertBook.Rule] = []
+    for (conditions, ends, flag) in [(config.alerts, false, "--alert"), (config.until, true, "--until")] {
+      for var condition in conditions {
+        guard case .success(let canonical) = provider.canonicalSymbol(condition.symbol) else {
+          diagnostics.error(
+            "\(flag) \(condition): \"\(condition.symbol)\" is not a \(provider.displayName) symbol")
+          return .usage
+        }
+        guard symbols.contains(canonical) else {
+          diagnostics.error(
+            "\(flag) \(condition): \(canonical) is not followed (add --symbol \(canonical)); "
+              + "following \(symbols.joined(separator: ", "))")
+          return .usage
+        }
+        condition.symbol = canonical
+        alerts.append(AlertBook.Rule(condition: condition, ends: ends))
       }
     }
 
@@ -136,14 +164,16 @@ enum TickerCommand {
         pingInterval: config.pingInterval == .zero ? nil : config.pingInterval,
         pongTimeout: config.pongTimeout,
         silenceTimeout: config.silenceTimeout == .zero ? nil : config.silenceTimeout),
-      mode: config.stageMode, symbols: symbols, ticketPrefix: Self.ticketPrefix())
+      mode: config.stageMode, symbols: symbols, ticketPrefix: Self.ticketPrefix(), alerts: alerts)
     let reports = ReportWriter<ContinuousClock.Instant>(
-      diagnostics: diagnostics, provider: provider, now: { ContinuousClock.now })
+      diagnostics: diagnostics, provider: provider, now: { ContinuousClock.now }, bell: isTerminal(2))
     let feed = Feed(settings) { reports.write($0) }
     let output = StdoutOutput.start(
       on: feed,
       writer: QuoteWriter(
-        formatter: config.format.makeFormatter(useColor: useColor), writer: stdout, limit: config.count))
+        formatter: config.format.makeFormatter(
+          FormatContext(useColor: useColor, provider: provider.name, timestamps: config.timestamps)),
+        writer: stdout, limit: config.count))
     let signals = SignalWatcher { feed.stop(.signal($0)) }
     defer { signals.cancel() }
     if config.control == .stdin { ControlReader.start(fd: 0, feed: feed) }
@@ -151,7 +181,7 @@ enum TickerCommand {
     let outcome = await feed.run()
     await output.value
     reports.summary()
-    return ErrorReport.report(outcome, provider: provider, diagnostics)
+    return ErrorReport.report(outcome, provider: provider, awaitingUntil: !config.until.isEmpty, diagnostics)
   }
 
   /// A prefix that makes this run's venue tickets unique (Upbit): "ticker-" and 8 hex digits.

@@ -220,4 +220,63 @@ import WebSocketClient
     _ = m.opened(at: .zero)
     #expect(Self.texts(m.unsubscribeAll()) == ["unsub A,B #2"])
   }
+
+  // MARK: Alerts and --until
+
+  static func rule(_ text: String, ends: Bool) -> AlertBook.Rule {
+    guard case .success(let condition) = AlertCondition.parse(text) else { fatalError(text) }
+    return AlertBook.Rule(condition: condition, ends: ends)
+  }
+
+  @Test func alertsAreJudgedOnEveryTradeBeforeDebounce() {
+    // A long debounce: only the last price would print, but the spike in between still counts.
+    var m = Machine(
+      provider: TestVenue(), symbols: ["A"],
+      mode: PriceStageMode(debounce: .seconds(10), maxWait: .seconds(10), everyTrade: false),
+      alerts: [Self.rule("A>10", ends: false)])
+    _ = m.opened(at: .zero)
+    let actions = m.handle(
+      [.message(quote("A", "9", 1)), .message(quote("A", "11", 2)), .message(quote("A", "9.5", 3))],
+      at: .at(1)
+    ).actions
+    #expect(actions.published == [])
+    let fired = actions.reports.compactMap { if case .alert(let f) = $0 { f.quote.price.text } else { nil } }
+    #expect(fired == ["11"])
+  }
+
+  @Test func untilStopsTheRunAndNothingIsPublishedAfter() {
+    var m = Machine(
+      provider: TestVenue(), symbols: ["A"], mode: .everyTrade, alerts: [Self.rule("A>=10", ends: true)])
+    _ = m.opened(at: .zero)
+    let actions = m.handle(
+      [.message(quote("A", "9", 1)), .message(quote("A", "10", 2)), .message(quote("A", "11", 3))], at: .at(1)
+    ).actions
+    // The batch that met it is published (it holds the price that met it), then the stop.
+    #expect(actions.published == ["A 9", "A 10", "A 11"])
+    #expect(actions.last == .stop(.stopped(.untilMet), beforeClose: []))
+    #expect(m.untilMet)
+    let later = m.handle([.message(quote("A", "12", 4))], at: .at(2)).actions
+    #expect(later.published == [])
+    #expect(later.reports.isEmpty)
+  }
+
+  @Test func alertSymbolsAreMatchedInTheServersSpelling() {
+    var m = Machine(
+      provider: TestVenue(), symbols: ["A"], mode: .everyTrade, alerts: [Self.rule("A<5", ends: false)])
+    _ = m.opened(at: .zero)
+    let actions = m.handle([.message(quote("A", "4", 1))], at: .at(1)).actions
+    #expect(actions.reports.count == 1)
+  }
+
+  @Test func quotesAreStampedWithTheirReceiveTime() {
+    var m = Self.machine()
+    _ = m.opened(at: .zero)
+    m.received = 1_768_655_933_012
+    let actions = m.handle([.message(quote("A", "1", 1))], at: .at(1)).actions
+    let quotes = actions.flatMap { action -> [Quote] in
+      if case .publish(let q) = action { return q }
+      return []
+    }
+    #expect(quotes.map(\.received) == [1_768_655_933_012])
+  }
 }

@@ -69,7 +69,8 @@ import Testing
     ),
     (
       ["--format", "xml"],
-      .invalidValue(option: "--format", value: "xml", requirement: "must be one of text, json")
+      .invalidValue(
+        option: "--format", value: "xml", requirement: "must be one of text, json, csv, tsv, price")
     ),
     (
       ["--formt", "json"], .unknownOption("--formt", suggestion: "--format")
@@ -77,7 +78,8 @@ import Testing
     (
       ["--format", "jsn"],
       .invalidValue(
-        option: "--format", value: "jsn", requirement: "must be one of text, json", suggestion: "json")
+        option: "--format", value: "jsn", requirement: "must be one of text, json, csv, tsv, price",
+        suggestion: "json")
     ),
     (
       ["-s", ","], .invalidValue(option: "-s", value: ",", requirement: "must be a non-empty list of symbols")

@@ -24,6 +24,14 @@ import WebSocketClient
     let bytes = try #require(FixtureLoader.readFile(path))
     let json = try JSONParser().parse(bytes)
     #expect(Set(try #require(json.objectValue).keys) == Set(ConfigFile.keys))
+    // Generated from the declarations, in their order: `TICKER_UPDATE_GOLDEN=1 swift test`
+    // rewrites it.
+    let text = String(decoding: bytes, as: UTF8.self)
+    if FixtureLoader.updatingGoldens {
+      FixtureLoader.writeFile(path, Settings.exampleConfig())
+    } else {
+      #expect(text == Settings.exampleConfig())
+    }
     let partial = try ConfigFile.load(ConfigLocation(path: path, isExplicit: true))
     #expect(TickerConfig.resolve(file: partial) == TickerConfig())
   }
@@ -59,7 +67,7 @@ import WebSocketClient
     (#"{"symbols":[]}"#, #"config.json: "symbols" must be a non-empty list of symbols"#),
     (#"{"symbols":[1]}"#, #"config.json: "symbols" must be a non-empty list of symbols"#),
     (#"{"engine":"curl"}"#, #"config.json: "engine" must be one of auto, urlsession, native"#),
-    (#"{"format":1}"#, #"config.json: "format" must be one of text, json"#),
+    (#"{"format":1}"#, #"config.json: "format" must be one of text, json, csv, tsv, price"#),
     (#"{"color":"sometimes"}"#, #"config.json: "color" must be one of auto, always, never"#),
     (#"{"everyTrade":"yes"}"#, #"config.json: "everyTrade" must be true or false"#),
     (#"{"count":0}"#, #"config.json: "count" must be a whole number ≥ 1 (or null)"#),

@@ -21,6 +21,16 @@ enum FixtureLoader {
     return path
   }
 
+  /// `TICKER_UPDATE_GOLDEN=1`: golden tests write what they expect instead of comparing.
+  static var updatingGoldens: Bool { getenv("TICKER_UPDATE_GOLDEN").map { String(cString: $0) } == "1" }
+
+  static func writeFile(_ path: String, _ text: String) {
+    guard let file = fopen(path, "wb") else { return }
+    defer { fclose(file) }
+    let bytes = Array(text.utf8)
+    _ = fwrite(bytes, 1, bytes.count, file)
+  }
+
   static func readFile(_ path: String) -> [UInt8]? {
     guard let file = fopen(path, "rb") else { return nil }
     defer { fclose(file) }

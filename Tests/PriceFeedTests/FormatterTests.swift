@@ -74,14 +74,14 @@ import Testing
     let line = formatter.format(btc)
     #expect(
       line
-        == #"{"symbol":"BINANCE:BTCUSDT","price":95372.09,"time":"2026-01-17T13:18:52.976Z","t":1768655932976,"volume":0.00063}"#
+        == #"{"symbol":"BINANCE:BTCUSDT","price":95372.09,"time":"2026-01-17T13:18:52.976Z","t":1768655932976,"volume":0.00063,"received":null,"rt":null,"provider":"finnhub"}"#
         + "\n")
     let parsed = try JSONParser().parse(String(line.dropLast()))
     #expect(parsed["price"] == .number("95372.09"))
     let odd = Quote(symbol: "IC \"M\"", price: Price("4.9E-4")!, time: -1)
     #expect(
       formatter.format(odd)
-        == #"{"symbol":"IC \"M\"","price":0.00049,"time":"1969-12-31T23:59:59.999Z","t":-1,"volume":null}"#
+        == #"{"symbol":"IC \"M\"","price":0.00049,"time":"1969-12-31T23:59:59.999Z","t":-1,"volume":null,"received":null,"rt":null,"provider":"finnhub"}"#
         + "\n")
   }
 
@@ -104,7 +104,136 @@ import Testing
     let quote = Quote(symbol: "A\u{7F}\u{9B}\u{202E}\u{2028}é\"\\", price: Price("1")!, time: 0)
     #expect(
       formatter.format(quote)
-        == #"{"symbol":"A\u007f\u009b\u202e\u2028é\"\\","price":1,"time":"1970-01-01T00:00:00.000Z","t":0,"volume":null}"#
+        == #"{"symbol":"A\u007f\u009b\u202e\u2028é\"\\","price":1,"time":"1970-01-01T00:00:00.000Z","t":0,"volume":null,"received":null,"rt":null,"provider":"finnhub"}"#
         + "\n")
+  }
+
+  @Test func jsonCarriesTheReceiveTimeAndTheProvider() throws {
+    var formatter = JSONLinesFormatter(provider: "binance")
+    var quote = btc
+    quote.received = 1_768_655_933_012
+    let line = formatter.format(quote)
+    #expect(
+      line.hasSuffix(
+        #","received":"2026-01-17T13:18:53.012Z","rt":1768655933012,"provider":"binance"}"# + "\n"))
+    let parsed = try JSONParser().parse(String(line.dropLast()))
+    #expect(parsed["rt"] == .number("1768655933012"))
+    #expect(parsed["provider"] == .string("binance"))
+  }
+
+  @Test func textTimestampsChooseTheTimeColumn() {
+    var quote = btc
+    quote.received = 1_768_655_933_012
+    var trade = TextFormatter(timestamps: .trade)
+    var received = TextFormatter(timestamps: .received)
+    var none = TextFormatter(timestamps: .none)
+    #expect(trade.format(quote) == "2026-01-17T13:18:52.976Z\tBINANCE:BTCUSDT\t95372.09\n")
+    #expect(received.format(quote) == "2026-01-17T13:18:53.012Z\tBINANCE:BTCUSDT\t95372.09\n")
+    #expect(none.format(quote) == "BINANCE:BTCUSDT\t95372.09\n")
+  }
+
+  @Test func csvHeaderAndRows() {
+    var csv = DelimitedFormatter(separator: .comma)
+    #expect(csv.header.map { String(decoding: $0, as: UTF8.self) } == "time,symbol,price,volume\n")
+    #expect(csv.format(btc) == "2026-01-17T13:18:52.976Z,BINANCE:BTCUSDT,95372.09,0.00063\n")
+    let noVolume = Quote(symbol: "AAPL", price: Price("1.5")!, time: 0)
+    #expect(csv.format(noVolume) == "1970-01-01T00:00:00.000Z,AAPL,1.5,\n")
+    var received = DelimitedFormatter(separator: .comma, timestamps: .received)
+    #expect(received.header.map { String(decoding: $0, as: UTF8.self) } == "received,symbol,price,volume\n")
+    var none = DelimitedFormatter(separator: .comma, timestamps: .none)
+    #expect(none.header.map { String(decoding: $0, as: UTF8.self) } == "symbol,price,volume\n")
+    #expect(none.format(noVolume) == "AAPL,1.5,\n")
+    _ = received.format(btc)
+  }
+
+  /// RFC 4180 section 2: fields with commas, double quotes or line breaks are enclosed in double
+  /// quotes, and a double quote inside is escaped by doubling it.
+  @Test(arguments: [
+    ("A,B", #""A,B""#),
+    (#"say "hi""#, #""say ""hi""""#),
+    (" padded ", #"" padded ""#),
+    ("inner space", "inner space"),
+    ("plain", "plain"),
+    ("new\nline", #"new\nline"#),  // the line feed was escaped by TerminalText first
+  ])
+  func csvQuotesPerRFC4180(symbol: String, field: String) {
+    var csv = DelimitedFormatter(separator: .comma, timestamps: .none)
+    #expect(csv.format(Quote(symbol: symbol, price: Price("2")!, time: 0)) == field + ",2,\n")
+  }
+
+  @Test func csvRowsReadBackWithAnRFC4180Reader() {
+    var csv = DelimitedFormatter(separator: .comma)
+    let symbols = ["A,B", #"Q"uote"#, " lead", "tail ", "X\u{1B}[2J"]
+    var text = String(decoding: csv.header!, as: UTF8.self)
+    for symbol in symbols { text += csv.format(Quote(symbol: symbol, price: Price("1.25")!, time: 0)) }
+    let rows = RFC4180.parse(text)
+    #expect(rows.first == ["time", "symbol", "price", "volume"])
+    #expect(rows.dropFirst().map { $0[1] } == symbols.map(TerminalText.escaped))
+    #expect(rows.dropFirst().allSatisfy { $0.count == 4 && $0[2] == "1.25" })
+  }
+
+  @Test func tsvNeverQuotesAndKeepsOneRowPerLine() {
+    var tsv = DelimitedFormatter(separator: .tab)
+    #expect(tsv.header.map { String(decoding: $0, as: UTF8.self) } == "time\tsymbol\tprice\tvolume\n")
+    let odd = Quote(symbol: "A\tB,\"C\"\n", price: Price("3")!, time: 0)
+    #expect(tsv.format(odd) == "1970-01-01T00:00:00.000Z\tA\\tB,\"C\"\\n\t3\t\n")
+  }
+
+  @Test func priceIsTheBareNumberAsSent() {
+    var price = PriceOnlyFormatter()
+    #expect(price.header == nil)
+    #expect(price.format(btc) == "95372.09\n")
+    #expect(price.format(Quote(symbol: "X", price: Price("4.9E-4")!, time: 0)) == "0.00049\n")
+  }
+
+  @Test func everyFormatWritesOneLinePerQuote() {
+    let quotes = [btc, Quote(symbol: "A\nB", price: Price("1")!, time: 0)]
+    for format in OutputFormat.allCases {
+      var formatter = format.makeFormatter(FormatContext())
+      for quote in quotes {
+        let line = formatter.format(quote)
+        #expect(line.last == "\n", "\(format)")
+        #expect(line.dropLast().contains("\n") == false, "\(format)")
+      }
+    }
+  }
+}
+
+/// A minimal RFC 4180 reader (quoted fields, doubled quotes), to read the csv back as a
+/// spreadsheet would.
+enum RFC4180 {
+  static func parse(_ text: String) -> [[String]] {
+    var rows: [[String]] = []
+    var row: [String] = []
+    var field = ""
+    var quoted = false
+    var chars = Array(text)[...]
+    while let c = chars.popFirst() {
+      if quoted {
+        if c == "\"" {
+          if chars.first == "\"" {
+            field.append("\"")
+            chars.removeFirst()
+          } else {
+            quoted = false
+          }
+        } else {
+          field.append(c)
+        }
+      } else if c == "\"" {
+        quoted = true
+      } else if c == "," {
+        row.append(field)
+        field = ""
+      } else if c == "\n" {
+        row.append(field)
+        rows.append(row)
+        row = []
+        field = ""
+      } else {
+        field.append(c)
+      }
+    }
+    return rows
   }
 }

@@ -45,8 +45,7 @@ public enum ConfigFile {
       if setting.nullable && (member.value.isNull || member.value.stringValue == "") { continue }
       guard let assignment = setting.fromJSON(member.value) else {
         let text = member.value.stringValue
-        let requirement =
-          setting.key == "url" && text != nil ? SettingValue.urlRequirement(for: text!) : setting.requirement
+        let requirement = text.map(setting.requirement(for:)) ?? setting.requirement
         let suggestion = text.flatMap { Suggestion.closest(to: $0, among: setting.choices) }
         let orNull = setting.nullable && !requirement.contains("(or null)") ? " (or null)" : ""
         throw .invalidValue(

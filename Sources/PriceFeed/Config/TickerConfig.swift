@@ -16,6 +16,8 @@ public struct TickerConfig: Sendable, Equatable {
   public var maxWait: Duration? = nil
   public var everyTrade: Bool = false
   public var format: OutputFormat = .text
+  /// The time column of text, csv and tsv.
+  public var timestamps: TimestampChoice = .trade
   public var color: ColorMode = .auto
   public var connectTimeout: Duration = .seconds(10)
   public var maxMessageSize: Int = 16 << 20
@@ -40,6 +42,15 @@ public struct TickerConfig: Sendable, Equatable {
   public var control: ControlSource? = nil
   /// A live board on a terminal (one row per symbol, updated in place) instead of lines.
   public var board: Bool = false
+  /// `--alert`: a line on stderr each time one of these becomes true.
+  public var alerts: [AlertCondition] = []
+  /// `--until`: the run ends (exit 0) the first time one of these holds.
+  public var until: [AlertCondition] = []
+  /// Which source set each setting that some source set (by `Setting.name`; the last one wins):
+  /// what `ConfigConflicts` checks for combinations that make no sense together. Where a value
+  /// came from is not part of the configuration's value: two configurations with the same
+  /// settings are equal whatever set them.
+  public var sources: Provenance = Provenance()
 
   public init() {}
 
@@ -50,7 +61,10 @@ public struct TickerConfig: Sendable, Equatable {
     flags: PartialConfig = PartialConfig()
   ) -> TickerConfig {
     var config = TickerConfig()
-    for layer in [file, environment, flags] { layer.apply(to: &config) }
+    for (layer, source) in [(file, SettingSource.file), (environment, .environment), (flags, .commandLine)] {
+      layer.apply(to: &config)
+      for name in layer.names { config.sources[name] = source }
+    }
     // Symbols nobody gave: the chosen venue's example symbol.
     if ![file, environment, flags].contains(where: { $0.sets("--symbol") }),
       let provider = ProviderCatalog.provider(named: config.provider)
@@ -79,6 +93,7 @@ extension TickerConfig: CustomStringConvertible, CustomReflectable {
     parts.append("maxWait: \(effectiveMaxWait)")
     parts.append("everyTrade: \(everyTrade)")
     parts.append("format: \(format.rawValue)")
+    parts.append("timestamps: \(timestamps.rawValue)")
     parts.append("color: \(color.rawValue)")
     parts.append("connectTimeout: \(connectTimeout)")
     parts.append("maxMessageSize: \(maxMessageSize)")
@@ -90,10 +105,34 @@ extension TickerConfig: CustomStringConvertible, CustomReflectable {
     parts.append("pingInterval: \(pingInterval)")
     parts.append("pongTimeout: \(pongTimeout)")
     parts.append("silenceTimeout: \(silenceTimeout)")
+    parts.append("alerts: \(alerts.map(\.description))")
+    parts.append("until: \(until.map(\.description))")
     return parts.joined(separator: ", ")
   }
 
   public var customMirror: Mirror {
     Mirror(self, children: ["description": description])
   }
+}
+
+/// Where a setting's value came from.
+public enum SettingSource: String, Sendable, Equatable {
+  case file = "the config file"
+  case environment = "the environment"
+  case commandLine = "the command line"
+}
+
+/// `TickerConfig.sources`: setting name → the source that set it. Always equal to another, so
+/// that it never makes two configurations differ.
+public struct Provenance: Sendable, Equatable {
+  private var map: [String: SettingSource] = [:]
+
+  public init() {}
+
+  public subscript(name: String) -> SettingSource? {
+    get { map[name] }
+    set { map[name] = newValue }
+  }
+
+  public static func == (_: Provenance, _: Provenance) -> Bool { true }
 }

@@ -1,11 +1,15 @@
 /// Turns quotes into output lines. Formatters may keep state (the text formatter remembers each
 /// symbol's previous price for colour), hence `mutating`.
 public protocol QuoteFormatter: Sendable {
+  /// The line written once before any quote (csv and tsv column names), newline included.
+  var header: [UInt8]? { get }
   /// Appends one complete line for `quote`, newline included.
   mutating func append(_ quote: Quote, to buffer: inout [UInt8])
 }
 
 extension QuoteFormatter {
+  public var header: [UInt8]? { nil }
+
   /// One complete line for `quote`, newline included.
   public mutating func format(_ quote: Quote) -> String {
     var buffer: [UInt8] = []

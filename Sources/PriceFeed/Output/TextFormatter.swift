@@ -3,6 +3,9 @@
 ///     <trade time, ISO 8601 UTC with milliseconds>\t<symbol>\t<price exactly as sent>\n
 ///     2026-01-17T13:18:52.976Z	BINANCE:BTCUSDT	95372.09
 ///
+/// `timestamps` picks the time column: the trade's time (the default), the time the ticker
+/// received it, or none (then a line is `<symbol>\t<price>`).
+///
 /// With `useColor`, the price is wrapped in ANSI SGR codes: green (`ESC[32m`) when higher than
 /// the previous line printed for that symbol, red (`ESC[31m`) when lower, reset with `ESC[0m`;
 /// no codes at all for the first line of a symbol or an unchanged price. Without `useColor` the
@@ -13,10 +16,12 @@
 /// fields.
 public struct TextFormatter: QuoteFormatter {
   public var useColor: Bool
+  public var timestamps: TimestampChoice
   private var previous: [String: Price] = [:]
 
-  public init(useColor: Bool = false) {
+  public init(useColor: Bool = false, timestamps: TimestampChoice = .trade) {
     self.useColor = useColor
+    self.timestamps = timestamps
   }
 
   static let green: [UInt8] = Array("\u{1B}[32m".utf8)
@@ -24,8 +29,10 @@ public struct TextFormatter: QuoteFormatter {
   static let reset: [UInt8] = Array("\u{1B}[0m".utf8)
 
   public mutating func append(_ quote: Quote, to buffer: inout [UInt8]) {
-    UTCTimestamp.append(milliseconds: quote.time, to: &buffer)
-    buffer.append(0x09)
+    if let time = timestamps.milliseconds(of: quote) {
+      UTCTimestamp.append(milliseconds: time, to: &buffer)
+      buffer.append(0x09)
+    }
     TerminalText.appendEscaped(quote.symbol, to: &buffer)
     buffer.append(0x09)
     var color: [UInt8]? = nil

@@ -77,7 +77,7 @@ public enum ArgumentParser {
         let isURL = setting.key == "url"
         throw .invalidValue(
           option: name, value: isURL ? SettingValue.printableURL(text) : text,
-          requirement: isURL ? SettingValue.urlRequirement(for: text) : setting.requirement,
+          requirement: setting.requirement(for: text),
           suggestion: Suggestion.closest(to: text, among: setting.choices))
       }
       command.config.add(setting, assignment)

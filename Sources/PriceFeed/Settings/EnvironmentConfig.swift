@@ -12,7 +12,7 @@ public enum EnvironmentConfig {
         continue
       }
       guard let assignment = setting.fromText(text) else {
-        let requirement = setting.key == "url" ? SettingValue.urlRequirement(for: text) : setting.requirement
+        let requirement = setting.requirement(for: text)
         let suggestion = Suggestion.closest(to: text, among: setting.choices)
         throw .invalidEnvironment(
           variable: variable, requirement: requirement + (suggestion.map { " (did you mean \($0)?)" } ?? ""))

@@ -34,6 +34,14 @@ public struct Setting: Sendable {
   public let nullable: Bool
   let fromText: @Sendable (String) -> Assignment?
   let fromJSON: @Sendable (JSONValue) -> Assignment?
+  /// What exactly is wrong with a rejected text, when the parser can say more than `requirement`.
+  var explain: (@Sendable (String) -> String?)? = nil
+
+  /// What a valid value is, said about the rejected `text`.
+  public func requirement(for text: String) -> String {
+    if key == "url" { return SettingValue.urlRequirement(for: text) }
+    return explain?(text) ?? requirement
+  }
 
   /// The long flag, if any.
   public var flag: String? { flags.first { $0.hasPrefix("--") } }
@@ -87,6 +95,8 @@ public struct ValueParser<Value: Sendable>: Sendable {
   let completion: Completion
   /// Made by `orNil`.
   let nullable: Bool
+  /// What is wrong with a rejected text, more precisely than `requirement` (nil: just that).
+  var explain: (@Sendable (String) -> String?)? = nil
 
   public init(
     requirement: String, choices: [String] = [], completion: Completion? = nil,
@@ -107,11 +117,13 @@ public struct ValueParser<Value: Sendable>: Sendable {
   /// The same values, or null (JSON) for nil; text cannot say nil.
   public var orNil: ValueParser<Value?> {
     let (text, json, show, jsonText) = (self.text, self.json, self.show, self.jsonText)
-    return ValueParser<Value?>(
+    var parser = ValueParser<Value?>(
       requirement: requirement, choices: choices, completion: completion,
       text: { text($0).map { .some($0) } },
       json: { value in value.isNull ? .some(nil) : json(value).map { .some($0) } },
       show: { $0.map(show) ?? "" }, jsonText: { $0.map(jsonText) ?? "null" }, nullable: true)
+    parser.explain = explain
+    return parser
   }
 }
 
@@ -137,13 +149,15 @@ extension Setting {
         })
     }
     let (text, json) = (parser.text, parser.json)
-    return Setting(
+    var setting = Setting(
       key: key, flags: flags, environment: environment, group: group, valueName: valueName, help: help,
       defaultText: defaultText ?? parser.show(defaultValue),
       defaultJSON: key.map { _ in parser.jsonText(defaultValue) },
       requirement: parser.requirement, choices: parser.choices, completion: parser.completion,
       accumulates: accumulate != nil, listed: listed, nullable: parser.nullable,
       fromText: { text($0).map(assignment) }, fromJSON: { json($0).map(assignment) })
+    setting.explain = parser.explain
+    return setting
   }
 
   /// A switch (`--every-trade`): present means true; the environment and the file say true or

@@ -4,7 +4,7 @@
 /// declaration here plus its use (a stored property of `TickerConfig`, whose initial value is the
 /// default).
 public enum Settings {
-  public static let all: [Setting] = feed + filtering + output + connection + reconnect + general
+  public static let all: [Setting] = feed + filtering + output + alerts + connection + reconnect + general
 
   static let feed: [Setting] = [
     .value(
@@ -53,8 +53,15 @@ public enum Settings {
   static let output: [Setting] = [
     .value(
       \.format, key: "format", flags: ["--format"], environment: "TICKER_FORMAT", group: .output,
-      valueName: "FORMAT", help: "text: TIME<TAB>SYMBOL<TAB>PRICE; json: one object per line",
+      valueName: "FORMAT",
+      help: "text: TIME<TAB>SYMBOL<TAB>PRICE (aligned, with arrows and change on a terminal); "
+        + "json: one object per line; csv, tsv: a header, then rows; price: the bare number",
       parser: ValueParsers.choice(OutputFormat.self)),
+    .value(
+      \.timestamps, key: "timestamps", flags: ["--timestamps"], environment: "TICKER_TIMESTAMPS",
+      group: .output, valueName: "WHICH",
+      help: "the time column of text, csv and tsv: the trade's, when it was received, or none",
+      parser: ValueParsers.choice(TimestampChoice.self)),
     .value(
       \.color, key: "color", flags: ["--color"], environment: "TICKER_COLOR", group: .output,
       valueName: "WHEN",
@@ -65,6 +72,20 @@ public enum Settings {
       \.board, key: "board", flags: ["--board"], environment: "TICKER_BOARD", group: .output,
       help: "on a terminal, one row per symbol updated in place: price, change, sparkline, "
         + "trade time, trades per second (lines when stdout is not a terminal)"),
+  ]
+
+  static let alerts: [Setting] = [
+    .value(
+      \.alerts, key: "alerts", flags: ["--alert"], environment: "TICKER_ALERT", group: .alerts,
+      valueName: "COND",
+      help: "a line on stderr (and the bell on a terminal) when COND becomes true: SYM>PRICE, "
+        + "SYM<=PRICE, SYM±2% (a move from the first price); repeatable",
+      parser: ValueParsers.conditions, defaultText: "none", accumulate: { $0 + $1 }),
+    .value(
+      \.until, key: "until", flags: ["--until"], environment: "TICKER_UNTIL", group: .alerts,
+      valueName: "COND",
+      help: "exit 0 the first time COND holds (as --alert); exit 1 if the run ends before; repeatable",
+      parser: ValueParsers.conditions, defaultText: "none", accumulate: { $0 + $1 }),
   ]
 
   static let connection: [Setting] = [

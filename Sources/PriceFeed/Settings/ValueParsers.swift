@@ -85,6 +85,45 @@ enum ValueParsers {
 
   static let control = choice(ControlSource.self)
 
+  /// Conditions (`BINANCE:BTCUSDT>100000`), comma-separated; in the file also an array.
+  static var conditions: ValueParser<[AlertCondition]> {
+    @Sendable func parse(_ text: String) -> [AlertCondition]? {
+      var list: [AlertCondition] = []
+      for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+        guard case .success(let condition) = AlertCondition.parse(String(part)) else { return nil }
+        list.append(condition)
+      }
+      return list.isEmpty ? nil : list
+    }
+    var parser = ValueParser<[AlertCondition]>(
+      requirement: "must be a condition: " + AlertCondition.grammar,
+      text: parse,
+      json: { value in
+        switch value {
+        case .string(let text): return parse(text)
+        case .array(let items):
+          var list: [AlertCondition] = []
+          for item in items {
+            guard let text = item.stringValue, let conditions = parse(text) else { return nil }
+            list += conditions
+          }
+          return list
+        default: return nil
+        }
+      },
+      show: { $0.map(\.description).joined(separator: ",") },
+      jsonText: { "[" + $0.map { JSONEscaping.quoted($0.description) }.joined(separator: ", ") + "]" })
+    parser.explain = { text in
+      for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+        if case .failure(let error) = AlertCondition.parse(String(part)) {
+          return "\(error); a condition is \(AlertCondition.grammar)"
+        }
+      }
+      return nil
+    }
+    return parser
+  }
+
   static var provider: ValueParser<String> {
     ValueParser(
       requirement: SettingValue.providerRequirement, choices: ProviderCatalog.names,

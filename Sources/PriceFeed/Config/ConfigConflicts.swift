@@ -1,0 +1,44 @@
+/// Settings that make no sense together, found before anything starts. Both given on the command
+/// line: a usage error (the person typing asked for both). One of them from the config file or
+/// the environment: a warning, and the documented precedence applies (a saved setting must not
+/// stop a one-off flag from working). Pure: the command prints and exits.
+public enum ConfigConflicts {
+  public struct Conflict: Sendable, Equatable, CustomStringConvertible {
+    /// Refuse to start (exit 64) rather than warn.
+    public var fatal: Bool
+    public var message: String
+    public var description: String { message }
+  }
+
+  /// The conflicts in `config`, in a fixed order.
+  public static func check(_ config: TickerConfig) -> [Conflict] {
+    var found: [Conflict] = []
+    func pair(_ a: String, _ b: String, _ why: String) {
+      guard let sa = config.sources[a], let sb = config.sources[b] else { return }
+      let fatal = sa == .commandLine && sb == .commandLine
+      let origin = fatal ? "" : " (\(a) from \(sa.rawValue), \(b) from \(sb.rawValue))"
+      found.append(Conflict(fatal: fatal, message: "\(a) and \(b) do not go together: \(why)\(origin)"))
+    }
+    if config.demo {
+      pair("--demo", "--url", "the demo replays from its own local server, so --url would be ignored")
+      pair("--demo", "--cacert", "the demo's local server needs no certificate, so --cacert would be ignored")
+    }
+    if config.everyTrade {
+      pair("--every-trade", "--debounce", "--every-trade prints every trade, so --debounce would be ignored")
+      pair("--every-trade", "--max-wait", "--every-trade prints every trade, so --max-wait would be ignored")
+    }
+    if !config.format.hasTimeColumn {
+      pair(
+        "--format", "--timestamps",
+        "--format \(config.format.rawValue) has no time column (--timestamps is for text, csv and tsv)")
+    }
+    if config.format == .price && config.symbols.count > 1 {
+      found.append(
+        Conflict(
+          fatal: true,
+          message: "--format price prints bare numbers, which cannot say which of "
+            + "\(config.symbols.count) symbols they belong to: follow one symbol, or use --format tsv"))
+    }
+    return found
+  }
+}
