@@ -31,6 +31,9 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
   public private(set) var refusal: VenueError?
   /// The retry number of the last disconnect (for "gave up after N attempts").
   public private(set) var lastAttempt = 0
+  /// Symbols the venue refused one by one (server spellings; Finnhub's `Invalid symbol`): when
+  /// every followed symbol is among them, nothing can ever print and the run ends.
+  private var refusedSymbols: Set<String> = []
   /// `--alert` and `--until`, judged on every quote received (server spellings).
   private var alerts: AlertBook
   /// An `--until` condition held: nothing more is published (what the stage holds is flushed
@@ -187,6 +190,7 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
     apply(change, at: now, into: &actions)
     actions.append(
       .report(.subscriptionChanged(added: change.added, removed: change.removed, now: subscriptions.symbols)))
+    endIfEverySymbolRefused(into: &actions)
     return actions
   }
 
@@ -204,6 +208,8 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
     _ change: Subscriptions.Change, at now: Instant, into actions: inout [FeedAction]
   ) {
     guard !change.isEmpty else { return }
+    // Asked for again, or no longer followed: what the venue said of them no longer counts.
+    for symbol in change.added + change.removed { refusedSymbols.remove(provider.serverSymbol(for: symbol)) }
     var released: [Quote] = []
     for symbol in change.removed {
       let server = provider.serverSymbol(for: symbol)
@@ -415,7 +421,22 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
     if error.fatal || request?.initial == true {
       refusal = error
       actions.append(.stop(.refused(error), beforeClose: []))
+      return
     }
+    if let symbol = error.symbol {
+      refusedSymbols.insert(symbol)
+      endIfEverySymbolRefused(into: &actions)
+    }
+  }
+
+  /// Every followed symbol was refused one by one: nothing can ever print, so the run ends.
+  private mutating func endIfEverySymbolRefused(into actions: inout [FeedAction]) {
+    guard refusal == nil, !refusedSymbols.isEmpty else { return }
+    let followed = subscriptions.symbols.map(provider.serverSymbol(for:))
+    guard !followed.isEmpty, followed.allSatisfy(refusedSymbols.contains) else { return }
+    let all = VenueError(message: "every symbol was refused (\(followed.joined(separator: ", ")))", fatal: true)
+    refusal = all
+    actions.append(.stop(.refused(all), beforeClose: []))
   }
 
   // MARK: Pacing and deadlines

@@ -279,4 +279,39 @@ import WebSocketClient
     }
     #expect(quotes.map(\.received) == [1_768_655_933_012])
   }
+
+  // MARK: Every symbol refused
+
+  @Test func theRunEndsWhenEverySymbolWasRefused() {
+    var m = Self.machine(symbols: ["A", "B"])
+    _ = m.opened(at: .zero)
+    let first = m.handle([.message(.text("nosym A"))], at: .at(1)).actions
+    #expect(!first.contains { if case .stop = $0 { true } else { false } })
+    #expect(first.reports.count == 1)  // the venue's error itself is still reported
+    let second = m.handle([.message(.text("nosym B"))], at: .at(2)).actions
+    let refusal = VenueError(message: "every symbol was refused (A, B)", fatal: true)
+    #expect(second.last == .stop(.refused(refusal), beforeClose: []))
+    #expect(m.refusal == refusal)
+  }
+
+  @Test func removingTheLastGoodSymbolEndsTheRunToo() {
+    var m = Self.machine(symbols: ["A", "B"])
+    _ = m.opened(at: .zero)
+    _ = m.handle([.message(.text("nosym A"))], at: .at(1))
+    let actions = m.handle(.remove(["B"]), at: .at(2))
+    #expect(
+      actions.last
+        == .stop(.refused(VenueError(message: "every symbol was refused (A)", fatal: true)), beforeClose: []))
+  }
+
+  @Test func askingAgainForARefusedSymbolForgetsTheRefusal() {
+    var m = Self.machine(symbols: ["A", "B"])
+    _ = m.opened(at: .zero)
+    _ = m.handle([.message(.text("nosym A"))], at: .at(1))
+    _ = m.handle(.remove(["A"]), at: .at(2))
+    _ = m.handle(.add(["A"]), at: .at(3))
+    // Only B refused now: A was asked for again and may yet quote.
+    let actions = m.handle([.message(.text("nosym B"))], at: .at(4)).actions
+    #expect(!actions.contains { if case .stop = $0 { true } else { false } })
+  }
 }

@@ -7,7 +7,7 @@ import WebSocketClient
 /// format is deliberately plain text so tests can pin every message:
 ///
 ///     client: "sub A,B #1"  "unsub A #2"  "list A,B #3"   (the id or ticket after #)
-///     server: "q SYMBOL PRICE TIME"  "ack N"  "ack"  "err N text"  "fatal text"  "bye text"  "up"
+///     server: "q SYMBOL PRICE TIME"  "ack N"  "ack"  "err N text"  "nosym SYMBOL"  "fatal text"  "bye text"  "up"
 struct TestVenue: Provider {
   var style: SubscriptionStyle = .incremental
   var acknowledgement: Acknowledgement = .none
@@ -55,6 +55,8 @@ struct TestVenue: Provider {
       return .error(
         VenueError(message: words.dropFirst(2).joined(separator: " "), requestID: Int(words[1]), fatal: false)
       )
+    case "nosym" where words.count == 2:
+      return .error(VenueError(message: "Invalid symbol \(words[1])", fatal: false, symbol: words[1]))
     case "fatal":
       return .error(VenueError(name: "FATAL", message: words.dropFirst().joined(separator: " "), fatal: true))
     case "bye": return .closingSoon(words.dropFirst().joined(separator: " "))

@@ -31,7 +31,8 @@ import WebSocketClient
         quote(btc, "95372.3", 1_768_655_933_510, volume: "0.0009"),
       ]),
       .keepalive,
-      .error(VenueError(message: "Invalid symbol BINANCE:NOPEUSDT", fatal: false)),
+      .error(
+        VenueError(message: "Invalid symbol BINANCE:NOPEUSDT", fatal: false, symbol: "BINANCE:NOPEUSDT")),
       .quotes([quote(btc, "95380", 1_768_655_961_000, volume: "0")]),
       .keepalive,
     ]

@@ -42,8 +42,12 @@ public struct VenueError: Sendable, Equatable {
   /// would only repeat it, so the run ends (Upbit's request errors, a Binance request error,
   /// Coinbase's failed subscribe). Not fatal: Finnhub's `Invalid symbol` (the rest still flows).
   public var fatal: Bool
+  /// The one symbol it refuses, when the venue says (Finnhub's `Invalid symbol X`), in the
+  /// venue's spelling.
+  public var symbol: String?
 
-  public init(name: String? = nil, message: String, requestID: Int? = nil, fatal: Bool) {
+  public init(name: String? = nil, message: String, requestID: Int? = nil, fatal: Bool, symbol: String? = nil) {
+    self.symbol = symbol
     self.name = name
     self.message = message
     self.requestID = requestID

@@ -81,7 +81,7 @@ struct FinnhubLargeMessage {
       return .chunks(chunks, dropped: dropped, droppedCount: droppedCount)
     case "ping": return .event(.keepalive)
     case "error":
-      return .event(.error(VenueError(message: response.msg ?? "unspecified error", fatal: false)))
+      return .event(.error(FinnhubProvider.error(response.msg)))
     default: return .event(.ignored(response.type))
     }
   }

@@ -139,9 +139,20 @@ public struct FinnhubProvider: Provider {
     case "ping":
       return .keepalive
     case "error":
-      return .error(VenueError(message: response.msg ?? "unspecified error", fatal: false))
+      return .error(FinnhubProvider.error(response.msg))
     default:
       return .ignored(response.type)
     }
+  }
+}
+
+extension FinnhubProvider {
+  /// A Finnhub `{"type":"error","msg":…}`; `Invalid symbol X` names the symbol it refuses (the
+  /// others still flow, so it is not fatal by itself).
+  static func error(_ message: String?) -> VenueError {
+    let text = message ?? "unspecified error"
+    let prefix = "Invalid symbol "
+    let symbol = text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : nil
+    return VenueError(message: text, fatal: false, symbol: symbol?.isEmpty == false ? symbol : nil)
   }
 }
