@@ -434,7 +434,8 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
     guard refusal == nil, !refusedSymbols.isEmpty else { return }
     let followed = subscriptions.symbols.map(provider.serverSymbol(for:))
     guard !followed.isEmpty, followed.allSatisfy(refusedSymbols.contains) else { return }
-    let all = VenueError(message: "every symbol was refused (\(followed.joined(separator: ", ")))", fatal: true)
+    let all = VenueError(
+      message: "every symbol was refused (\(followed.joined(separator: ", ")))", fatal: true)
     refusal = all
     actions.append(.stop(.refused(all), beforeClose: []))
   }

@@ -46,7 +46,8 @@ public struct VenueError: Sendable, Equatable {
   /// venue's spelling.
   public var symbol: String?
 
-  public init(name: String? = nil, message: String, requestID: Int? = nil, fatal: Bool, symbol: String? = nil) {
+  public init(name: String? = nil, message: String, requestID: Int? = nil, fatal: Bool, symbol: String? = nil)
+  {
     self.symbol = symbol
     self.name = name
     self.message = message
