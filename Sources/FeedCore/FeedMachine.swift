@@ -344,7 +344,11 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
     if !alerts.isEmpty {
       for firing in alerts.judge(quotes) {
         actions.append(.report(.alert(firing)))
-        if firing.rule.ends { ending = true }
+        if firing.rule.ends && !ending {
+          // The run ends with this quote: nothing received after it is printed.
+          ending = true
+          quotes.removeSubrange((firing.position + 1)...)
+        }
       }
     }
     let out = stage.receive(quotes, at: now)

@@ -16,7 +16,8 @@ enum HelpText {
 
     \(HelpWriter.options())\(HelpWriter.environment())
     EXIT CODES
-      0 feed ended (count reached, reader gone, server closed with 1000)
+      0 feed ended (count reached, reader gone, server closed with 1000, --until met)
+      1 --until was given and the feed ended before any of its conditions held
       64 usage error or missing token       65 the venue refused the subscription
       66 config or CA file missing/unusable 69 the service cannot be used from here
       70 internal error                     74 stdout closed or write error

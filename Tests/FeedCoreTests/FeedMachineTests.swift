@@ -251,8 +251,8 @@ import WebSocketClient
     let actions = m.handle(
       [.message(quote("A", "9", 1)), .message(quote("A", "10", 2)), .message(quote("A", "11", 3))], at: .at(1)
     ).actions
-    // The batch that met it is published (it holds the price that met it), then the stop.
-    #expect(actions.published == ["A 9", "A 10", "A 11"])
+    // Published up to the quote that met it, then the stop; what came after it is not.
+    #expect(actions.published == ["A 9", "A 10"])
     #expect(actions.last == .stop(.stopped(.untilMet), beforeClose: []))
     #expect(m.untilMet)
     let later = m.handle([.message(quote("A", "12", 4))], at: .at(2)).actions

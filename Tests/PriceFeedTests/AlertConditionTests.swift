@@ -136,6 +136,13 @@ import Testing
     #expect(book.start(of: "B") == nil)
   }
 
+  @Test func anEndingRuleStopsTheJudgingAfterItsQuote() {
+    var book = AlertBook(rules: [rule("A>1", ends: true), rule("A>5")])
+    let fired = book.judge(quotes("A", ["2", "6", "7"]))
+    #expect(fired.map(\.position) == [0])
+    #expect(fired.map(\.quote.price.text) == ["2"])
+  }
+
   @Test func eachRuleKeepsItsOwnState() {
     var book = AlertBook(rules: [rule("A>1"), rule("A>1", ends: true)])
     let fired = book.judge(quotes("A", ["2"]))

@@ -20,6 +20,8 @@ public struct AlertBook: Sendable {
     public var quote: Quote
     /// The symbol's first price this run (what moves are measured from).
     public var start: Price?
+    /// Where `quote` is among the quotes judged (0-based, in the collection's order).
+    public var position: Int = 0
   }
 
   public let rules: [Rule]
@@ -38,17 +40,23 @@ public struct AlertBook: Sendable {
   /// The first price received for `symbol`, if any yet.
   public func start(of symbol: String) -> Price? { starts[symbol] }
 
-  /// Judges `quotes` in order; returns the rules that fired, in order.
+  /// Judges `quotes` in order; returns the rules that fired, in order. A rule that `ends` the
+  /// run stops the judging after its quote: what came after it is never judged.
   public mutating func judge(_ quotes: some Collection<Quote>) -> [Firing] {
     var fired: [Firing] = []
-    for quote in quotes where watched.contains(quote.symbol) {
+    for (position, quote) in quotes.enumerated() where watched.contains(quote.symbol) {
       let start = starts[quote.symbol] ?? quote.price
       if starts[quote.symbol] == nil { starts[quote.symbol] = quote.price }
+      var ends = false
       for index in rules.indices where rules[index].condition.symbol == quote.symbol {
         let holds = rules[index].condition.holds(price: quote.price, start: start)
-        if holds && !holding[index] { fired.append(Firing(rule: rules[index], quote: quote, start: start)) }
+        if holds && !holding[index] {
+          fired.append(Firing(rule: rules[index], quote: quote, start: start, position: position))
+          ends = ends || rules[index].ends
+        }
         holding[index] = holds
       }
+      if ends { break }
     }
     return fired
   }
