@@ -70,7 +70,7 @@ struct FeedLibraryTests {
     #expect(messages.suffix(2) == [Self.unsubscribe("AAPL"), Self.unsubscribe("MSFT")])
     #expect(
       collected.reports.withLock {
-        $0.contains(.venueError(VenueError(message: "Invalid symbol MSFT", fatal: false)))
+        $0.contains(.venueError(VenueError(message: "Invalid symbol MSFT", fatal: false, symbol: "MSFT")))
       })
     #expect(
       collected.reports.withLock {

@@ -176,9 +176,11 @@ struct HostileServerTests {
     let json = try await run(feed, ["--every-trade", "-s", Self.evil, "--format", "json"])
     #expect(json.status == 0, "\(json.stderr)")
     #expect(
-      json.stdout
-        == #"{"symbol":"EVIL\u001b[2J\u001b]0;pwned\u0007\t1\n\r\u007f\u0085\u009b31m\u202eX","price":95000.5,"time":"2026-01-17T13:18:52.976Z","t":1768655932976,"volume":1}"#
-        + "\n")
+      json.stdout.hasPrefix(
+        #"{"symbol":"EVIL\u001b[2J\u001b]0;pwned\u0007\t1\n\r\u007f\u0085\u009b31m\u202eX","price":95000.5,"time":"2026-01-17T13:18:52.976Z","t":1768655932976,"volume":1,"received":""#
+      ))
+    #expect(json.stdout.hasSuffix(#","provider":"finnhub"}"# + "\n"))
+    #expect(json.stdout.filter { $0 == "\n" }.count == 1)
     // One record each: the text line's only controls are its two field TABs and the newline.
     #expect(text.stdout.utf8.filter { $0 == 0x09 }.count == 2)
     #expect(!Self.hasTerminalControls(text.stdout.utf8.filter { $0 != 0x09 && $0 != 0x0A }))
