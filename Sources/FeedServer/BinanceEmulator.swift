@@ -237,4 +237,10 @@ struct BinanceEmulator: VenueEmulator {
   }
 
   var syntheticKeepalive: (action: EmulatorAction, seconds: Double)? { nil }
+
+  /// Any symbol's trade stream (`ethusdt@trade`); other streams carry no trades.
+  func walkStart(for symbol: String) -> WalkStart? {
+    guard symbol.hasSuffix("@trade"), BinanceStreams.isValid(symbol) else { return nil }
+    return .dollars
+  }
 }

@@ -13,7 +13,8 @@ import WebSocketClient
 ///   `{"type":"error","message":"Failed to subscribe","reason":…}` (`X is not a valid product`,
 ///   `No channels provided`, …); the connection stays open, as the venue's clients observe.
 /// - Products are upper-case `BASE-QUOTE` pairs the venue lists: those the script trades and a
-///   built-in list of common ones (`knownProducts`); anything else is not a valid product.
+///   built-in list of common ones (`knownProducts`); anything else is not a valid product. With
+///   `acceptAnySymbol` (the demo) every product of that shape is valid.
 /// - Ticker messages go out only for products subscribed on the `ticker` channel.
 /// - Other messages (malformed JSON, an unknown `type`, a binary frame) get an error too.
 struct CoinbaseEmulator: VenueEmulator {
@@ -25,6 +26,8 @@ struct CoinbaseEmulator: VenueEmulator {
   private var closed = false
   private var afterScriptedError = false
   private let products: Set<String>
+  /// Whether every well-formed product (`ProductCode`) is valid, not only the listed ones.
+  private let acceptAnySymbol: Bool
   /// The latest ticker per product (the synthetic stream continues from it).
   private var latest: [String: JSONObject] = [:]
   private var scriptLatest: [String: JSONObject] = [:]
@@ -43,8 +46,9 @@ struct CoinbaseEmulator: VenueEmulator {
     "auctionfeed", "rfq_matches", "balance",
   ]
 
-  init(script: SessionScript, rules: VenueRules) {
+  init(script: SessionScript, rules: VenueRules, acceptAnySymbol: Bool = false) {
     self.rules = rules
+    self.acceptAnySymbol = acceptAnySymbol
     var products = Self.knownProducts
     for step in script.steps where step.direction == .server && (step.kind == .text || step.kind == .binary) {
       guard let value = try? JSONParser().parse(step.body), let ticker = value.objectValue,
@@ -137,7 +141,7 @@ struct CoinbaseEmulator: VenueEmulator {
       }
       let names = (ids ?? []).compactMap(\.stringValue)
       guard names.count == (ids ?? []).count else { return .failure(Reason(text: "Invalid product_ids")) }
-      if let bad = names.first(where: { !products.contains($0) }) {
+      if let bad = names.first(where: { !isValid(product: $0) }) {
         return .failure(Reason(text: "\(bad) is not a valid product"))
       }
       let index = updated.firstIndex { $0.name == name }
@@ -160,6 +164,10 @@ struct CoinbaseEmulator: VenueEmulator {
       }
     }
     return .success(updated)
+  }
+
+  private func isValid(product: String) -> Bool {
+    products.contains(product) || (acceptAnySymbol && ProductCode.isWellFormed(product))
   }
 
   mutating func outgoing(_ step: SessionScript.Step, at now: Duration) -> [EmulatorAction] {
@@ -229,8 +237,9 @@ struct CoinbaseEmulator: VenueEmulator {
     if closed { return [] }
     return trades.flatMap { trade -> [EmulatorAction] in
       guard tickerProducts.contains(trade.symbol) else { return [] }
-      var ticker = latest[trade.symbol] ?? scriptLatest[trade.symbol] ?? JSONObject()
       let price = SyntheticTrades.format(cents: trade.cents, places: 2)
+      var ticker =
+        latest[trade.symbol] ?? scriptLatest[trade.symbol] ?? Self.firstTicker(of: trade.symbol, price: price)
       ticker["type"] = .string("ticker")
       ticker["sequence"] = .number(String(sequence))
       ticker["product_id"] = .string(trade.symbol)
@@ -249,4 +258,22 @@ struct CoinbaseEmulator: VenueEmulator {
   }
 
   var syntheticKeepalive: (action: EmulatorAction, seconds: Double)? { nil }
+
+  /// Any product of the venue's shape (`ETH-EUR`).
+  func walkStart(for symbol: String) -> WalkStart? { ProductCode.isWellFormed(symbol) ? .dollars : nil }
+
+  /// The ticker of a product the script never traded, before its first synthetic trade: the
+  /// venue's fields in its order, the day's open, low and high at the walk's start `price`, no
+  /// volume yet.
+  static func firstTicker(of product: String, price: String) -> JSONObject {
+    let none = JSONValue.string("0.00000000")
+    let start = JSONValue.string(price)
+    return JSONObject([
+      ("type", .string("ticker")), ("sequence", .number("0")), ("product_id", .string(product)),
+      ("price", start), ("open_24h", start), ("volume_24h", none), ("low_24h", start), ("high_24h", start),
+      ("volume_30d", none), ("best_bid", start), ("best_bid_size", none), ("best_ask", start),
+      ("best_ask_size", none), ("side", .string("buy")), ("time", .string("")), ("trade_id", .number("0")),
+      ("last_size", none),
+    ])
+  }
 }

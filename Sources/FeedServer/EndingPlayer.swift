@@ -112,14 +112,22 @@ struct EndingPlayer {
 
   /// Keeps trading after the script: a random walk of the subscribed symbols the script
   /// traded, in the venue's format, with the venue's own keepalive (Finnhub's ping every 60 s).
+  /// With `acceptAnySymbol`, every other subscribed symbol the venue would trade joins the walk
+  /// when it first appears in the subscription (also one added later).
   private func synthesize(seed: UInt64, interval: Double) {
     var walk = SyntheticTrades(seed: seed, start: session.lastPrices)
     let keepalive = session.syntheticKeepalive
+    let acceptAnySymbol = server.options.acceptAnySymbol
     var sinceKeepalive = 0.0
     let milliseconds = Int(interval * 1000)
     while life.pause(milliseconds: milliseconds) {
       sinceKeepalive += interval
-      let trades = walk.nextTrades(symbols: session.subscribed, elapsedMilliseconds: milliseconds)
+      let subscribed = session.subscribed
+      if acceptAnySymbol {
+        let newcomers = subscribed.filter { !walk.knows($0) }
+        for (symbol, start) in session.walkStarts(for: newcomers) { walk.admit(symbol, from: start) }
+      }
+      let trades = walk.nextTrades(symbols: subscribed, elapsedMilliseconds: milliseconds)
       guard session.play(trades) else { return }
       if let keepalive, sinceKeepalive >= keepalive.seconds {
         sinceKeepalive = 0

@@ -58,14 +58,21 @@ extension FeedServer {
     /// The venues' timings and limits (real values by default; `VenueRules.scaled(by:)` for
     /// fast tests).
     public var rules: VenueRules
+    /// The demo's leniency: every well-formed symbol of the venue is accepted (Finnhub answers no
+    /// `Invalid symbol`, Coinbase no "not a valid product"), and a `.synthetic` ending walks each
+    /// subscribed symbol the script never traded from a start price picked by the seed and the
+    /// symbol (`WalkStart`). Off, the emulations refuse or starve unknown symbols as the venues
+    /// do (Upbit and Binance accept them and send nothing).
+    public var acceptAnySymbol: Bool
 
     public init(
       host: String = "127.0.0.1", port: Int = 0, timeScale: Double = 1, maximumDelay: Double? = nil,
       emulation: Emulation = .finnhub,
       ending: Ending = .close(CloseStatus(code: .normalClosure, reason: "replay finished")),
       retryAfter: Int? = nil, awaitSubscriptions: Int = 1, plans: [ConnectionPlan] = [],
-      rules: VenueRules = VenueRules()
+      rules: VenueRules = VenueRules(), acceptAnySymbol: Bool = false
     ) {
+      self.acceptAnySymbol = acceptAnySymbol
       self.awaitSubscriptions = awaitSubscriptions
       self.plans = plans
       self.host = host

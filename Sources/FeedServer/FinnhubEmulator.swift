@@ -3,9 +3,13 @@ import WebSocketClient
 
 /// What Finnhub does with a connection, as a pure state machine: remembers subscriptions,
 /// answers a subscribe to an unknown symbol with `Invalid symbol`, and filters trade messages to
-/// the subscribed symbols. Known symbols are the ones the script trades.
+/// the subscribed symbols. Known symbols are the ones the script trades; with `acceptAnySymbol`
+/// (the demo) every well-formed symbol is accepted too.
 struct FinnhubEmulator: VenueEmulator {
   let knownSymbols: Set<String>
+  /// Whether a subscribe to any well-formed symbol (`isWellFormed`) is accepted, not only to the
+  /// known ones.
+  let acceptAnySymbol: Bool
   /// Last scripted price text and trade time per symbol (the synthetic stream starts there).
   let lastTrades: [String: (price: String, time: Int64)]
   private(set) var subscriptions: [String] = []
@@ -14,9 +18,12 @@ struct FinnhubEmulator: VenueEmulator {
   /// Subscribe and unsubscribe messages received, valid or not.
   private(set) var requestCount = 0
 
-  /// - Parameter extraSymbols: symbols to accept besides those the script trades (e.g. the
-  ///   symbol of a `.blast` ending).
-  init(script: SessionScript, extraSymbols: [String] = []) {
+  /// - Parameters:
+  ///   - extraSymbols: symbols to accept besides those the script trades (e.g. the symbol of a
+  ///     `.blast` ending).
+  ///   - acceptAnySymbol: accept every well-formed symbol, as the demo does.
+  init(script: SessionScript, extraSymbols: [String] = [], acceptAnySymbol: Bool = false) {
+    self.acceptAnySymbol = acceptAnySymbol
     var known = Set<String>(extraSymbols)
     var last: [String: (price: String, time: Int64)] = [:]
     for step in script.steps where step.direction == .server && (step.kind == .text || step.kind == .binary) {
@@ -50,7 +57,9 @@ struct FinnhubEmulator: VenueEmulator {
     switch type {
     case "subscribe":
       subscribeRequests += 1
-      guard knownSymbols.contains(symbol) else { return [Self.error("Invalid symbol \(symbol)")] }
+      guard knownSymbols.contains(symbol) || (acceptAnySymbol && Self.isWellFormed(symbol)) else {
+        return [Self.error("Invalid symbol \(symbol)")]
+      }
       if !subscriptions.contains(symbol) { subscriptions.append(symbol) }
       return []
     case "unsubscribe":
@@ -86,6 +95,12 @@ struct FinnhubEmulator: VenueEmulator {
     SyntheticTrades(seed: seed, start: lastTrades)
   }
 
+  /// A symbol Finnhub could list: not empty, no control characters (Finnhub's symbols are
+  /// free-form otherwise: `AAPL`, `BINANCE:BTCUSDT`, `IC MARKETS:1`).
+  static func isWellFormed(_ symbol: String) -> Bool {
+    !symbol.isEmpty && !symbol.unicodeScalars.contains { $0.properties.generalCategory == .control }
+  }
+
   static func error(_ text: String) -> String {
     #"{"msg":\#(JSONEscaping.quoted(text)),"type":"error"}"#
   }
@@ -95,7 +110,8 @@ struct FinnhubEmulator: VenueEmulator {
     let entries = trades.map { trade in
       let price = SyntheticTrades.format(cents: trade.cents)
       let volume = SyntheticTrades.format(volume: trade.volume, places: 5)
-      return #"{"c":null,"p":\#(price),"s":"\#(trade.symbol)","t":\#(trade.time),"v":\#(volume)}"#
+      let symbol = JSONEscaping.quoted(trade.symbol)
+      return #"{"c":null,"p":\#(price),"s":\#(symbol),"t":\#(trade.time),"v":\#(volume)}"#
     }
     return #"{"data":[\#(entries.joined(separator: ","))],"type":"trade"}"#
   }
@@ -131,6 +147,8 @@ struct FinnhubEmulator: VenueEmulator {
   }
 
   var syntheticKeepalive: (action: EmulatorAction, seconds: Double)? { (.text(#"{"type":"ping"}"#), 60) }
+
+  func walkStart(for symbol: String) -> WalkStart? { Self.isWellFormed(symbol) ? .dollars : nil }
 }
 
 extension JSONValue {

@@ -25,14 +25,17 @@ final class ServerConnection: Sendable {
     life = ConnectionLife(timeScale: options.timeScale, maximumDelay: options.maximumDelay)
     writer = ConnectionWriter(stream: stream)
     session = VenueSession(
-      emulator: Self.emulator(options.emulation, script: script, rules: options.rules, ending: plan.ending),
+      emulator: Self.emulator(
+        options.emulation, script: script, rules: options.rules, ending: plan.ending,
+        acceptAnySymbol: options.acceptAnySymbol),
       cues: plan.cues, writer: writer, life: life, server: server, index: index)
   }
 
-  /// The emulator for `emulation`, knowing the symbols of `script` (and those an ending blasts).
+  /// The emulator for `emulation`, knowing the symbols of `script` (and those an ending blasts),
+  /// or every well-formed symbol with `acceptAnySymbol`.
   static func emulator(
     _ emulation: FeedServer.Options.Emulation, script: SessionScript, rules: VenueRules,
-    ending: ConnectionPlan.Ending
+    ending: ConnectionPlan.Ending, acceptAnySymbol: Bool = false
   ) -> any VenueEmulator {
     switch emulation {
     case .finnhub:
@@ -42,10 +45,10 @@ final class ServerConnection: Sendable {
         case .mixedBlast(_, let mix, _): mix.symbolNames
         default: []
         }
-      return FinnhubEmulator(script: script, extraSymbols: blastSymbols)
+      return FinnhubEmulator(script: script, extraSymbols: blastSymbols, acceptAnySymbol: acceptAnySymbol)
     case .upbit: return UpbitEmulator(script: script, rules: rules)
     case .binance: return BinanceEmulator(script: script, rules: rules)
-    case .coinbase: return CoinbaseEmulator(script: script, rules: rules)
+    case .coinbase: return CoinbaseEmulator(script: script, rules: rules, acceptAnySymbol: acceptAnySymbol)
     case .verbatim: return VerbatimEmulator()
     }
   }

@@ -1,16 +1,33 @@
 /// An endless, deterministic stream of trades: a seeded random walk per symbol, starting at the
 /// script's last prices. It keeps `ticker --demo` streaming after the recording; each emulation
 /// writes the trades in its venue's wire format (`VenueEmulator.synthetic(_:)`).
+///
+/// A symbol the script never traded is walked only once it is `admit`ted, from a start price
+/// that depends on the seed and the symbol alone (`WalkStart.cents(for:seed:)`).
 struct SyntheticTrades: Sendable {
+  private let seed: UInt64
   private var rng: SplitMix64
   /// Price per symbol in hundredths.
   private var cents: [String: Int64]
   private var time: Int64
 
   init(seed: UInt64, start: [String: (price: String, time: Int64)]) {
+    self.seed = seed
     rng = SplitMix64(seed: seed)
     cents = start.mapValues { Self.parseCents($0.price) ?? 10_000 }
     time = start.values.map(\.time).max() ?? 1_768_655_932_976
+  }
+
+  /// Whether the walk trades `symbol` (the script traded it, or it was admitted).
+  func knows(_ symbol: String) -> Bool { cents[symbol] != nil }
+
+  /// The current price of `symbol` in hundredths; nil when the walk does not know it.
+  func price(of symbol: String) -> Int64? { cents[symbol] }
+
+  /// Walks `symbol` from now on, from its start price in `range`; a symbol already known keeps
+  /// its price.
+  mutating func admit(_ symbol: String, from range: WalkStart) {
+    if cents[symbol] == nil { cents[symbol] = range.cents(for: symbol, seed: seed) }
   }
 
   /// 1–3 trades spread over those of `symbols` the walk knows (none when it knows none), each

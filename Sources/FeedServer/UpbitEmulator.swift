@@ -40,6 +40,8 @@ struct UpbitEmulator: VenueEmulator {
   private var afterScriptedError = false
   /// The last ticker the script has per code (where the synthetic stream starts).
   private var scriptLatest: [String: JSONObject] = [:]
+  /// The script's first ticker: the pattern of the tickers of a code it never traded.
+  private var scriptTemplate: JSONObject?
 
   init(script: SessionScript, rules: VenueRules) {
     self.rules = rules
@@ -50,6 +52,7 @@ struct UpbitEmulator: VenueEmulator {
         let code = ticker["cd"]?.stringValue
       {
         scriptLatest[code] = ticker
+        if scriptTemplate == nil { scriptTemplate = ticker }
       }
     }
   }
@@ -191,12 +194,29 @@ struct UpbitEmulator: VenueEmulator {
   mutating func synthetic(_ trades: [SyntheticTrade]) -> [EmulatorAction] {
     if closed || pendingClose != nil { return [] }
     return trades.flatMap { trade -> [EmulatorAction] in
-      guard let last = latest[trade.symbol] ?? scriptLatest[trade.symbol] else { return [] }
+      let last =
+        latest[trade.symbol] ?? scriptLatest[trade.symbol]
+        ?? Self.firstTicker(of: trade.symbol, cents: trade.cents, like: scriptTemplate)
       return send(Self.ticker(after: last, trade))
     }
   }
 
   var syntheticKeepalive: (action: EmulatorAction, seconds: Double)? { nil }
+
+  /// Any code of Upbit's shape (`KRW-ETH`); a lower-case one gets nothing, as on the venue.
+  func walkStart(for symbol: String) -> WalkStart? { ProductCode.isWellFormed(symbol) ? .won : nil }
+
+  /// The ticker a code the script never traded has before its first synthetic trade: the fields
+  /// of `template` (the script's first ticker; a minimal ticker without one) with the code, and
+  /// the walk's start price (in hundredths of a won) as the day's open, high, low and previous
+  /// close and the 52-week high and low.
+  static func firstTicker(of code: String, cents: Int64, like template: JSONObject?) -> JSONObject {
+    var ticker = template ?? JSONObject([("ty", .string("ticker"))])
+    ticker["cd"] = .string(code)
+    let won = JSONValue.number(UpbitTicker.javaDouble(max(1, cents / 100)))
+    for key in ["op", "hp", "lp", "pcp", "h52wp", "l52wp"] { ticker[key] = won }
+    return ticker
+  }
 
   /// `last` moved on by `trade`: its price in whole won (sometimes in Java's exponent form, as
   /// Upbit writes it), the change against the previous close, volume, side and times.

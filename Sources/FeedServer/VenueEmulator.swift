@@ -49,6 +49,12 @@ protocol VenueEmulator: Sendable {
   /// The messages that carry `trades` (a step of the synthetic stream) for this connection.
   mutating func synthetic(_ trades: [SyntheticTrade]) -> [EmulatorAction]
 
+  /// Where the synthetic stream starts `symbol` (subscribed, in the spelling of `subscribed`,
+  /// and never traded by the script) when the server accepts any symbol
+  /// (`FeedServer.Options.acceptAnySymbol`); nil when the venue would never trade it (a symbol
+  /// that is not well formed, a stream that carries no trades).
+  func walkStart(for symbol: String) -> WalkStart?
+
   /// The venue's own keepalive during the synthetic stream and how often, if it has one
   /// (Finnhub's `{"type":"ping"}` every 60 s).
   var syntheticKeepalive: (action: EmulatorAction, seconds: Double)? { get }

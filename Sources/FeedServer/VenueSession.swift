@@ -124,6 +124,12 @@ final class VenueSession: Sendable {
   var syntheticKeepalive: (action: EmulatorAction, seconds: Double)? {
     state.withLock { $0.emulator.syntheticKeepalive }
   }
+  /// Where the synthetic stream may start each of `symbols` (see `VenueEmulator.walkStart(for:)`).
+  func walkStarts(for symbols: [String]) -> [(symbol: String, start: WalkStart)] {
+    state.withLock { state in
+      symbols.compactMap { symbol in state.emulator.walkStart(for: symbol).map { (symbol, $0) } }
+    }
+  }
 
   /// Waits until the venue would start sending (see `VenueEmulator.isReady`); false when the
   /// connection is ending first.

@@ -24,5 +24,6 @@ struct VerbatimEmulator: VenueEmulator {
   var subscribed: [String] { [] }
   var lastPrices: [String: (price: String, time: Int64)] { [:] }
   func synthetic(_ trades: [SyntheticTrade]) -> [EmulatorAction] { [] }
+  func walkStart(for symbol: String) -> WalkStart? { nil }
   var syntheticKeepalive: (action: EmulatorAction, seconds: Double)? { nil }
 }

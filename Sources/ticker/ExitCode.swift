@@ -13,7 +13,9 @@ enum ExitCode: Int32, Sendable {
   case refused = 65
   /// The `--config` file (or `$TICKER_CONFIG`) does not exist or cannot be read.
   case noInput = 66
-  /// The server could not be reached, or the connection failed or was lost.
+  /// The service cannot be used from here (`--help` and the README say exactly this): `--engine
+  /// urlsession` where URLSession cannot do WebSockets or what was asked of it, or `wss://` in a
+  /// build without TLS. Network failures are retried instead (75 when the retries run out).
   case unavailable = 69
   /// A bug: something that should never happen did.
   case software = 70

@@ -107,7 +107,8 @@ enum TickerCommand {
     let url: WebSocketURL
     if config.demo {
       do {
-        // The venue's recorded session in its own wire format, then a seeded random walk.
+        // The venue's recorded session in its own wire format, then a seeded random walk; any
+        // other symbol the venue could list is accepted and walks from a start of its own.
         guard let venue = Venue(provider: provider.name) else {
           diagnostics.error("no demo session for \(provider.displayName)")
           return .software
@@ -116,11 +117,14 @@ enum TickerCommand {
           script: try SessionScript(ndjson: DemoSession.script(for: venue)),
           options: .init(
             maximumDelay: 1, emulation: .init(venue), ending: .synthetic(seed: 2026, interval: 0.15),
-            awaitSubscriptions: symbols.count))
+            awaitSubscriptions: symbols.count, acceptAnySymbol: true))
         server.start()
         demoServer = server
         url = provider.endpoint(base: server.url, token: nil)
-        diagnostics.info("demo: replaying a recorded \(provider.displayName) session from \(server.url)")
+        let recorded = DemoSession.recordedSymbols(for: venue).joined(separator: ", ")
+        diagnostics.info(
+          "demo: replaying a recorded \(provider.displayName) session (\(recorded)) from \(server.url); "
+            + "other symbols get a simulated walk")
       } catch {
         diagnostics.error("cannot start the demo server: \(error)")
         return .software

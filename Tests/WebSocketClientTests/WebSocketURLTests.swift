@@ -53,21 +53,3 @@ import WebSocketClient
     #expect(!"\(url)".contains("sk-very-secret"))
   }
 }
-
-@Suite struct RedactionTests {
-  @Test func removesEverySecretAndItsEncodedForm() {
-    let secret = "sk live/42+x"
-    let encoded = Redaction.percentEncodeQueryValue(secret)
-    #expect(encoded == "sk%20live%2F42%2Bx")
-    let text = "GET /?token=\(encoded) failed; token \(secret) refused; again \(secret)"
-    let redacted = Redaction.redact(text, secrets: [secret, ""])
-    #expect(!redacted.contains(secret))
-    #expect(!redacted.contains(encoded))
-    #expect(redacted == "GET /?token=*** failed; token *** refused; again ***")
-  }
-
-  @Test func redactQueryKeepsPathAndKeys() {
-    #expect(Redaction.redactQuery("/ws?token=abc&a=&b") == "/ws?token=***&a=&b")
-    #expect(Redaction.redactQuery("/no-query") == "/no-query")
-  }
-}
