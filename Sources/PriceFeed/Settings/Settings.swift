@@ -24,7 +24,8 @@ public enum Settings {
       parser: ValueParsers.url.orNil, defaultText: "the venue's"),
     .toggle(
       \.demo, key: nil, flags: ["--demo"], group: .feed,
-      help: "replay the venue's built-in session from a local server: no token, no internet"),
+      help:
+        "replay the venue's built-in session from a local server: no token, no internet; any symbol trades"),
     .value(
       \.count, key: "count", flags: ["--count"], environment: "TICKER_COUNT", group: .feed, valueName: "N",
       help: "exit 0 after printing N price lines", parser: ValueParsers.count.orNil, defaultText: "unlimited"),

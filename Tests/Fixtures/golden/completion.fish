@@ -4,7 +4,7 @@ complete -c ticker -n '__fish_seen_subcommand_from completions' -x -a 'bash zsh 
 complete -c ticker -l provider -x -a 'finnhub upbit binance coinbase' -d 'the venue: finnhub (needs FINNHUB_TOKEN), upbit, binance or coinbase'
 complete -c ticker -l symbol -s s -x -d 'symbol to follow, in the venue\'s notation; repeat the flag or separate with commas'
 complete -c ticker -l url -x -d 'WebSocket endpoint instead of the venue\'s (Finnhub still gets its token parameter)'
-complete -c ticker -l demo -d 'replay the venue\'s built-in session from a local server: no token, no internet'
+complete -c ticker -l demo -d 'replay the venue\'s built-in session from a local server: no token, no internet; any symbol trades'
 complete -c ticker -l count -x -d 'exit 0 after printing N price lines'
 complete -c ticker -l control -x -a 'stdin' -d 'change the subscription while running, a line each on stdin: +SYM[,SYM…] add, -SYM remove, =A,B replace, ? list (on stderr)'
 complete -c ticker -l debounce -x -d 'per-symbol quiet time before a price prints; 0 prints every distinct price'

@@ -8,7 +8,7 @@ _arguments -s \
     ''--provider'[the venue\: finnhub (needs FINNHUB_TOKEN), upbit, binance or coinbase]:value:(finnhub upbit binance coinbase)' \
     '(--symbol -s)'{--symbol,-s}'[symbol to follow, in the venue'\''s notation; repeat the flag or separate with commas]:value: ' \
     ''--url'[WebSocket endpoint instead of the venue'\''s (Finnhub still gets its token parameter)]:value: ' \
-    ''--demo'[replay the venue'\''s built-in session from a local server\: no token, no internet]' \
+    ''--demo'[replay the venue'\''s built-in session from a local server\: no token, no internet; any symbol trades]' \
     ''--count'[exit 0 after printing N price lines]:value: ' \
     ''--control'[change the subscription while running, a line each on stdin\: +SYM\[,SYM…\] add, -SYM remove, =A,B replace, ? list (on stderr)]:value:(stdin)' \
     ''--debounce'[per-symbol quiet time before a price prints; 0 prints every distinct price]:value: ' \
