@@ -8,8 +8,8 @@ enum ExitCode: Int32, Sendable {
   case untilNotMet = 1
   /// Bad command line, or no API token where the provider needs one.
   case usage = 64
-  /// The venue refused the subscription itself (an invalid request or symbol): reconnecting
-  /// would only repeat it.
+  /// The venue refused the subscription itself (an invalid request, or every followed symbol
+  /// refused one by one): reconnecting would only repeat it.
   case refused = 65
   /// The `--config` file (or `$TICKER_CONFIG`) does not exist or cannot be read.
   case noInput = 66
