@@ -123,6 +123,29 @@ enum TickerCommand {
     diagnostics.info("connecting to \(url) with the \(selected.engine.name) engine")
 
     let useColor = config.color.resolve(isTerminal: isTerminal(1), environment: environment)
+    // Issue 9, for eyes on a terminal (one block; the formatter choice belongs in
+    // `OutputFormat.makeFormatter` once that knows about terminals):
+    // - `--board` draws only when stdout is a terminal that can place the cursor; otherwise it
+    //   falls back to lines (never an escape byte into a pipe or a file). The board takes every
+    //   trade (it redraws at most 10 times a second itself, and counts trades per second), and
+    //   holds stderr's lines while it is up (the latest in its status line, all of them written
+    //   once the terminal is restored).
+    // - `--format text` on a terminal: aligned columns, an arrow and the change since the start
+    //   (`TerminalLineFormatter`); in a pipe or a file the tab-separated lines as before.
+    let stdoutIsTerminal = isTerminal(1)
+    var board: BoardOutput?
+    if config.board, stdoutIsTerminal, environment["TERM"] != "dumb" {
+      board = BoardOutput(
+        screen: TerminalScreen(fd: 1), provider: provider,
+        venue: provider.displayName + (config.demo ? " (demo)" : ""), symbols: symbols, useColor: useColor,
+        limit: config.count)
+      diagnostics = Diagnostics(
+        secrets: [envToken, config.token ?? ""], verbose: config.verbose, write: board!.diagnostic)
+    }
+    let formatter: any QuoteFormatter =
+      config.format == .text && stdoutIsTerminal
+      ? TerminalLineFormatter(symbols: symbols.map(provider.serverSymbol(for:)), useColor: useColor)
+      : config.format.makeFormatter(useColor: useColor)
     let settings = Feed.Settings(
       provider: provider, engine: selected.engine, url: url,
       connectOptions: ConnectOptions(
@@ -136,15 +159,21 @@ enum TickerCommand {
         pingInterval: config.pingInterval == .zero ? nil : config.pingInterval,
         pongTimeout: config.pongTimeout,
         silenceTimeout: config.silenceTimeout == .zero ? nil : config.silenceTimeout),
-      mode: config.stageMode, symbols: symbols, ticketPrefix: Self.ticketPrefix())
+      mode: board == nil ? config.stageMode : .everyTrade, symbols: symbols, ticketPrefix: Self.ticketPrefix()
+    )
     let reports = ReportWriter<ContinuousClock.Instant>(
       diagnostics: diagnostics, provider: provider, now: { ContinuousClock.now })
-    let feed = Feed(settings) { reports.write($0) }
-    let output = StdoutOutput.start(
-      on: feed,
-      writer: QuoteWriter(
-        formatter: config.format.makeFormatter(useColor: useColor), writer: stdout, limit: config.count))
-    let signals = SignalWatcher { feed.stop(.signal($0)) }
+    let feed = Feed(settings) { [board] in
+      reports.write($0)
+      board?.report($0)
+    }
+    let output =
+      board?.start(on: feed)
+      ?? StdoutOutput.start(
+        on: feed, writer: QuoteWriter(formatter: formatter, writer: stdout, limit: config.count))
+    let signals = SignalWatcher(beforeImmediateExit: { [board] in board?.restore() }) {
+      feed.stop(.signal($0))
+    }
     defer { signals.cancel() }
     if config.control == .stdin { ControlReader.start(fd: 0, feed: feed) }
 

@@ -23,7 +23,7 @@ import Testing
 
   func frame(_ size: TerminalSize, color: Bool = false, message: String? = nil) -> [String] {
     var board = Self.session()
-    board.message = message
+    if let message { board.show(message: message, at: .ms(5_000)) }
     var renderer = BoardRenderer(useColor: color)
     return renderer.render(board, size: size, at: .ms(5_200), wallClock: Self.t0 + 7_024).lines
   }
@@ -145,6 +145,18 @@ import Testing
         "IC MARKETS:1     waiting for a trade",
         "Finnhub (demo) · connected · 3 symbols · 13:19:00 UTC · warning: the connection was lost (no close…",
       ])
+  }
+
+  @Test("a message is shown for 30 s, then the hint again")
+  func messageExpires() {
+    var board = Self.session()
+    board.show(message: "warning: something", at: .ms(5_000))
+    var renderer = BoardRenderer()
+    let size = TerminalSize(columns: 100, rows: 3)
+    let soon = renderer.render(board, size: size, at: .ms(34_999), wallClock: 0).lines.last!
+    let later = renderer.render(board, size: size, at: .ms(35_000), wallClock: 0).lines.last!
+    #expect(soon.hasSuffix("· warning: something"))
+    #expect(later.hasSuffix("Ctrl-C quits"))
   }
 
   @Test("no frame line holds an escape byte without colour, and none reaches the last column")

@@ -64,8 +64,10 @@ public struct BoardModel<Instant: InstantProtocol>: Sendable where Instant.Durat
   public private(set) var rows: [Row] = []
   private var rowIndex: [String: Int] = [:]
   public var connection: BoardConnection = .connecting
-  /// The latest diagnostic (already escaped for a terminal), shown in the status line.
-  public var message: String?
+  /// The latest diagnostic (already escaped for a terminal) and when it came: the status line
+  /// shows it for `messageLifetime`.
+  public private(set) var message: (text: String, since: Instant)?
+  public static var messageLifetime: Duration { .seconds(30) }
   /// Every quote received (what `--count` counts).
   public private(set) var received = 0
 
@@ -99,6 +101,17 @@ public struct BoardModel<Instant: InstantProtocol>: Sendable where Instant.Durat
     }
     rowIndex = [:]
     for (index, row) in rows.enumerated() { rowIndex[row.symbol] = index }
+  }
+
+  /// Shows `text` in the status line from `now` on.
+  public mutating func show(message text: String, at now: Instant) {
+    message = (text, now)
+  }
+
+  /// The message to show at `now`, if one is recent enough.
+  public func message(at now: Instant) -> String? {
+    guard let message, message.since.duration(to: now) < Self.messageLifetime else { return nil }
+    return message.text
   }
 
   /// A quote that arrived at `now`. It is counted; a quote for a symbol no longer on the board

@@ -81,7 +81,7 @@ public struct BoardRenderer: Sendable {
       lines.append(more.render(limit: limit, color: false))
     }
     while lines.count < size.rows - 1 { lines.append("") }
-    lines.append(status(model, wallClock: wallClock, limit: limit))
+    lines.append(status(model, message: model.message(at: now), wallClock: wallClock, limit: limit))
     return BoardFrame(lines: lines)
   }
 
@@ -156,12 +156,14 @@ public struct BoardRenderer: Sendable {
     return line
   }
 
-  private func status<Instant>(_ model: BoardModel<Instant>, wallClock: Int64, limit: Int) -> String {
+  private func status<Instant>(
+    _ model: BoardModel<Instant>, message: String?, wallClock: Int64, limit: Int
+  ) -> String {
     let count = model.rows.count
     var text =
       "\(model.venue) · \(model.connection.text) · \(count) symbol\(count == 1 ? "" : "s") · "
       + Self.timeOfDay(wallClock, withMilliseconds: false) + " UTC"
-    if let message = model.message {
+    if let message {
       text += " · " + message
     } else {
       let hint = "Ctrl-C quits"
