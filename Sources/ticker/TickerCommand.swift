@@ -135,12 +135,13 @@ enum TickerCommand {
     let stdoutIsTerminal = isTerminal(1)
     var board: BoardOutput?
     if config.board, stdoutIsTerminal, environment["TERM"] != "dumb" {
-      board = BoardOutput(
+      let made = BoardOutput(
         screen: TerminalScreen(fd: 1), provider: provider,
         venue: provider.displayName + (config.demo ? " (demo)" : ""), symbols: symbols, useColor: useColor,
         limit: config.count)
       diagnostics = Diagnostics(
-        secrets: [envToken, config.token ?? ""], verbose: config.verbose, write: board!.diagnostic)
+        secrets: [envToken, config.token ?? ""], verbose: config.verbose, write: made.diagnostic)
+      board = made
     }
     let formatter: any QuoteFormatter =
       config.format == .text && stdoutIsTerminal
@@ -167,14 +168,15 @@ enum TickerCommand {
       reports.write($0)
       board?.report($0)
     }
-    let output =
-      board?.start(on: feed)
-      ?? StdoutOutput.start(
-        on: feed, writer: QuoteWriter(formatter: formatter, writer: stdout, limit: config.count))
+    // Signals are caught before the board takes the terminal: a Ctrl-C then always restores it.
     let signals = SignalWatcher(beforeImmediateExit: { [board] in board?.restore() }) {
       feed.stop(.signal($0))
     }
     defer { signals.cancel() }
+    let output =
+      board?.start(on: feed)
+      ?? StdoutOutput.start(
+        on: feed, writer: QuoteWriter(formatter: formatter, writer: stdout, limit: config.count))
     if config.control == .stdin { ControlReader.start(fd: 0, feed: feed) }
 
     let outcome = await feed.run()
