@@ -120,6 +120,51 @@ struct BoardTerminalTests {
     _ = await expectRestored(tmux, exit: 130)
   }
 
+  @Test("Ctrl-Z gives the terminal back before stopping; fg brings the board back")
+  func suspend() async throws {
+    let tmux = try TmuxSession(columns: 100, rows: 8)
+    #expect(await tmux.waitForScreen { TmuxSession.isPrompt($0.first) } != nil)
+    await tmux.type("echo BEFORE; $T --demo --board -s \(Self.symbols); echo EXIT=$?")
+    #expect(await tmux.waitForScreen { Self.inPlace($0, rows: 8) && Self.price($0[1]) != nil } != nil)
+    await tmux.keys("C-z")
+    let stopped = await tmux.waitForScreen { $0.contains { $0.contains("Stopped") } }
+    #expect(stopped != nil, "\(tmux.screen())")
+    #expect(await tmux.display("#{alternate_on}") == "0")
+    #expect(await tmux.display("#{cursor_flag}") == "1")
+    await tmux.type("fg")
+    let back = await tmux.waitForScreen { Self.inPlace($0, rows: 8) && Self.price($0[1]) != nil }
+    #expect(back != nil, "\(tmux.screen())")
+    #expect(await tmux.display("#{alternate_on}") == "1")
+    #expect(await tmux.display("#{cursor_flag}") == "0")
+    await tmux.keys("C-c")
+    let ended = await tmux.waitForScreen { screen in
+      TmuxSession.isPrompt(screen.last { !$0.isEmpty }) && !screen.contains { $0.hasPrefix("SYMBOL ") }
+    }
+    #expect(ended != nil, "\(tmux.screen())")
+    #expect(await tmux.display("#{alternate_on}") == "0")
+    #expect(await tmux.display("#{cursor_flag}") == "1")
+  }
+
+  @Test("rows follow the subscription: a symbol added with --control stdin gets its row")
+  func rowsFollowTheSubscription() async throws {
+    let tmux = try TmuxSession(columns: 100, rows: 8)
+    #expect(await tmux.waitForScreen { TmuxSession.isPrompt($0.first) } != nil)
+    await tmux.type("echo BEFORE; $T --demo --board -s BINANCE:BTCUSDT --control stdin; echo EXIT=$?")
+    let one = await tmux.waitForScreen {
+      $0.count == 8 && $0[1].hasPrefix("BINANCE:BTCUSDT ") && $0[2].isEmpty && $0[7].contains("· 1 symbol · ")
+    }
+    #expect(one != nil, "\(tmux.screen())")
+    // Typed on the terminal (not echoed: the board keeps its lines clean), read as a control line.
+    await tmux.type("+AAPL")
+    let two = await tmux.waitForScreen { Self.inPlace($0, rows: 8) && $0[7].contains("· 2 symbols · ") }
+    #expect(two != nil, "\(tmux.screen())")
+    await tmux.type("-BINANCE:BTCUSDT")
+    let aaplOnly = await tmux.waitForScreen { $0.count == 8 && $0[1].hasPrefix("AAPL ") && $0[2].isEmpty }
+    #expect(aaplOnly != nil, "\(tmux.screen())")
+    await tmux.keys("C-c")
+    _ = await expectRestored(tmux, exit: 130)
+  }
+
   /// How a run with the board can end, each of which must give the terminal back.
   enum Ending: String, CaseIterable, CustomTestStringConvertible {
     case count, serverCloses, error, secondInterrupt

@@ -127,7 +127,7 @@ final class TmuxSession: @unchecked Sendable {
 
   /// Types `text` into the shell and presses Enter.
   func type(_ text: String) async {
-    await offPool { _ = try? self.run(["send-keys", "-t", self.target, "-l", text]) }
+    await offPool { _ = try? self.run(["send-keys", "-t", self.target, "-l", "--", text]) }
     await keys("Enter")
   }
 
