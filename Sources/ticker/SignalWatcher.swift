@@ -7,12 +7,15 @@ import Dispatch
 #endif
 
 /// Turns SIGINT and SIGTERM into a call on a queue instead of the default instant death, so the
-/// ticker can unsubscribe and close cleanly. A second signal of the same kind exits at once.
+/// ticker can unsubscribe and close cleanly. A second signal of the same kind exits at once,
+/// after `beforeImmediateExit` (the board gives the terminal back there).
 // `@unchecked`: `sources` is set once in init and never mutated; DispatchSource.cancel is thread-safe.
 final class SignalWatcher: @unchecked Sendable {
   private let sources: [any DispatchSourceSignal]
 
-  init(handler: @escaping @Sendable (Int32) -> Void) {
+  init(
+    beforeImmediateExit: @escaping @Sendable () -> Void = {}, handler: @escaping @Sendable (Int32) -> Void
+  ) {
     let queue = DispatchQueue(label: "ticker.signals")
     var sources: [any DispatchSourceSignal] = []
     for sig in [SIGINT, SIGTERM] {
@@ -23,6 +26,7 @@ final class SignalWatcher: @unchecked Sendable {
         if seen.markSeen() {
           handler(sig)
         } else {
+          beforeImmediateExit()
           exit(128 + sig)
         }
       }

@@ -155,6 +155,29 @@ enum TickerCommand {
     diagnostics.info("connecting to \(url) with the \(selected.engine.name) engine")
 
     let useColor = config.color.resolve(isTerminal: isTerminal(1), environment: environment)
+    // For eyes on a terminal:
+    // - `--board` draws only when stdout is a terminal that can place the cursor; otherwise it
+    //   falls back to lines (never an escape byte into a pipe or a file). The board takes every
+    //   trade (it redraws at most 10 times a second itself, and counts trades per second), and
+    //   holds stderr's lines while it is up (the latest in its status line, all of them written
+    //   once the terminal is restored).
+    // - `--format text` on a terminal: aligned columns, an arrow and the change since the start
+    //   (`TerminalLineFormatter`); in a pipe or a file the tab-separated lines as before.
+    let stdoutIsTerminal = isTerminal(1)
+    var board: BoardOutput?
+    if config.board, stdoutIsTerminal, environment["TERM"] != "dumb" {
+      let made = BoardOutput(
+        screen: TerminalScreen(fd: 1), provider: provider,
+        venue: provider.displayName + (config.demo ? " (demo)" : ""), symbols: symbols, useColor: useColor,
+        limit: config.count)
+      diagnostics = Diagnostics(
+        secrets: [envToken, config.token ?? ""], verbose: config.verbose, write: made.diagnostic)
+      board = made
+    }
+    let formatter = config.format.makeFormatter(
+      FormatContext(
+        useColor: useColor, provider: provider.name, timestamps: config.timestamps, isTerminal: stdoutIsTerminal,
+        symbols: symbols.map(provider.serverSymbol(for:))))
     let settings = Feed.Settings(
       provider: provider, engine: selected.engine, url: url,
       connectOptions: ConnectOptions(
@@ -168,18 +191,23 @@ enum TickerCommand {
         pingInterval: config.pingInterval == .zero ? nil : config.pingInterval,
         pongTimeout: config.pongTimeout,
         silenceTimeout: config.silenceTimeout == .zero ? nil : config.silenceTimeout),
-      mode: config.stageMode, symbols: symbols, ticketPrefix: Self.ticketPrefix(), alerts: alerts)
+      mode: board == nil ? config.stageMode : .everyTrade, symbols: symbols, ticketPrefix: Self.ticketPrefix(),
+      alerts: alerts)
     let reports = ReportWriter<ContinuousClock.Instant>(
       diagnostics: diagnostics, provider: provider, now: { ContinuousClock.now }, bell: isTerminal(2))
-    let feed = Feed(settings) { reports.write($0) }
-    let output = StdoutOutput.start(
-      on: feed,
-      writer: QuoteWriter(
-        formatter: config.format.makeFormatter(
-          FormatContext(useColor: useColor, provider: provider.name, timestamps: config.timestamps)),
-        writer: stdout, limit: config.count))
-    let signals = SignalWatcher { feed.stop(.signal($0)) }
+    let feed = Feed(settings) { [board] in
+      reports.write($0)
+      board?.report($0)
+    }
+    // Signals are caught before the board takes the terminal: a Ctrl-C then always restores it.
+    let signals = SignalWatcher(beforeImmediateExit: { [board] in board?.restore() }) {
+      feed.stop(.signal($0))
+    }
     defer { signals.cancel() }
+    let output =
+      board?.start(on: feed)
+      ?? StdoutOutput.start(
+        on: feed, writer: QuoteWriter(formatter: formatter, writer: stdout, limit: config.count))
     if config.control == .stdin { ControlReader.start(fd: 0, feed: feed) }
 
     let outcome = await feed.run()

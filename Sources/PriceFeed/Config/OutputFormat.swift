@@ -19,10 +19,13 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     }
   }
 
-  /// The formatter for lines written to a pipe or a file (and to a terminal, unless the
-  /// terminal formatter takes over).
+  /// The formatter for the lines of this format: text on a terminal is `TerminalLineFormatter`
+  /// (aligned, arrows, change since the start); everything else is the same on a terminal as in
+  /// a pipe or a file.
   public func makeFormatter(_ context: FormatContext) -> any QuoteFormatter {
     switch self {
+    case .text where context.isTerminal:
+      TerminalLineFormatter(symbols: context.symbols, useColor: context.useColor, timestamps: context.timestamps)
     case .text: TextFormatter(useColor: context.useColor, timestamps: context.timestamps)
     case .json: JSONLinesFormatter(provider: context.provider)
     case .csv: DelimitedFormatter(separator: .comma, timestamps: context.timestamps)
@@ -39,10 +42,19 @@ public struct FormatContext: Sendable, Equatable {
   /// The provider's name, as `--provider` spells it (`finnhub`).
   public var provider: String
   public var timestamps: TimestampChoice
+  /// stdout is a terminal (a person reads it).
+  public var isTerminal: Bool
+  /// The subscribed symbols as quotes name them (the terminal view sizes its columns with them).
+  public var symbols: [String]
 
-  public init(useColor: Bool = false, provider: String = "finnhub", timestamps: TimestampChoice = .trade) {
+  public init(
+    useColor: Bool = false, provider: String = "finnhub", timestamps: TimestampChoice = .trade,
+    isTerminal: Bool = false, symbols: [String] = []
+  ) {
     self.useColor = useColor
     self.provider = provider
     self.timestamps = timestamps
+    self.isTerminal = isTerminal
+    self.symbols = symbols
   }
 }
