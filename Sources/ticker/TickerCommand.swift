@@ -176,7 +176,8 @@ enum TickerCommand {
     }
     let formatter = config.format.makeFormatter(
       FormatContext(
-        useColor: useColor, provider: provider.name, timestamps: config.timestamps, isTerminal: stdoutIsTerminal,
+        useColor: useColor, provider: provider.name, timestamps: config.timestamps,
+        isTerminal: stdoutIsTerminal,
         symbols: symbols.map(provider.serverSymbol(for:))))
     let settings = Feed.Settings(
       provider: provider, engine: selected.engine, url: url,
@@ -191,7 +192,8 @@ enum TickerCommand {
         pingInterval: config.pingInterval == .zero ? nil : config.pingInterval,
         pongTimeout: config.pongTimeout,
         silenceTimeout: config.silenceTimeout == .zero ? nil : config.silenceTimeout),
-      mode: board == nil ? config.stageMode : .everyTrade, symbols: symbols, ticketPrefix: Self.ticketPrefix(),
+      mode: board == nil ? config.stageMode : .everyTrade, symbols: symbols,
+      ticketPrefix: Self.ticketPrefix(),
       alerts: alerts)
     let reports = ReportWriter<ContinuousClock.Instant>(
       diagnostics: diagnostics, provider: provider, now: { ContinuousClock.now }, bell: isTerminal(2))

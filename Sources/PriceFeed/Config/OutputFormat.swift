@@ -25,7 +25,8 @@ public enum OutputFormat: String, Sendable, CaseIterable {
   public func makeFormatter(_ context: FormatContext) -> any QuoteFormatter {
     switch self {
     case .text where context.isTerminal:
-      TerminalLineFormatter(symbols: context.symbols, useColor: context.useColor, timestamps: context.timestamps)
+      TerminalLineFormatter(
+        symbols: context.symbols, useColor: context.useColor, timestamps: context.timestamps)
     case .text: TextFormatter(useColor: context.useColor, timestamps: context.timestamps)
     case .json: JSONLinesFormatter(provider: context.provider)
     case .csv: DelimitedFormatter(separator: .comma, timestamps: context.timestamps)
