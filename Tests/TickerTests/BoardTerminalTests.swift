@@ -172,28 +172,35 @@ struct BoardTerminalTests {
       switch self {
       case .count: "--count reached"
       case .serverCloses: "the server closes (1000)"
-      case .error: "an error (the connection times out, no retry: exit 75)"
+      case .error: "an error (the connection fails, no retry: exit 75)"
       case .secondInterrupt: "Ctrl-C twice while the server does not answer the close"
       }
     }
   }
 
+  /// Three more BTC trades, in Finnhub's format.
+  static let threeTrades =
+    #"{"data":[{"p":95381,"s":"BINANCE:BTCUSDT","t":1768655962000,"v":0.1},"#
+    + #"{"p":95382,"s":"BINANCE:BTCUSDT","t":1768655962001,"v":0.1},"#
+    + #"{"p":95383,"s":"BINANCE:BTCUSDT","t":1768655962002,"v":0.1}],"type":"trade"}"#
+
   @Test("the board gives the terminal back however the run ends", arguments: Ending.allCases)
   func endings(_ ending: Ending) async throws {
+    // The recorded session (9 trades), then what the test asks for: the ending comes only once
+    // the board has been seen, when the test types a control line (the third client message).
     let script = try SessionScript(ndjson: Fixture.text("finnhub-session.ndjson"))
-    // The replay at its own pace (gaps cut to half a second), so that the board is up a while.
-    let paced = FeedServer.Options(timeScale: 1, maximumDelay: 0.5, awaitSubscriptions: 2)
-    let options: FeedServer.Options =
+    let whenAsked: (ConnectionPlan.Cue.Action) -> [ConnectionPlan] = { action in
+      [.init(cues: [.init(.clientMessages(3), [action])], ending: .hold)]
+    }
+    let plans: [ConnectionPlan] =
       switch ending {
-      case .count: paced  // unused: the demo
-      case .serverCloses:
-        .init(
-          timeScale: 1, maximumDelay: 0.5, awaitSubscriptions: 2,
-          plans: [.init(ending: .close(.init(code: .normalClosure, reason: "done")))])
-      case .error: .init(timeScale: 0, plans: [.init(handshake: .stall, ending: .drop)])
-      case .secondInterrupt: .init(timeScale: 0, awaitSubscriptions: 2, plans: [.init(ending: .unresponsive)])
+      case .count: whenAsked(.text(Self.threeTrades))
+      case .serverCloses: whenAsked(.close(.init(code: .normalClosure, reason: "done")))
+      case .error: [.init(handshake: .stall, ending: .drop)]
+      case .secondInterrupt: [.init(ending: .unresponsive)]
       }
-    let server = try FeedServer(script: script, options: options)
+    let server = try FeedServer(
+      script: script, options: .init(timeScale: 0, awaitSubscriptions: 2, plans: plans))
     server.start()
     defer { server.stop() }
     let tmux = try TmuxSession(
@@ -202,28 +209,36 @@ struct BoardTerminalTests {
     #expect(await tmux.waitForScreen { TmuxSession.isPrompt($0.first) } != nil)
     let command =
       switch ending {
-      case .count: "$T --demo --board -s \(Self.symbols) --count 20"
-      case .serverCloses, .secondInterrupt: "$T --url $U --board -s \(Self.symbols)"
-      case .error: "$T --url $U --board --connect-timeout 1 --max-retries 0"
+      case .count: "$T --url $U --board -s \(Self.symbols) --control stdin --count 12"
+      case .serverCloses: "$T --url $U --board -s \(Self.symbols) --control stdin"
+      case .secondInterrupt: "$T --url $U --board -s \(Self.symbols)"
+      case .error: "$T --url $U --board --max-retries 0"
       }
     await tmux.type("echo BEFORE; \(command); echo EXIT=$?")
 
     // The board is up first (for the error: still connecting)…
     let up = await tmux.waitForScreen {
       $0.count == 12 && $0[0].hasPrefix("SYMBOL ") && $0[11].hasPrefix("Finnhub")
-        && (ending == .error ? $0[11].contains("· connecting ·") : Self.price($0[1]) != nil)
+        && (ending == .error ? $0[11].contains("· connecting ·") : Self.price($0[2]) != nil)
     }
     #expect(up != nil, "the board was not seen: \(tmux.screen())")
     // …then the run ends, and the terminal is as it was, with only stderr's lines written
     // after it (what was said while the board was up), never a price line.
     switch ending {
     case .count:
+      // 9 trades so far; the subscription typed now brings 3 more: the 12th ends the run.
+      await tmux.type("+BINANCE:ETHUSDT")
       let printed = await expectRestored(tmux, exit: 0)
-      #expect(printed.isEmpty, "\(printed)")
+      #expect(
+        printed.first == "ticker: subscribed to BINANCE:ETHUSDT; following 3 symbol(s): "
+          + "BINANCE:BTCUSDT, AAPL, BINANCE:ETHUSDT", "\(printed)")
     case .serverCloses:
+      await tmux.type("+BINANCE:ETHUSDT")
       let printed = await expectRestored(tmux, exit: 0)
-      #expect(printed == ["ticker: the server closed the connection (1000 normal closure: done)"])
+      #expect(printed.last == "ticker: the server closed the connection (1000 normal closure: done)")
     case .error:
+      // The handshake has stalled since the start; the server drops it now.
+      server.dropConnections()
       let printed = await expectRestored(tmux, exit: 75)
       // One line (wrapped on the screen when long).
       #expect(printed.first?.hasPrefix("ticker: error: ") == true, "\(printed)")
