@@ -1,14 +1,3 @@
-/// A terminal's size in character cells.
-public struct TerminalSize: Sendable, Equatable {
-  public var columns: Int
-  public var rows: Int
-
-  public init(columns: Int, rows: Int) {
-    self.columns = columns
-    self.rows = rows
-  }
-}
-
 /// One screenful of the board: exactly one line per terminal row, top to bottom, each at most
 /// one column narrower than the terminal (the last column is never written, so nothing ever
 /// wraps or scrolls) and without trailing spaces. Lines hold SGR colour codes only when the

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// A terminal the tests can look at: a detached tmux session of a fixed size, on a tmux server
@@ -51,10 +52,54 @@ final class TmuxSession: @unchecked Sendable {
     guard status == 0 else { throw TmuxError.failed("tmux new-session: \(output)") }
   }
 
-  deinit {
-    _ = try? run(["kill-server"])
-    try? FileManager.default.removeItem(atPath: socket)
+  /// A session for `body`, ended (its tmux server killed) when `body` returns or throws.
+  ///
+  /// In `body`, keep closures out of `#expect(…)`: with Swift 6.3.1, a closure written inside
+  /// `#expect(await tmux.waitForScreen { … } != nil)` in a closure was seen standing in for the
+  /// next `waitForScreen`'s closure (that condition was never called). Assign, then expect.
+  static func with<T>(
+    columns: Int, rows: Int, environment: [String: String] = [:], _ body: (TmuxSession) async throws -> T
+  ) async throws -> T {
+    let session = try TmuxSession(columns: columns, rows: rows, environment: environment)
+    do {
+      let result = try await body(session)
+      await session.close()
+      return result
+    } catch {
+      await session.close()
+      throw error
+    }
   }
+
+  /// Kills the session's tmux server (and the shell and whatever runs in it). Idempotent.
+  func close() async {
+    let first = closed.withLock { closed in
+      defer { closed = true }
+      return !closed
+    }
+    guard first else { return }
+    await offPool {
+      _ = try? self.run(["kill-server"])
+      try? FileManager.default.removeItem(atPath: self.socket)
+    }
+  }
+
+  private let closed = Mutex(false)
+
+  deinit {
+    // Only if `close()` was never called (a session made without `with`).
+    if !closed.withLock({ $0 }) {
+      _ = try? run(["kill-server"])
+      try? FileManager.default.removeItem(atPath: socket)
+    }
+  }
+
+  /// Waits for the shell's first prompt.
+  func waitForPrompt() async -> Bool {
+    await waitForScreen(isReady) != nil
+  }
+
+  @Sendable private func isReady(_ screen: [String]) -> Bool { Self.isPrompt(screen.first) }
 
   enum TmuxError: Error { case failed(String) }
 
