@@ -166,6 +166,14 @@ enum TickerCommand {
     let stdoutIsTerminal = isTerminal(1)
     var board: BoardOutput?
     if config.board, stdoutIsTerminal, environment["TERM"] != "dumb" {
+      // What the board does not use while it draws (it applies again when stdout is not a terminal).
+      let unused = ["--debounce", "--max-wait", "--every-trade", "--format", "--timestamps"]
+        .filter { config.sources[$0] != nil }
+      if !unused.isEmpty {
+        diagnostics.warning(
+          "--board shows every trade as a board on this terminal: \(unused.joined(separator: ", ")) "
+            + "apply only when stdout is not a terminal")
+      }
       let made = BoardOutput(
         screen: TerminalScreen(fd: 1), provider: provider,
         venue: provider.displayName + (config.demo ? " (demo)" : ""), symbols: symbols, useColor: useColor,
