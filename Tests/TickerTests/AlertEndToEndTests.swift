@@ -10,13 +10,7 @@ struct AlertEndToEndTests {
   static let token = "sk-alert-token-0007"
 
   func run(_ arguments: [String], symbols: Int = 1) async throws -> TickerProcess.Result {
-    let script = try SessionScript(ndjson: Fixture.text("finnhub-session.ndjson"))
-    let server = try FeedServer(
-      script: script,
-      options: .init(
-        timeScale: 0, ending: .close(.init(code: .normalClosure, reason: "replay finished")),
-        awaitSubscriptions: symbols))
-    server.start()
+    let server = try FinnhubReplay.start(awaitSubscriptions: symbols)
     defer { server.stop() }
     return try await TickerProcess.run(
       ["--url", "ws://127.0.0.1:\(server.port)/"] + arguments,
@@ -101,10 +95,8 @@ struct AlertEndToEndTests {
 
   @Test("every symbol refused: exit 65 with the reason, not silence")
   func everySymbolRefused() async throws {
-    let script = try SessionScript(ndjson: Fixture.text("finnhub-session.ndjson"))
     // The server keeps the connection open after its script: only the refusal can end the run.
-    let server = try FeedServer(script: script, options: .init(timeScale: 0, ending: .hold))
-    server.start()
+    let server = try FinnhubReplay.start(ending: .hold)
     defer { server.stop() }
     let result = try await TickerProcess.run(
       ["--url", "ws://127.0.0.1:\(server.port)/", "-s", "BINANCE:NOPEUSDT"],

@@ -31,14 +31,7 @@ struct OutputFormatTests {
 
   @Test(arguments: cases)
   func golden(_ format: Case) async throws {
-    let script = try SessionScript(ndjson: Fixture.text("finnhub-session.ndjson"))
-    let symbols = format.symbols.split(separator: ",").count
-    let server = try FeedServer(
-      script: script,
-      options: .init(
-        timeScale: 0, ending: .close(.init(code: .normalClosure, reason: "replay finished")),
-        awaitSubscriptions: symbols))
-    server.start()
+    let server = try FinnhubReplay.start(awaitSubscriptions: format.symbols.split(separator: ",").count)
     defer { server.stop() }
     let before = Self.now()
     let result = try await TickerProcess.run(
