@@ -160,17 +160,19 @@ struct VenueEndToEndTests {
 
   @Test("Binance: pings are answered in time, so a venue that drops silent clients keeps the ticker")
   func binancePongs() async throws {
-    // Pings every 0.3 s (each pong counts against Binance's 5 client messages a second); each
-    // must be answered within 10 s, a bound that only a client that never answers misses,
-    // however loaded the machine (VenueEmulatorTests shows such a client dropped).
+    // Pings every second (each pong counts against Binance's 5 client messages a second: a
+    // loaded machine that stalls the ticker for a few seconds makes it answer the pings it owes
+    // at once, which at a faster ping rate would break that limit); each must be answered
+    // within 10 s, a bound that only a client that never answers misses, however loaded the
+    // machine (VenueEmulatorTests shows such a client dropped).
     var rules = VenueRules()
-    rules.pingInterval = 0.3
+    rules.pingInterval = 1
     rules.pongTimeout = 10
     let server = try Self.serve(.binance, rules: rules)
     defer { server.stop() }
     let ticker = try RunningTicker(
       ["--provider", "binance", "--url", Self.url(server), "--every-trade"], environment: Self.environment)
-    #expect(await eventually { server.record.serverPings >= 5 && server.record.clientPongs.count >= 5 })
+    #expect(await eventually { server.record.serverPings >= 3 && server.record.clientPongs.count >= 3 })
     ticker.signal(SIGINT)
     let (status, stderr) = await ticker.exit()
     #expect(status == 130, "\(stderr)")
