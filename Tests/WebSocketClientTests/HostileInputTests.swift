@@ -167,6 +167,23 @@ import Testing
     #expect(answers.count >= 1 && answers.allSatisfy { $0.family == AF_INET })
   }
 
+  @Test("address literals are answered at once, without a name server (even past the deadline)")
+  func literalsNeedNoLookup() throws {
+    let expired = Deadline(seconds: 0)
+    let v4 = try Resolver.system.resolve("127.0.0.1", port: 80, deadline: expired)
+    #expect(v4.map(\.family) == [AF_INET])
+    let v6 = try Resolver.system.resolve("::1", port: 80, deadline: expired)
+    #expect(v6.map(\.family) == [AF_INET6])
+    // A name still goes to the threaded lookup, which an expired deadline cuts short.
+    let slow = Resolver(lookup: { _, _ in
+      usleep(500_000)
+      return .success([])
+    })
+    #expect(throws: TransportError.self) {
+      _ = try slow.resolve("127.0.0.1", port: 80, deadline: expired)
+    }
+  }
+
   // MARK: User information
 
   @Test(arguments: [
