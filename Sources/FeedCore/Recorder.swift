@@ -65,7 +65,7 @@ public final class Recorder: Sendable {
     path: String, header: RecordingHeader, onFailure: @escaping @Sendable (Int32) -> Void = { _ in }
   ) throws(OpenError) -> Recorder {
     // O_NONBLOCK: a FIFO without a reader fails at once instead of blocking the open.
-    let fd = Glibc_open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0o644)
+    let fd = Glibc_open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0o644)
     guard fd >= 0 else { throw .cannotOpen(path: path, errno: errno) }
     var info = stat()
     guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {

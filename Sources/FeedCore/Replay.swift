@@ -76,11 +76,23 @@ public final class Replay: QuoteFeed {
   {
     var file = try RecordingFile(path: path, maximumLineLength: maximumLineLength)
     var reader = RecordingReader()
-    guard let first = try file.nextLine() else { throw .empty }
+    guard let first = try firstLine(&file) else { throw .empty }
     guard case .header(let header)? = try reader.read(first) else {
       throw .notARecording("line 1 is not a recording header")
     }
     return header
+  }
+
+  /// Line 1; a file without one whole line is no recording.
+  private static func firstLine(_ file: inout RecordingFile) throws(RecordingError) -> ArraySlice<UInt8>? {
+    do {
+      return try file.nextLine()
+    } catch {
+      switch error {
+      case .truncated, .lineTooLong: throw .notARecording("line 1 is not a whole recording header")
+      default: throw error
+      }
+    }
   }
 
   /// Opens the recording and reads its header: an unreadable, empty or foreign file, or an
@@ -90,7 +102,7 @@ public final class Replay: QuoteFeed {
   ) throws(RecordingError) -> Replay {
     var file = try RecordingFile(path: settings.path, maximumLineLength: settings.maximumLineLength)
     var reader = RecordingReader()
-    guard let first = try file.nextLine() else { throw .empty }
+    guard let first = try firstLine(&file) else { throw .empty }
     guard case .header(let header)? = try reader.read(first) else {
       throw .notARecording("line 1 is not a recording header")
     }
