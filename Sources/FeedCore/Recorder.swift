@@ -1,3 +1,4 @@
+import Dispatch
 import PriceFeed
 import Synchronization
 import WebSocketClient
@@ -48,7 +49,7 @@ public final class Recorder: Sendable {
   }
 
   public static let queueBatches = 4096
-  public static let queueBytes = 64 << 20
+  public static let queueBytes = 8 << 20
 
   private let channel = MessageChannel<Item>(capacity: Recorder.queueBatches, costLimit: Recorder.queueBytes)
   private let writer = Mutex<Task<Void, Never>?>(nil)
@@ -116,39 +117,74 @@ public final class Recorder: Sendable {
   private init(fd: Int32) { self.fd = fd }
 
   private func start(header: RecordingHeader, onFailure: @escaping @Sendable (Int32) -> Void) {
-    let (channel, fd, failure) = (channel, fd, failure)
+    let channel = channel
+    let file = FileState(fd: fd, failure: failure, onFailure: onFailure)
+    // Encoding and writing run on a thread of their own, never on the concurrency pool that the
+    // feed's task and the outputs share (on 2 cores it has 2 threads).
+    let queue = DispatchQueue(label: "ticker.recorder")
     let task = Task.detached {
-      var out: [UInt8] = []
-      var previous: Int64 = 0
-      var batch = 0
-      RecordingLine.header(header).encode(into: &out, previousMilliseconds: &previous)
-      var ok = Self.write(out, to: fd, failure: failure, onFailure: onFailure)
+      var ok = await Self.onQueue(queue) { file.write(header: header) }
       while ok, let items = try? await channel.nextBatch() {
-        out.removeAll(keepingCapacity: true)
-        for item in items {
-          switch item {
-          case .batch(let events, let at, let received):
-            batch += 1
-            Self.encode(events, at: at, received: received, batch: &batch, into: &out, previous: &previous)
-          case .end(let end, let at, let received):
-            batch += 1
-            RecordingLine.step(RecordedStep(at: at, received: received, batch: batch, what: .end(end)))
-              .encode(into: &out, previousMilliseconds: &previous)
-          }
-        }
-        ok = Self.write(out, to: fd, failure: failure, onFailure: onFailure)
+        ok = await Self.onQueue(queue) { file.write(items) }
       }
       channel.cancel()
-      close(fd)
+      await Self.onQueue(queue) { file.close() }
     }
     writer.withLock { $0 = task }
+  }
+
+  private static func onQueue<T: Sendable>(_ queue: DispatchQueue, _ work: @escaping @Sendable () -> T) async
+    -> T
+  {
+    await withCheckedContinuation { done in queue.async { done.resume(returning: work()) } }
+  }
+
+  /// The writer's state: used only on the recorder's queue, one call at a time.
+  private final class FileState: @unchecked Sendable {
+    let fd: Int32
+    let failure: FailureBox
+    let onFailure: @Sendable (Int32) -> Void
+    var out: [UInt8] = []
+    var encoder = RecordingEncoder()
+    var batch = 0
+
+    init(fd: Int32, failure: FailureBox, onFailure: @escaping @Sendable (Int32) -> Void) {
+      self.fd = fd
+      self.failure = failure
+      self.onFailure = onFailure
+    }
+
+    func write(header: RecordingHeader) -> Bool {
+      out.removeAll(keepingCapacity: true)
+      encoder.append(.header(header), to: &out)
+      return Recorder.write(out, to: fd, failure: failure, onFailure: onFailure)
+    }
+
+    func write(_ items: [Item]) -> Bool {
+      out.removeAll(keepingCapacity: true)
+      for item in items {
+        switch item {
+        case .batch(let events, let at, let received):
+          batch += 1
+          Recorder.encode(events, at: at, received: received, batch: &batch, into: &out, encoder: &encoder)
+        case .end(let end, let at, let received):
+          batch += 1
+          encoder.append(
+            .step(RecordedStep(at: at, received: received, batch: batch, what: .end(end))), to: &out)
+        }
+      }
+      // Whole lines per write: a killed ticker leaves complete lines only.
+      return Recorder.write(out, to: fd, failure: failure, onFailure: onFailure)
+    }
+
+    func close() { _ = Glibc_close(fd) }
   }
 
   /// One batch of the feed's events as lines. Posts the recording has no line for (timer
   /// ticks, stop requests) still divide the batch where the machine divided it.
   static func encode(
     _ events: [SessionEvent], at: Int64, received: Int64, batch: inout Int, into out: inout [UInt8],
-    previous: inout Int64
+    encoder: inout RecordingEncoder
   ) {
     for event in events {
       let what: RecordedStep.What
@@ -168,8 +204,7 @@ public final class Recorder: Sendable {
           continue
         }
       }
-      RecordingLine.step(RecordedStep(at: at, received: received, batch: batch, what: what))
-        .encode(into: &out, previousMilliseconds: &previous)
+      encoder.append(.step(RecordedStep(at: at, received: received, batch: batch, what: what)), to: &out)
     }
   }
 
@@ -224,6 +259,15 @@ public final class Recorder: Sendable {
     await task?.value
     return failure.errno.withLock { $0 }
   }
+}
+
+@inline(__always)
+private func Glibc_close(_ fd: Int32) -> Int32 {
+  #if canImport(Glibc)
+    return Glibc.close(fd)
+  #else
+    return Darwin.close(fd)
+  #endif
 }
 
 @inline(__always)

@@ -33,8 +33,8 @@ import WebSocketClient
 
   static func encode(_ lines: [RecordingLine]) -> [UInt8] {
     var out: [UInt8] = []
-    var previous: Int64 = 0
-    for line in lines { line.encode(into: &out, previousMilliseconds: &previous) }
+    var encoder = RecordingEncoder()
+    for line in lines { encoder.append(line, to: &out) }
     return out
   }
 
@@ -135,6 +135,26 @@ import WebSocketClient
       }
       #expect(number == 3)
       #expect(text.hasPrefix(why), "\(text)")
+    }
+  }
+
+  @Test func textsOfEveryByteRoundTrip() throws {
+    var random = SystemRandomNumberGenerator()
+    var texts = [String(decoding: Array(0..<128 as Range<UInt8>), as: UTF8.self), "", "\"\\", "a\u{7F}b"]
+    for _ in 0..<200 {
+      let ascii = (0..<Int.random(in: 0..<40, using: &random)).map { _ in
+        UInt8.random(in: 0..<128, using: &random)
+      }
+      texts.append(String(decoding: ascii, as: UTF8.self))
+      texts.append(
+        String(decoding: ascii, as: UTF8.self) + "é\u{9B}" + String(decoding: ascii, as: UTF8.self))
+    }
+    for text in texts {
+      let lines: [RecordingLine] = [.header(Self.header), .step(Self.step(1, .message(.text(text))))]
+      let bytes = Self.encode(lines)
+      #expect(try Self.read(bytes) == lines, "\(text.debugDescription)")
+      #expect(!bytes.dropLast().contains(0x0A) || bytes.filter { $0 == 0x0A }.count == 2)
+      #expect(!bytes.contains(0x1B))
     }
   }
 
