@@ -9,6 +9,8 @@ public struct RecordingReader: Sendable {
   public private(set) var header: RecordingHeader?
   /// The number of the last line given (1-based).
   public private(set) var lineNumber = 0
+  /// The current section's last `at_ns`: time never goes back within a section.
+  private var lastAt: Int64 = 0
   private let parser = JSONParser(maxDepth: 8)
 
   public init() {}
@@ -39,12 +41,18 @@ public struct RecordingReader: Sendable {
         throw .providerChanged(line, from: header.provider, to: next.provider)
       }
       header = next
+      lastAt = 0
       return .header(next)
     }
     guard header != nil else {
       throw .notARecording("line 1 is not a recording header: {\"kind\":\"recording\",…}")
     }
-    return .step(try Self.step(value, kind: kind, line: line))
+    let step = try Self.step(value, kind: kind, line: line)
+    guard step.at >= lastAt else {
+      throw .invalidLine(line, "\"at_ns\" goes back in time (\(step.at) after \(lastAt))")
+    }
+    lastAt = step.at
+    return .step(step)
   }
 
   static func header(_ value: JSONValue, line: Int) throws(RecordingError) -> RecordingHeader {

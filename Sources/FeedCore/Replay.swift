@@ -168,6 +168,9 @@ public final class Replay: QuoteFeed {
     /// Events of one recorded batch, not yet given to the machine.
     var group: [SessionEvent] = []
     var groupKey: (batch: Int, at: Int64, received: Int64)?
+    var groupBytes = 0
+    static let groupLimit = 1 << 16
+    static let groupByteLimit = 64 << 20
     /// The machine ended the run (`--until`, a refusal) at this instant.
     var machineStop: (outcome: FeedOutcome, at: RecordedInstant)?
     /// Where the current section's recorded time starts, on the replay's clock.
@@ -263,6 +266,10 @@ public final class Replay: QuoteFeed {
         if let groupKey, groupKey != key { await flushGroup() }
         groupKey = key
         group.append(event)
+        if case .message(let message) = event { groupBytes += message.byteCount }
+        // A live batch is bounded by the session's channel; a file's is not: a hostile one is
+        // given to the machine in parts rather than held whole.
+        if group.count >= Self.groupLimit || groupBytes >= Self.groupByteLimit { await flushGroup() }
         return nil
       }
       await flushGroup()
@@ -284,6 +291,7 @@ public final class Replay: QuoteFeed {
       let events = group
       group.removeAll(keepingCapacity: true)
       groupKey = nil
+      groupBytes = 0
       let at = RecordedInstant(nanoseconds: key.at)
       guard await advance(to: at) else { return }
       machine.received = key.received

@@ -29,15 +29,31 @@ enum ReplayCommand {
       let alerts = TickerCommand.alertRules(config, provider: provider, symbols: header.symbols, diagnostics)
     else { return .usage }
 
+    // `--board` on a terminal, as for a live run (every trade; lines elsewhere).
+    let stdoutIsTerminal = isTerminal(1)
+    let useColor = config.color.resolve(isTerminal: stdoutIsTerminal, environment: environment)
+    var diagnostics = diagnostics
+    var board: BoardOutput?
+    if config.board, stdoutIsTerminal, environment["TERM"] != "dumb" {
+      let made = BoardOutput(
+        screen: TerminalScreen(fd: 1), provider: provider, venue: provider.displayName + " (replay)",
+        symbols: header.symbols, useColor: useColor, limit: config.count)
+      diagnostics = Diagnostics(secrets: [], verbose: config.verbose, write: made.diagnostic)
+      board = made
+    }
     let reports = ReportWriter<ContinuousClock.Instant>(
       diagnostics: diagnostics, provider: provider, now: { ContinuousClock.now }, bell: isTerminal(2))
     let replay: Replay
     do {
       replay = try Replay.open(
         Replay.Settings(
-          path: path, speed: config.speed, mode: config.stageMode, alerts: alerts,
+          path: path, speed: config.speed, mode: board == nil ? config.stageMode : .everyTrade,
+          alerts: alerts,
           maximumMessageSize: config.maxMessageSize)
-      ) { reports.write($0) }
+      ) { [board] in
+        reports.write($0)
+        board?.report($0)
+      }
     } catch {
       return refuse(error, path: path, diagnostics)
     }
@@ -46,16 +62,18 @@ enum ReplayCommand {
         + "recorded \(UTCTimestamp.string(milliseconds: header.startedMilliseconds)), speed \(config.speed)")
 
     let stdout = FileDescriptorWriter(fd: 1)
-    let stdoutIsTerminal = isTerminal(1)
     let formatter = config.format.makeFormatter(
       FormatContext(
-        useColor: config.color.resolve(isTerminal: stdoutIsTerminal, environment: environment),
-        provider: provider.name, timestamps: config.timestamps, isTerminal: stdoutIsTerminal,
-        symbols: header.symbols.map(provider.serverSymbol(for:))))
-    let signals = SignalWatcher(beforeImmediateExit: {}) { replay.stop(.signal($0)) }
+        useColor: useColor, provider: provider.name, timestamps: config.timestamps,
+        isTerminal: stdoutIsTerminal, symbols: header.symbols.map(provider.serverSymbol(for:))))
+    let signals = SignalWatcher(beforeImmediateExit: { [board] in board?.restore() }) {
+      replay.stop(.signal($0))
+    }
     defer { signals.cancel() }
-    let output = StdoutOutput.start(
-      on: replay, writer: QuoteWriter(formatter: formatter, writer: stdout, limit: config.count))
+    let output =
+      board?.start(on: replay)
+      ?? StdoutOutput.start(
+        on: replay, writer: QuoteWriter(formatter: formatter, writer: stdout, limit: config.count))
 
     let outcome = await replay.run()
     await output.value
@@ -64,6 +82,7 @@ enum ReplayCommand {
       diagnostics.error("cannot replay all of \(path): \(error)")
       return .refused
     }
+    // Played to the end: a normal end, like `--count` reached (exit 0; 1 while `--until` waits).
     return ErrorReport.report(
       outcome == Replay.finishedOutcome ? .stopped(.countReached) : outcome, provider: provider,
       awaitingUntil: !config.until.isEmpty, diagnostics)

@@ -77,6 +77,18 @@ import WebSocketClient
     #expect(text.contains(#""encoding":"base64","body":"//5B""#))
   }
 
+  @Test func timeNeverGoesBackWithinASection() throws {
+    let lines: [RecordingLine] = [
+      .header(Self.header), .step(Self.step(5_000, .opened)), .header(Self.header),
+      .step(Self.step(10, .opened)),
+    ]
+    #expect(try Self.read(Self.encode(lines)) == lines)
+    #expect(throws: RecordingError.invalidLine(3, #""at_ns" goes back in time (10 after 5000)"#)) {
+      try Self.read(
+        Self.encode([.header(Self.header), .step(Self.step(5_000, .opened)), .step(Self.step(10, .opened))]))
+    }
+  }
+
   @Test func aLaterHeaderStartsASectionOfTheSameProvider() throws {
     let second = RecordingHeader(provider: "finnhub", symbols: ["AAPL"], startedMilliseconds: 5)
     let lines: [RecordingLine] = [
