@@ -49,7 +49,10 @@ public final class Recorder: Sendable {
   }
 
   public static let queueBatches = 4096
-  public static let queueBytes = 8 << 20
+  public static let queueBytes = 4 << 20
+  /// Fewer batches than this waiting: wait `coalesceFor` for more before writing.
+  static let coalesceBelow = 16
+  static let coalesceFor = Duration.milliseconds(10)
 
   private let channel = MessageChannel<Item>(capacity: Recorder.queueBatches, costLimit: Recorder.queueBytes)
   private let writer = Mutex<Task<Void, Never>?>(nil)
@@ -124,8 +127,14 @@ public final class Recorder: Sendable {
     let queue = DispatchQueue(label: "ticker.recorder")
     let task = Task.detached {
       var ok = await Self.onQueue(queue) { file.write(header: header) }
-      while ok, let items = try? await channel.nextBatch() {
-        ok = await Self.onQueue(queue) { file.write(items) }
+      while ok, var items = try? await channel.nextBatch() {
+        if items.count < Self.coalesceBelow {
+          // At a live pace a write per batch would wake two threads for every message; what
+          // arrives in the next few milliseconds goes in the same write instead.
+          try? await Task.sleep(for: Self.coalesceFor)
+          while channel.bufferedCount > 0, let more = try? await channel.nextBatch() { items += more }
+        }
+        ok = await Self.onQueue(queue) { [items] in file.write(items) }
       }
       channel.cancel()
       await Self.onQueue(queue) { file.close() }
@@ -167,6 +176,12 @@ public final class Recorder: Sendable {
         case .batch(let events, let at, let received):
           batch += 1
           Recorder.encode(events, at: at, received: received, batch: &batch, into: &out, encoder: &encoder)
+          // Written in parts of about a megabyte (whole lines each), so that a large backlog does
+          // not grow one buffer.
+          if out.count >= 1 << 20 {
+            guard Recorder.write(out, to: fd, failure: failure, onFailure: onFailure) else { return false }
+            out.removeAll(keepingCapacity: true)
+          }
         case .end(let end, let at, let received):
           batch += 1
           encoder.append(
