@@ -301,6 +301,21 @@ struct RecordReplayTests {
     #expect(other.stderr.contains("recording of finnhub"))
   }
 
+  @Test("Ctrl-C stops a paced replay: exit 130, what was printed is the start of the whole")
+  func interruptedReplay() async throws {
+    let path = Self.temporaryFile("interrupt.ndjson")
+    let live = try await TickerProcess.run(["--demo", "--record", path, "--count", "40", "--every-trade"])
+    #expect(live.status == 0, "\(live.stderr)")
+    let whole = try await Self.replay(path, ["--speed", "max", "--every-trade"])
+    let ticker = try RunningTicker(["--replay", path, "--speed", "1", "--every-trade"])
+    let seen = await ticker.lines(3)
+    ticker.signal(SIGINT)
+    let end = await ticker.exit()
+    #expect(end.status == 130, "\(end.stderr)")
+    #expect(whole.stdoutLines.starts(with: seen))
+    #expect(whole.stdoutLines.count > seen.count)
+  }
+
   @Test("a recording ticker killed with SIGKILL leaves a valid file that replays")
   func killed() async throws {
     let path = Self.temporaryFile("killed.ndjson")
