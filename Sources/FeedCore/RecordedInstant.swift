@@ -16,9 +16,13 @@ public struct RecordedInstant: InstantProtocol, Sendable {
 }
 
 extension Duration {
-  /// Whole nanoseconds (rounded toward zero); what a recording stores.
+  /// Whole nanoseconds (rounded toward zero, saturating); what a recording stores.
   public var wholeNanoseconds: Int64 {
     let (seconds, attoseconds) = components
-    return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    if overflow { return seconds < 0 ? .min : .max }
+    let (sum, overflowAgain) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
+    if overflowAgain { return seconds < 0 ? .min : .max }
+    return sum
   }
 }

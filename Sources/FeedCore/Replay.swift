@@ -335,8 +335,9 @@ public final class Replay: QuoteFeed {
 
     func wait(until instant: RecordedInstant) async {
       guard case .factor(let factor) = replay.settings.speed else { return }
-      let seconds = Double(instant.offset.wholeNanoseconds) / 1e9 / factor
-      let target = sectionStart.advanced(by: .nanoseconds(Int64(seconds * 1e9)))
+      // A hostile file's instant may be centuries away: clamp rather than overflow.
+      let nanoseconds = min(Double(instant.offset.wholeNanoseconds) / factor, 1e17)
+      let target = sectionStart.advanced(by: .nanoseconds(Int64(nanoseconds)))
       // In slices, so that a stop is seen promptly.
       while ContinuousClock.now < target {
         let slice = min(target, ContinuousClock.now.advanced(by: .milliseconds(100)))

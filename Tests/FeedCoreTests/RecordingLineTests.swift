@@ -183,3 +183,16 @@ import WebSocketClient
     }
   }
 }
+
+@Suite struct RecordedInstantTests {
+  @Test func nanosecondsAreExactAndSaturate() {
+    #expect(Duration.nanoseconds(1_234_567_891).wholeNanoseconds == 1_234_567_891)
+    #expect(Duration.seconds(-2).wholeNanoseconds == -2_000_000_000)
+    #expect(Duration.nanoseconds(Int64.max).wholeNanoseconds == .max)
+    #expect(Duration.seconds(Int64.max).wholeNanoseconds == .max)
+    #expect(Duration.seconds(Int64.min).wholeNanoseconds == .min)
+    let a = RecordedInstant(nanoseconds: 5)
+    #expect(a.advanced(by: .nanoseconds(7)) == RecordedInstant(nanoseconds: 12))
+    #expect(a.duration(to: RecordedInstant(nanoseconds: 2)) == .nanoseconds(-3))
+  }
+}

@@ -201,7 +201,7 @@ import Testing
     #expect(ReplaySpeed.parse("MAX") == .max)
     #expect(ReplaySpeed.parse("2") == .factor(2))
     #expect(ReplaySpeed.parse("0.5") == .factor(0.5))
-    for bad in ["0", "-1", "fast", "", "inf", "nan", "1e9"] {
+    for bad in ["0", "-1", "0.0001", "fast", "", "inf", "nan", "1e9"] {
       #expect(ReplaySpeed.parse(bad) == nil, "\(bad)")
       #expect(throws: UsageError.self) { try ArgumentParser.parse(["--speed", bad]) }
     }

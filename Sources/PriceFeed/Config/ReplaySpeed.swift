@@ -6,10 +6,10 @@ public enum ReplaySpeed: Sendable, Equatable, CustomStringConvertible {
 
   public static let `default` = ReplaySpeed.factor(1)
 
-  /// `max`, or a positive number up to 1,000,000.
+  /// `max`, or a number from 0.001 to 1,000,000.
   public static func parse(_ text: String) -> ReplaySpeed? {
     if text.lowercased() == "max" { return .max }
-    guard let value = Double(text), value.isFinite, value > 0, value <= 1_000_000 else { return nil }
+    guard let value = Double(text), value.isFinite, value >= 0.001, value <= 1_000_000 else { return nil }
     return .factor(value)
   }
 

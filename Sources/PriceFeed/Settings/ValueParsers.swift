@@ -86,7 +86,7 @@ enum ValueParsers {
   static let control = choice(ControlSource.self)
 
   static let speed = ValueParser<ReplaySpeed>(
-    requirement: "must be a positive number (1 = as recorded) or max", text: ReplaySpeed.parse,
+    requirement: "must be a number from 0.001 to 1000000 (1 = as recorded) or max", text: ReplaySpeed.parse,
     json: { value in (value.stringValue ?? value.numberText).flatMap(ReplaySpeed.parse) },
     show: { $0.description }, jsonText: { JSONEscaping.quoted($0.description) })
 
