@@ -3,7 +3,7 @@
 against two anchors on loopback: websocat (the receive floor) and a Python `websockets` client.
 
     python3 Benchmarks/bench.py            # full run (W1 1,000,000 messages ×3 per consumer, …)
-    python3 Benchmarks/bench.py --smoke    # CI: W1 50k ×1, W2 2 s, W3 5 s, W4 5 runs, W5 20k, W6 20k
+    python3 Benchmarks/bench.py --smoke    # CI: W1 50k ×1, W2 2 s, W3 5 s, W4 5 runs, W5 20k, W6 20k, REC 50k ×1
     python3 Benchmarks/bench.py --only W1,W4 --configuration debug
 
 W1 throughput: `feedserve --blast N --verbatim` (a fresh server per run) sends N pre-framed
@@ -30,6 +30,14 @@ W6 venue firehoses: `feedserve --blast N --venue binance|upbit --verbatim`: W1 i
     format (Binance: wrapped trades with decimal-string prices; Upbit: SIMPLE tickers in binary
     frames), websocat and `ticker --provider V --every-trade` alternating, --runs each, against
     the same ratio targets as W1; a counting pass must print every message.
+REC record and replay: the W1 firehose (`feedserve --blast N --verbatim`), `ticker --every-trade
+    --engine native` plain and with `--record FILE` (a fresh file in a temporary directory)
+    alternating, --runs each: wall, CPU and peak RSS, and the ratio --record/plain (target: the
+    recording costs the live output nothing measurable, ≤ 1.10× wall); then `--replay FILE --speed
+    max --every-trade` of the last recording (stdout to /dev/null): messages/s. Counting passes:
+    the recording run must print every message, the recording hold every frame, and its replay
+    print the same number of lines. Then W2 (one message per ms, send → stdout latency) plain and
+    with --record: what recording costs a person watching a live feed.
 
 Prints the machine, a table of absolute figures and ratios and, in a full run, each target as
 met/NOT met. A --smoke run judges no target (its counts are too small to mean anything): it prints
@@ -110,6 +118,62 @@ class Bench:
                 self.fail(f"W1 {name} printed {lines:,} lines for {n:,} messages (exit {status}) {stderr[-300:]}")
         self.results["W1"] = out
 
+    # MARK: REC
+
+    def rec(self) -> None:
+        n = self.args.messages
+        out: dict = {"messages": n, "runs": {"plain": [], "record": []}}
+        directory = pathlib.Path(tempfile.mkdtemp(prefix="bench-record-"))
+        recording = directory / "firehose.ndjson"
+        base = [self.ticker, "--every-trade", "--engine", "native"]
+        try:
+            for _ in range(self.args.runs):
+                for name in ("plain", "record"):
+                    recording.unlink(missing_ok=True)
+                    extra = ["--record", recording] if name == "record" else []
+                    with FeedServe(self.feedserve, "--blast", n, "--verbatim") as server:
+                        measured, stderr = run_measured([*base, "--url", server.url, *extra], env=self.ticker_env)
+                    if measured.exit != 0:
+                        self.fail(f"REC {name} exited {measured.exit}: {stderr.strip()[-300:]}")
+                    out["runs"][name].append(measured.as_dict())
+                    print(f"bench: REC {name}: {measured.wall:.3f} s, {measured.maxrss_kb / 1024:.1f} MB",
+                          flush=True)
+            frames = sum(1 for line in open(recording, "rb") if line.startswith(b'{"dir":"S>"'))
+            out["recording"] = {"bytes": recording.stat().st_size, "frames": frames}
+            if frames != n:
+                self.fail(f"REC the recording holds {frames:,} frames for {n:,} messages")
+            replay = [self.ticker, "--replay", recording, "--speed", "max", "--every-trade"]
+            measured, stderr = run_measured(replay, env=self.ticker_env)
+            if measured.exit != 0:
+                self.fail(f"REC replay exited {measured.exit}: {stderr.strip()[-300:]}")
+            out["replay"] = measured.as_dict()
+            print(f"bench: REC replay: {measured.wall:.3f} s, {measured.maxrss_kb / 1024:.1f} MB", flush=True)
+            lines, status, stderr = count_lines(replay, env=self.ticker_env)
+            out["replay_lines"] = lines
+            if lines != n:
+                self.fail(f"REC the replay printed {lines:,} lines for {n:,} messages (exit {status}) {stderr[-300:]}")
+            recording.unlink(missing_ok=True)
+            with FeedServe(self.feedserve, "--blast", n, "--verbatim") as server:
+                lines, status, stderr = count_lines([*base, "--url", server.url, "--record", recording],
+                                                    env=self.ticker_env)
+            out["record_lines"] = lines
+            if lines != n:
+                self.fail(f"REC --record printed {lines:,} lines for {n:,} messages (exit {status}) {stderr[-300:]}")
+            # At a live pace (W2: one message per ms), what a person sees: the latency to stdout.
+            previous = sys.getswitchinterval()
+            sys.setswitchinterval(0.0001)
+            try:
+                count = int(self.args.latency_seconds * 1000)
+                out["latency"] = {"plain": self._w2(count, label="REC latency plain")}
+                recording.unlink(missing_ok=True)
+                out["latency"]["record"] = self._w2(count, ("--record", recording), label="REC latency --record")
+            finally:
+                sys.setswitchinterval(previous)
+        finally:
+            recording.unlink(missing_ok=True)
+            directory.rmdir()
+        self.results["REC"] = out
+
     # MARK: W6
 
     VENUES = {"binance": "btcusdt", "upbit": "KRW-BTC"}
@@ -153,15 +217,15 @@ class Bench:
         previous = sys.getswitchinterval()
         sys.setswitchinterval(0.0001)
         try:
-            self._w2(count)
+            self.results["W2"] = self._w2(count)
         finally:
             sys.setswitchinterval(previous)
 
-    def _w2(self, count: int) -> None:
+    def _w2(self, count: int, extra: tuple = (), label: str = "W2") -> dict:
         server = PacedServer(count)
         server.start()
         child = spawn([self.ticker, "--url", server.url, "--every-trade", "--format", "json",
-                       "--engine", "native"], env=self.ticker_env, stdout=subprocess.PIPE)
+                       "--engine", "native", *extra], env=self.ticker_env, stdout=subprocess.PIPE)
         received: dict[int, float] = {}
         pattern = re.compile(rb'"t":(\d+)')
         for line in child.stdout:
@@ -178,11 +242,11 @@ class Bench:
                "mean_ms": statistics.fmean(latencies) if latencies else None,
                "server_error": repr(server.error) if server.error else None,
                "latencies_ms_sample": [round(x, 4) for x in latencies[:: max(1, len(latencies) // 500)]]}
-        self.results["W2"] = out
         if server.error or len(received) != count or len(server.sent) != count:
-            self.fail(f"W2: {len(received)} of {count} messages seen (server error {server.error!r})")
-        print(f"bench: W2 p50 {out['p50_ms']:.3f} ms, p99 {out['p99_ms']:.3f} ms, max {out['max_ms']:.3f} ms",
+            self.fail(f"{label}: {len(received)} of {count} messages seen (server error {server.error!r})")
+        print(f"bench: {label} p50 {out['p50_ms']:.3f} ms, p99 {out['p99_ms']:.3f} ms, max {out['max_ms']:.3f} ms",
               flush=True)
+        return out
 
     # MARK: W3
 
@@ -356,6 +420,34 @@ def report(results: dict, info: dict, judge: bool = True) -> list[str]:
             lines.append(f"  {venue}: ticker/websocat wall {ratio:.2f}×; ticker lines {w6[venue]['ticker_lines']:,}")
             targets += [(f"W6 {venue} ticker wall ≤ 1.5 × websocat's ({ratio:.2f}×)", ratio <= 1.5),
                         (f"W6 {venue} goal: ticker wall ≤ 1.0 × websocat's ({ratio:.2f}×)", ratio <= 1.0)]
+    if "REC" in results:
+        rec = results["REC"]
+        n = rec["messages"]
+        lines += ["", f"REC record and replay: {n:,} one-trade messages, --every-trade, plain and --record "
+                  f"alternating, median of {len(rec['runs']['record'])} run(s)",
+                  f"  {'run':<9} {'wall s (min–max)':>22} {'msg/s':>11} {'CPU s':>7} {'peak RSS MB':>12}"]
+        for name in ("plain", "record"):
+            runs = rec["runs"][name]
+            walls = [r["wall_s"] for r in runs]
+            wall = median_of(runs, "wall_s")
+            lines.append(f"  {name:<9} {wall:>8.3f} ({min(walls):.3f}–{max(walls):.3f}) {n / wall:>11,.0f} "
+                         f"{median_of(runs, 'cpu_s'):>7.2f} {median_of(runs, 'maxrss_kb') / 1024:>12.1f}")
+        ratio = median_of(rec["runs"]["record"], "wall_s") / median_of(rec["runs"]["plain"], "wall_s")
+        replay = rec["replay"]
+        lines.append(f"  --record/plain wall {ratio:.2f}×; recording {rec['recording']['bytes'] / 1e6:.1f} MB, "
+                     f"{rec['recording']['frames']:,} frames")
+        lines.append(f"  replay --speed max: {replay['wall_s']:.3f} s = {n / replay['wall_s']:,.0f} msg/s, "
+                     f"{replay['cpu_s']:.2f} s CPU, peak RSS {replay['maxrss_kb'] / 1024:.1f} MB; "
+                     f"{rec['replay_lines']:,} lines")
+        latency = rec["latency"]
+        for name in ("plain", "record"):
+            lat = latency[name]
+            lines.append(f"  latency at 1 message/ms, {name:<6}: p50 {lat['p50_ms']:.3f} ms   p99 {lat['p99_ms']:.3f} ms   "
+                         f"max {lat['max_ms']:.3f} ms")
+        p99 = (latency["plain"]["p99_ms"], latency["record"]["p99_ms"])
+        targets += [(f"REC --record p99 latency at 1 message/ms ≤ plain's + 0.1 ms ({p99[1]:.3f} vs {p99[0]:.3f} ms)",
+                     p99[1] <= p99[0] + 0.1),
+                    (f"REC goal: --record firehose wall ≤ 1.10 × plain ({ratio:.2f}×)", ratio <= 1.10)]
     if "W2" in results and results["W2"]["p99_ms"] is not None:
         w2 = results["W2"]
         lines += ["", f"W2 latency: {w2['messages']:,} messages at 1/ms, send → ticker stdout line "
@@ -399,9 +491,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--smoke", action="store_true", help="short CI run")
     parser.add_argument("--configuration", default="release")
-    parser.add_argument("--only", default="W1,W2,W3,W4,W5,W6", help="comma-separated workloads")
-    parser.add_argument("--messages", type=int, help="W1 messages (1,000,000; smoke 50,000)")
-    parser.add_argument("--runs", type=int, help="W1 runs per consumer (3; smoke 1)")
+    parser.add_argument("--only", default="W1,W2,W3,W4,W5,W6,REC", help="comma-separated workloads")
+    parser.add_argument("--messages", type=int, help="W1 and REC messages (1,000,000; smoke 50,000)")
+    parser.add_argument("--runs", type=int, help="W1, W6 and REC runs per consumer (3; smoke 1)")
     parser.add_argument("--latency-seconds", type=float, help="W2 duration (10; smoke 2)")
     parser.add_argument("--idle-seconds", type=int, help="W3 duration (60; smoke 5)")
     parser.add_argument("--starts", type=int, help="W4 runs (20; smoke 5)")
@@ -422,7 +514,7 @@ def main() -> int:
     info = machine()
     bench = Bench(args, bin_path)
     workloads = {"W1": bench.w1, "W2": bench.w2, "W3": bench.w3, "W4": bench.w4, "W5": bench.w5,
-                 "W6": bench.w6}
+                 "W6": bench.w6, "REC": bench.rec}
     for name in args.only.split(","):
         try:
             workloads[name.strip()]()

@@ -69,7 +69,7 @@ public final class BoardOutput: Sendable {
   /// Takes the terminal, draws the first frame and starts consuming `feed`'s quotes. The task
   /// ends after the last quote (or at `limit`), with the terminal restored: await it before the
   /// process exits.
-  public func start(on feed: Feed) -> Task<Void, Never> {
+  public func start(on feed: any QuoteFeed) -> Task<Void, Never> {
     let subscription = feed.bus.subscribe()
     screen.enter { [self] in redraw() }
     state.withLock { $0.drawing = true }

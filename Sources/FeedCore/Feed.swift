@@ -14,7 +14,7 @@ import WebSocketClient
 ///
 /// Subscriptions change at any time, from any task, connected or not; the venue is told at once
 /// when connected (paced to its limit), and after every reconnect the *current* set is sent.
-public final class Feed: Sendable {
+public final class Feed: QuoteFeed {
   /// What a feed needs.
   public struct Settings: Sendable {
     public var provider: any Provider
@@ -32,14 +32,17 @@ public final class Feed: Sendable {
     public var closeTimeout: Duration
     /// `--alert` and `--until` rules (symbols canonical for the provider).
     public var alerts: [AlertBook.Rule]
+    /// `--record`: where every batch the feed receives is appended (see `Recorder`).
+    public var recorder: Recorder?
 
     public init(
       provider: any Provider, engine: any WebSocketEngine, url: WebSocketURL,
       connectOptions: ConnectOptions = ConnectOptions(),
       session: SessionConfiguration = SessionConfiguration(),
       mode: PriceStageMode = .default, symbols: [String], ticketPrefix: String = "ticker",
-      closeTimeout: Duration = .seconds(1), alerts: [AlertBook.Rule] = []
+      closeTimeout: Duration = .seconds(1), alerts: [AlertBook.Rule] = [], recorder: Recorder? = nil
     ) {
+      self.recorder = recorder
       self.alerts = alerts
       self.provider = provider
       self.engine = engine
@@ -100,7 +103,7 @@ public final class Feed: Sendable {
       ticketPrefix: settings.ticketPrefix, alerts: settings.alerts)
     let shell = FeedShell(
       machine: machine, clock: clock, session: session, bus: bus, closeTimeout: settings.closeTimeout,
-      report: report)
+      recorder: settings.recorder, report: report)
     return await shell.run()
   }
 

@@ -210,7 +210,9 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
     guard !change.isEmpty else { return }
     // Asked for again, or no longer followed: what the venue said of them no longer counts.
     for symbol in change.added + change.removed { refusedSymbols.remove(provider.serverSymbol(for: symbol)) }
-    var released: [Quote] = []
+    // What was due by now goes first (as if the timer had fired on time), then what removal
+    // releases: the output does not depend on the timer's lateness.
+    var released: [Quote] = change.removed.isEmpty ? [] : stage.tick(at: now)
     for symbol in change.removed {
       let server = provider.serverSymbol(for: symbol)
       filter.remove(server)
@@ -284,6 +286,13 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
 
   /// Everything still pending in the price stage, released now (nothing valid is lost).
   public mutating func flush() -> [Quote] { stage.flush() }
+
+  /// The run ends at `now`: what was due by then, in deadline order (as the timer would have
+  /// released it), then everything else still pending (`flush()`).
+  public mutating func flush(at now: Instant) -> [Quote] {
+    let due = stage.tick(at: now)
+    return due + stage.flush()
+  }
 
   // MARK: Reading messages
 

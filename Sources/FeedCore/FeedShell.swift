@@ -20,6 +20,9 @@ final class FeedShell<C: Clock>: @unchecked Sendable where C.Duration == Duratio
   private var timer: (token: Int, deadline: C.Instant, task: Task<Void, Never>)?
   private var timerSerial = 0
   private var stopping: FeedOutcome?
+  /// `--record`: handed each batch before the machine sees it, with the instant it is given.
+  private let recorder: Recorder?
+  private var start: C.Instant
 
   /// What the sender sends on which connection; `done` learns how it went.
   struct Outgoing: Sendable {
@@ -31,8 +34,10 @@ final class FeedShell<C: Clock>: @unchecked Sendable where C.Duration == Duratio
   init(
     machine: FeedMachine<C.Instant>, clock: C, session: WebSocketSession, bus: QuoteBus,
     closeTimeout: Duration, wallClock: @escaping @Sendable () -> Int64 = WallClock.epochMilliseconds,
-    report: @escaping (FeedReport) -> Void
+    recorder: Recorder? = nil, report: @escaping (FeedReport) -> Void
   ) {
+    self.recorder = recorder
+    self.start = clock.now
     self.wallClock = wallClock
     self.machine = machine
     self.clock = clock
@@ -61,6 +66,7 @@ final class FeedShell<C: Clock>: @unchecked Sendable where C.Duration == Duratio
       }
     }
     defer { timer?.task.cancel() }
+    start = clock.now
     session.start()
     var outcome: FeedOutcome?
     while outcome == nil, let events = try? await session.events.nextBatch() {
@@ -75,6 +81,9 @@ final class FeedShell<C: Clock>: @unchecked Sendable where C.Duration == Duratio
   private func handle(_ events: [SessionEvent]) async -> FeedOutcome? {
     let now = clock.now
     machine.received = wallClock()
+    if let recorder {
+      await recorder.record(events, at: start.duration(to: now).wholeNanoseconds, received: machine.received)
+    }
     var start = 0
     while start < events.count {
       let (actions, stoppedAt) = machine.handle(events, from: start, at: now)
@@ -86,7 +95,7 @@ final class FeedShell<C: Clock>: @unchecked Sendable where C.Duration == Duratio
       case .post(let post):
         await handle(post.value, at: now)
       case .ended(let ended):
-        return await finish(ended)
+        return await finish(ended, at: now)
       case .connected, .disconnected:
         break  // the machine handles these itself
       }
@@ -164,7 +173,7 @@ final class FeedShell<C: Clock>: @unchecked Sendable where C.Duration == Duratio
 
   /// The session ended: what was pending is printed (unless the output is what stopped), and
   /// the outputs are finished.
-  private func finish(_ ended: SessionOutcome) async -> FeedOutcome {
+  private func finish(_ ended: SessionOutcome, at now: C.Instant) async -> FeedOutcome {
     machine.ended()
     connection = nil
     let outcome: FeedOutcome
@@ -180,8 +189,13 @@ final class FeedShell<C: Clock>: @unchecked Sendable where C.Duration == Duratio
       case .stopped(.countReached), .stopped(.readerGone), .stopped(.writeFailed): false
       default: true
       }
-    if printsPending { await bus.publish(machine.flush()) }
+    if let recorder {
+      await recorder.end(
+        RecordedEnd(outcome), at: start.duration(to: now).wholeNanoseconds, received: machine.received)
+    }
+    if printsPending { await bus.publish(machine.flush(at: now)) }
     bus.finish()
+    _ = await recorder?.finish()
     return outcome
   }
 

@@ -6,7 +6,7 @@ import PriceFeed
 /// reason and leaves the bus.
 public enum StdoutOutput {
   /// Starts consuming `feed`'s quotes; the task ends after the last one (await it before exit).
-  public static func start(on feed: Feed, writer: QuoteWriter) -> Task<Void, Never> {
+  public static func start(on feed: any QuoteFeed, writer: QuoteWriter) -> Task<Void, Never> {
     let subscription = feed.bus.subscribe()
     return Task {
       do throws(StopReason) {

@@ -9,7 +9,8 @@ enum ExitCode: Int32, Sendable {
   /// Bad command line, or no API token where the provider needs one.
   case usage = 64
   /// The venue refused the subscription itself (an invalid request, or every followed symbol
-  /// refused one by one): reconnecting would only repeat it.
+  /// refused one by one): reconnecting would only repeat it. Also (EX_DATAERR) a `--replay` file
+  /// that is empty, not a recording, or has a corrupt or cut-off line.
   case refused = 65
   /// The `--config` file (or `$TICKER_CONFIG`) does not exist or cannot be read.
   case noInput = 66
@@ -19,7 +20,10 @@ enum ExitCode: Int32, Sendable {
   case unavailable = 69
   /// A bug: something that should never happen did.
   case software = 70
-  /// Writing to stdout failed (other than the reader going away).
+  /// The `--record` file cannot be created or appended to (EX_CANTCREAT): a directory, no
+  /// permission, not a recording, or a recording of another venue.
+  case cannotCreate = 73
+  /// Writing to stdout, or to the `--record` file, failed (other than stdout's reader going away).
   case ioError = 74
   /// The connection kept failing and `--max-retries` reconnects were used up (EX_TEMPFAIL:
   /// trying again later may work).

@@ -1,6 +1,7 @@
 import FeedCore
 import FeedServer
 import PriceFeed
+import Synchronization
 import WebSocketClient
 
 /// The command: arguments → configuration → provider, engine and pipeline → run → exit code.
@@ -67,6 +68,11 @@ enum TickerCommand {
       diagnostics.warning("\(conflict)")
     }
 
+    if let path = config.replay {
+      return await ReplayCommand.run(
+        path: path, config: config, environment: environment, diagnostics: diagnostics)
+    }
+
     guard let provider = ProviderCatalog.provider(named: config.provider) else {
       diagnostics.error(
         "unknown provider \"\(config.provider)\" (known: \(ProviderCatalog.names.joined(separator: ", ")))")
@@ -82,24 +88,8 @@ enum TickerCommand {
       }
     }
 
-    // Alerts: their symbols in the venue's notation, and among those followed.
-    var alerts: [AlertBook.Rule] = []
-    for (conditions, ends, flag) in [(config.alerts, false, "--alert"), (config.until, true, "--until")] {
-      for var condition in conditions {
-        guard case .success(let canonical) = provider.canonicalSymbol(condition.symbol) else {
-          diagnostics.error(
-            "\(flag) \(condition): \"\(condition.symbol)\" is not a \(provider.displayName) symbol")
-          return .usage
-        }
-        guard symbols.contains(canonical) else {
-          diagnostics.error(
-            "\(flag) \(condition): \(canonical) is not followed (add --symbol \(canonical)); "
-              + "following \(symbols.joined(separator: ", "))")
-          return .usage
-        }
-        condition.symbol = canonical
-        alerts.append(AlertBook.Rule(condition: condition, ends: ends))
-      }
+    guard let alerts = Self.alertRules(config, provider: provider, symbols: symbols, diagnostics) else {
+      return .usage
     }
 
     // Where to connect: the demo's own server, or the venue (with its token).
@@ -138,6 +128,25 @@ enum TickerCommand {
       url = provider.endpoint(base: config.url ?? provider.defaultURL, token: config.token)
     }
     defer { demoServer?.stop() }
+
+    let recording = RecordingTarget()
+    var recorder: Recorder?
+    if let path = config.record {
+      do {
+        recorder = try Recorder.open(
+          path: path,
+          header: RecordingHeader(
+            provider: provider.name, symbols: symbols, startedMilliseconds: WallClock.epochMilliseconds()),
+          onFailure: { [diagnostics] code in
+            diagnostics.error("cannot write the recording \(path): \(FailureText.systemError(code))")
+            recording.failed(code)
+          })
+      } catch {
+        diagnostics.error("\(error)")
+        return .cannotCreate
+      }
+      diagnostics.info("recording to \(path)")
+    }
 
     let selected: EngineSelection.Selected
     do {
@@ -202,13 +211,14 @@ enum TickerCommand {
         silenceTimeout: config.silenceTimeout == .zero ? nil : config.silenceTimeout),
       mode: board == nil ? config.stageMode : .everyTrade, symbols: symbols,
       ticketPrefix: Self.ticketPrefix(),
-      alerts: alerts)
+      alerts: alerts, recorder: recorder)
     let reports = ReportWriter<ContinuousClock.Instant>(
       diagnostics: diagnostics, provider: provider, now: { ContinuousClock.now }, bell: isTerminal(2))
     let feed = Feed(settings) { [board] in
       reports.write($0)
       board?.report($0)
     }
+    recording.feed = feed
     // Signals are caught before the board takes the terminal: a Ctrl-C then always restores it.
     let signals = SignalWatcher(beforeImmediateExit: { [board] in board?.restore() }) {
       feed.stop(.signal($0))
@@ -223,7 +233,34 @@ enum TickerCommand {
     let outcome = await feed.run()
     await output.value
     reports.summary()
+    if recording.failure != nil { return .ioError }
     return ErrorReport.report(outcome, provider: provider, awaitingUntil: !config.until.isEmpty, diagnostics)
+  }
+
+  /// `--alert` and `--until` rules: their symbols in the venue's notation, and among those
+  /// followed; nil (after saying why) when one is not.
+  static func alertRules(
+    _ config: TickerConfig, provider: any Provider, symbols: [String], _ diagnostics: Diagnostics
+  ) -> [AlertBook.Rule]? {
+    var alerts: [AlertBook.Rule] = []
+    for (conditions, ends, flag) in [(config.alerts, false, "--alert"), (config.until, true, "--until")] {
+      for var condition in conditions {
+        guard case .success(let canonical) = provider.canonicalSymbol(condition.symbol) else {
+          diagnostics.error(
+            "\(flag) \(condition): \"\(condition.symbol)\" is not a \(provider.displayName) symbol")
+          return nil
+        }
+        guard symbols.contains(canonical) else {
+          diagnostics.error(
+            "\(flag) \(condition): \(canonical) is not followed (add --symbol \(canonical)); "
+              + "following \(symbols.joined(separator: ", "))")
+          return nil
+        }
+        condition.symbol = canonical
+        alerts.append(AlertBook.Rule(condition: condition, ends: ends))
+      }
+    }
+    return alerts
   }
 
   /// A prefix that makes this run's venue tickets unique (Upbit): "ticker-" and 8 hex digits.
@@ -244,5 +281,25 @@ extension Duration {
 extension String {
   func replacingAll(_ target: Character, with replacement: String) -> String {
     split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+  }
+}
+
+/// Where a failed `--record` write reports to: the run stops (exit 74).
+final class RecordingTarget: Sendable {
+  private let state = Mutex<(feed: Feed?, failure: Int32?)>((nil, nil))
+
+  var feed: Feed? {
+    get { state.withLock { $0.feed } }
+    set { state.withLock { $0.feed = newValue } }
+  }
+
+  var failure: Int32? { state.withLock { $0.failure } }
+
+  func failed(_ code: Int32) {
+    let feed = state.withLock { state -> Feed? in
+      state.failure = code
+      return state.feed
+    }
+    feed?.stop(.writeFailed(code))
   }
 }

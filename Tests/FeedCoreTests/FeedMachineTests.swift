@@ -100,6 +100,42 @@ import WebSocketClient
     #expect(m.tick(at: .at(2.5)).published == ["A 5"])
   }
 
+  /// Whether the timer fired on time or late, what prints is the same: a removal first releases
+  /// what was due, in deadline order, and so does the end of the run.
+  @Test func aRemovalAfterAMissedDeadlineReleasesWhatWasDueFirst() {
+    let mode = PriceStageMode.debounced(interval: .seconds(1), maxWait: .seconds(1))
+    var onTime = Self.machine(symbols: ["A", "B"], mode: mode)
+    var late = Self.machine(symbols: ["A", "B"], mode: mode)
+    var printed: [[String]] = [[], []]
+    for (index, timerOnTime) in [true, false].enumerated() {
+      var m = timerOnTime ? onTime : late
+      _ = m.opened(at: .zero)
+      printed[index] += m.handle([.message(quote("A", "5", 1))], at: .at(0.1)).actions.published
+      printed[index] += m.handle([.message(quote("B", "7", 2))], at: .at(0.2)).actions.published
+      printed[index] += m.handle([.message(quote("A", "6", 3))], at: .at(0.5)).actions.published
+      if timerOnTime {
+        printed[index] += m.tick(at: .at(1.1)).published  // A, due at 1.1 (max wait)
+        printed[index] += m.tick(at: .at(1.2)).published  // B, due at 1.2
+      }
+      printed[index] += m.handle(.remove(["A"]), at: .at(2.0)).published
+      if timerOnTime { onTime = m } else { late = m }
+    }
+    #expect(printed[0] == ["A 6", "B 7"])
+    #expect(printed[1] == printed[0])
+  }
+
+  @Test func theEndReleasesWhatWasDueInDeadlineOrderThenTheRest() {
+    let mode = PriceStageMode.debounced(interval: .seconds(1), maxWait: .seconds(5))
+    var m = Self.machine(symbols: ["A", "B", "C"], mode: mode)
+    _ = m.opened(at: .zero)
+    _ = m.handle([.message(quote("A", "5", 1))], at: .at(0.1))
+    _ = m.handle([.message(quote("B", "7", 2))], at: .at(0.5))
+    _ = m.handle([.message(quote("A", "6", 3))], at: .at(0.9))  // A now due at 1.9, after B (1.5)
+    _ = m.handle([.message(quote("C", "9", 4))], at: .at(1.4))  // due at 2.4, after the end
+    // Ended at 2.0 with the timer behind: B and A as the timer would have released them, then C.
+    #expect(m.flush(at: .at(2.0)).map { "\($0.symbol) \($0.price.text)" } == ["B 7", "A 6", "C 9"])
+  }
+
   @Test func aLargeMessageStopsTheBatchForTheShell() {
     var m = Self.machine()
     _ = m.opened(at: .zero)

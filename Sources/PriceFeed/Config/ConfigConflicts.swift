@@ -23,6 +23,20 @@ public enum ConfigConflicts {
       pair("--demo", "--url", "the demo replays from its own local server, so --url would be ignored")
       pair("--demo", "--cacert", "the demo's local server needs no certificate, so --cacert would be ignored")
     }
+    if config.replay != nil {
+      let why = "--replay takes the venue, the symbols and every frame from the recording"
+      for other in [
+        "--demo", "--url", "--provider", "--symbol", "--record", "--control", "--cacert", "--engine",
+        "--connect-timeout", "--max-retries", "--max-backoff", "--ping-interval", "--pong-timeout",
+        "--silence-timeout",
+      ] where config.sources[other] == .commandLine {
+        // From the config file or the environment they are simply not used: a saved --provider
+        // must not make every replay warn.
+        pair("--replay", other, why)
+      }
+    } else if config.sources["--speed"] != nil {
+      found.append(Conflict(fatal: false, message: "--speed applies only with --replay: ignored"))
+    }
     if config.everyTrade {
       pair("--every-trade", "--debounce", "--every-trade prints every trade, so --debounce would be ignored")
       pair("--every-trade", "--max-wait", "--every-trade prints every trade, so --max-wait would be ignored")
@@ -32,7 +46,7 @@ public enum ConfigConflicts {
         "--format", "--timestamps",
         "--format \(config.format.rawValue) has no time column (--timestamps is for text, csv and tsv)")
     }
-    if config.format == .price && config.symbols.count > 1 {
+    if config.format == .price && config.symbols.count > 1 && config.replay == nil {
       found.append(
         Conflict(
           fatal: true,

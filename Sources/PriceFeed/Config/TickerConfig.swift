@@ -46,6 +46,12 @@ public struct TickerConfig: Sendable, Equatable {
   public var alerts: [AlertCondition] = []
   /// `--until`: the run ends (exit 0) the first time one of these holds.
   public var until: [AlertCondition] = []
+  /// `--record`: append what the feed receives to this file.
+  public var record: String? = nil
+  /// `--replay`: print this recording instead of connecting.
+  public var replay: String? = nil
+  /// `--replay`'s pace.
+  public var speed: ReplaySpeed = .default
   /// Which source set each setting that some source set (by `Setting.name`; the last one wins):
   /// what `ConfigConflicts` checks for combinations that make no sense together. Where a value
   /// came from is not part of the configuration's value: two configurations with the same

@@ -12,6 +12,8 @@
 ///   trade time (so the latest trade wins, whatever the arrival order). The pending quote is
 ///   released when `interval` has passed since the symbol's last quote, or `maxWait` since its
 ///   first pending quote, whichever comes first; then it is deduped and stale-checked as above.
+///   A quote is released at its deadline whenever the caller gets there (a `tick` or a later
+///   `receive`): what prints depends only on the instants quotes arrived at.
 public struct PriceStage<Instant: InstantProtocol>: Sendable where Instant.Duration == Swift.Duration {
   public let mode: PriceStageMode
   private var indexBySymbol: [String: Int] = [:]
@@ -44,12 +46,17 @@ public struct PriceStage<Instant: InstantProtocol>: Sendable where Instant.Durat
       }
       return out
     case .debounced:
+      // What was due by `now` goes first, before the new quotes can replace or extend it: so the
+      // output depends only on when quotes arrived, never on whether the caller's timer fired on
+      // time or late (a replay, ticking exactly at each deadline, prints what the live run did).
+      var out = tick(at: now)
       for quote in quotes {
         let index = stateIndex(for: quote.symbol)
         guard !states[index].isStale(quote) else { continue }
         states[index].hold(quote, at: now)
       }
-      return tick(at: now)
+      out += tick(at: now)
+      return out
     }
   }
 

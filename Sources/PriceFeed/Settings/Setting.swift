@@ -67,6 +67,7 @@ public enum SettingGroup: String, Sendable, CaseIterable {
   case filtering = "FILTERING"
   case output = "OUTPUT"
   case alerts = "ALERTS"
+  case recording = "RECORD AND REPLAY"
   case connection = "CONNECTION"
   case reconnect = "RECONNECT AND KEEPALIVE"
   case general = "GENERAL"

@@ -4,7 +4,8 @@
 /// declaration here plus its use (a stored property of `TickerConfig`, whose initial value is the
 /// default).
 public enum Settings {
-  public static let all: [Setting] = feed + filtering + output + alerts + connection + reconnect + general
+  public static let all: [Setting] =
+    feed + filtering + output + alerts + recording + connection + reconnect + general
 
   static let feed: [Setting] = [
     .value(
@@ -87,6 +88,23 @@ public enum Settings {
       valueName: "COND",
       help: "exit 0 the first time COND holds (as --alert); exit 1 if the run ends before; repeatable",
       parser: ValueParsers.conditions, defaultText: "none", accumulate: { $0 + $1 }),
+  ]
+
+  static let recording: [Setting] = [
+    .value(
+      \.record, key: nil, flags: ["--record"], group: .recording, valueName: "FILE",
+      help: "append every frame received, with its time, to FILE (NDJSON; a new run section if it "
+        + "is a recording already)",
+      parser: ValueParsers.path.orNil, defaultText: "off"),
+    .value(
+      \.replay, key: nil, flags: ["--replay"], group: .recording, valueName: "FILE",
+      help: "print a recording instead of connecting (venue and symbols from the file): the lines "
+        + "the live run printed with the same settings",
+      parser: ValueParsers.path.orNil, defaultText: "off"),
+    .value(
+      \.speed, key: nil, flags: ["--speed"], group: .recording, valueName: "X|max",
+      help: "--replay's pace: 1 as recorded, 2 twice as fast, max without waiting",
+      parser: ValueParsers.speed),
   ]
 
   static let connection: [Setting] = [

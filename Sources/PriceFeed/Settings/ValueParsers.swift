@@ -85,6 +85,11 @@ enum ValueParsers {
 
   static let control = choice(ControlSource.self)
 
+  static let speed = ValueParser<ReplaySpeed>(
+    requirement: "must be a number from 0.001 to 1000000 (1 = as recorded) or max", text: ReplaySpeed.parse,
+    json: { value in (value.stringValue ?? value.numberText).flatMap(ReplaySpeed.parse) },
+    show: { $0.description }, jsonText: { JSONEscaping.quoted($0.description) })
+
   /// Conditions (`BINANCE:BTCUSDT>100000`), comma-separated; in the file also an array.
   static var conditions: ValueParser<[AlertCondition]> {
     @Sendable func parse(_ text: String) -> [AlertCondition]? {

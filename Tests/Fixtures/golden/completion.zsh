@@ -21,6 +21,9 @@ _arguments -s \
     ''--board'[on a terminal, one row per symbol updated in place\: price, change, sparkline, trade time, trades per second (lines when stdout is not a terminal)]' \
     ''--alert'[a line on stderr (and the bell on a terminal) when COND becomes true\: SYM>PRICE, SYM<=PRICE, SYM±2% (a move from the first price); repeatable]:value: ' \
     ''--until'[exit 0 the first time COND holds (as --alert); exit 1 if the run ends before; repeatable]:value: ' \
+    ''--record'[append every frame received, with its time, to FILE (NDJSON; a new run section if it is a recording already)]:file:_files' \
+    ''--replay'[print a recording instead of connecting (venue and symbols from the file)\: the lines the live run printed with the same settings]:file:_files' \
+    ''--speed'[--replay'\''s pace\: 1 as recorded, 2 twice as fast, max without waiting]:value: ' \
     ''--engine'[WebSocket engine (auto\: URLSession where it handles WebSockets correctly, else native)]:value:(auto urlsession native)' \
     ''--cacert'[also trust the CA certificates in this PEM file]:file:_files' \
     ''--connect-timeout'[limit for name lookup + TCP + TLS + upgrade]:value: ' \

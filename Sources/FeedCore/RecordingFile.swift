@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A recording read line by line from its file: never more than one line (at most
+/// `maximumLineLength` bytes) and one read buffer in memory, whatever the file holds.
+struct RecordingFile: ~Copyable {
+  let path: String
+  let maximumLineLength: Int
+  private let fd: Int32
+  private var buffer: [UInt8] = []
+  /// Where the unconsumed bytes of `buffer` start, and how far a newline was looked for.
+  private var start = 0
+  private var scanned = 0
+  private var atEnd = false
+  /// Lines handed out so far.
+  private(set) var lineNumber = 0
+
+  init(path: String, maximumLineLength: Int) throws(RecordingError) {
+    // O_NONBLOCK: a FIFO without a writer must not block the open (regular files ignore it).
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard fd >= 0 else { throw .unreadable(path: path, errno: errno) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+      close(fd)
+      throw .notRegularFile(path: path)
+    }
+    self.fd = fd
+    self.path = path
+    self.maximumLineLength = maximumLineLength
+  }
+
+  deinit { close(fd) }
+
+  /// The next line without its newline; nil at the end of the file.
+  mutating func nextLine() throws(RecordingError) -> ArraySlice<UInt8>? {
+    while true {
+      if let newline = buffer[scanned...].firstIndex(of: 0x0A) {
+        let line = buffer[start..<newline]
+        start = newline + 1
+        scanned = start
+        lineNumber += 1
+        guard line.count <= maximumLineLength else {
+          throw .lineTooLong(lineNumber, limit: maximumLineLength)
+        }
+        return line
+      }
+      scanned = buffer.count
+      if buffer.count - start > maximumLineLength {
+        throw .lineTooLong(lineNumber + 1, limit: maximumLineLength)
+      }
+      if atEnd {
+        guard start == buffer.count else { throw .truncated(lineNumber + 1) }
+        return nil
+      }
+      try fill()
+    }
+  }
+
+  private mutating func fill() throws(RecordingError) {
+    if start > 0 && start * 2 >= buffer.count {
+      buffer.removeSubrange(0..<start)
+      scanned -= start
+      start = 0
+    }
+    let chunk = 64 << 10
+    let old = buffer.count
+    buffer.append(contentsOf: repeatElement(0, count: chunk))
+    var n: Int
+    repeat {
+      n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + old, chunk) }
+    } while n < 0 && errno == EINTR
+    guard n >= 0 else {
+      buffer.removeSubrange(old...)
+      throw .unreadable(path: path, errno: errno)
+    }
+    buffer.removeSubrange((old + n)...)
+    if n == 0 { atEnd = true }
+  }
+}
