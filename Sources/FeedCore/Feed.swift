@@ -32,6 +32,9 @@ public final class Feed: Sendable {
     public var closeTimeout: Duration
     /// `--alert` and `--until` rules (symbols canonical for the provider).
     public var alerts: [AlertBook.Rule]
+    /// Whether the run ends once every followed symbol was refused one by one (the ticker: nothing
+    /// could ever print). `serve` keeps running: its clients come and go.
+    public var endsWhenEverySymbolRefused = true
 
     public init(
       provider: any Provider, engine: any WebSocketEngine, url: WebSocketURL,
@@ -54,6 +57,8 @@ public final class Feed: Sendable {
   }
 
   public let bus = QuoteBus()
+  /// The venue this feed reads.
+  public var provider: any Provider { settings.provider }
   private let settings: Settings
   private let session: WebSocketSession
   private let clock: any Clock<Duration>
@@ -97,7 +102,8 @@ public final class Feed: Sendable {
   private func run<C: Clock>(_ clock: C) async -> FeedOutcome where C.Duration == Duration {
     let machine = FeedMachine<C.Instant>(
       provider: settings.provider, symbols: settings.symbols, mode: settings.mode,
-      ticketPrefix: settings.ticketPrefix, alerts: settings.alerts)
+      ticketPrefix: settings.ticketPrefix, alerts: settings.alerts,
+      endsWhenEverySymbolRefused: settings.endsWhenEverySymbolRefused)
     let shell = FeedShell(
       machine: machine, clock: clock, session: session, bus: bus, closeTimeout: settings.closeTimeout,
       report: report)

@@ -19,7 +19,9 @@ struct UpgradeResponder {
   func respond(
     received: (ServerHandshake.Request) -> Void, admit: (ServerHandshake.Request) -> Admission
   ) -> (request: ServerHandshake.Request, leftover: [UInt8])? {
-    guard let (request, leftover) = ServerUpgrade.readRequest(input: input, writer: writer) else { return nil }
+    guard let (request, leftover) = ServerUpgrade.readRequest(input: input, writer: writer) else {
+      return nil
+    }
     received(request)
     guard let answer = answer(request, admit: admit) else { return nil }
     guard

@@ -19,6 +19,10 @@ enum ExitCode: Int32, Sendable {
   case unavailable = 69
   /// A bug: something that should never happen did.
   case software = 70
+  /// `ticker serve` could not listen on its address and port: the port is in use (another
+  /// `ticker serve`?), the address is not one of this machine's, or a port below 1024 needs
+  /// privileges (EX_OSERR).
+  case cannotListen = 71
   /// Writing to stdout failed (other than the reader going away).
   case ioError = 74
   /// The connection kept failing and `--max-retries` reconnects were used up (EX_TEMPFAIL:

@@ -12,6 +12,7 @@ enum HelpText {
     USAGE
       ticker [--provider NAME] [--symbol SYMBOL]... [options]
       ticker --demo [options]
+      ticker serve [--provider NAME] [--port PORT] [--bind ADDRESS] [--serve-token TOKEN] [options]
       ticker completions bash|zsh|fish
 
     \(HelpWriter.options())\(HelpWriter.environment())
@@ -20,10 +21,10 @@ enum HelpText {
       1 --until was given and the feed ended before any of its conditions held
       64 usage error or missing token       65 the venue refused the subscription
       66 config or CA file missing/unusable 69 the service cannot be used from here
-      70 internal error                     74 stdout closed or write error
-      75 reconnects exhausted               76 protocol or TLS error
-      77 token refused (401/403)            78 invalid config
-      130/143 SIGINT/SIGTERM
+      70 internal error                     71 serve: cannot listen (port in use)
+      74 stdout closed or write error       75 reconnects exhausted
+      76 protocol or TLS error              77 token refused (401/403)
+      78 invalid config                     130/143 SIGINT/SIGTERM
 
     EXAMPLES
       ticker --demo --count 5                        no key, no internet
@@ -32,6 +33,7 @@ enum HelpText {
       ticker --provider coinbase --format json --count 1 | jq .price
       ticker --provider upbit -s KRW-BTC --format csv --count 100 > prices.csv
       ticker --provider binance --until 'BTCUSDT>100000' && notify-send 'BTC above 100k'
+      ticker serve --demo --port 8717                 Finnhub's API on ws://127.0.0.1:8717/
       source <(ticker completions bash)
 
     """

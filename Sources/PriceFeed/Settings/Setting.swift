@@ -69,6 +69,7 @@ public enum SettingGroup: String, Sendable, CaseIterable {
   case alerts = "ALERTS"
   case connection = "CONNECTION"
   case reconnect = "RECONNECT AND KEEPALIVE"
+  case serve = "SERVE (ticker serve)"
   case general = "GENERAL"
 }
 

@@ -1,0 +1,139 @@
+import Dispatch
+import FeedCore
+import FeedServer
+import PriceFeed
+import Synchronization
+import WebSocketClient
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `ticker serve`: one upstream feed (every trade), served to local clients as Finnhub's WebSocket
+/// API by `ServeHub`. stdout gets one line, the address clients connect to; stderr a status line
+/// per client connected, disconnected or dropped (more with `-v`).
+enum ServeCommand {
+  /// Why the configuration cannot be served, or nil: a non-loopback address needs a token.
+  static func refusal(_ config: TickerConfig) -> String? {
+    if !ServeAccess.isLoopback(config.bind), config.serveToken == nil {
+      return "--bind \(config.bind) would let anyone who can reach this machine use the feed: "
+        + "set --serve-token (or TICKER_SERVE_TOKEN) so that clients must pass ?token=, "
+        + "or bind 127.0.0.1"
+    }
+    return nil
+  }
+
+  /// The demo server as `serve` needs it: the replay starts at the first subscription, and no
+  /// venue deadline for subscribing (clients may come much later).
+  static func demoOptions(_ options: FeedServer.Options, serving: Bool) -> FeedServer.Options {
+    guard serving else { return options }
+    var options = options
+    options.awaitSubscriptions = max(1, options.awaitSubscriptions)
+    options.rules.subscribeDeadline = nil
+    return options
+  }
+
+  static func run(
+    config: TickerConfig, settings: Feed.Settings, stdout: FileDescriptorWriter, diagnostics: Diagnostics
+  ) async -> ExitCode {
+    var settings = settings
+    settings.mode = .everyTrade
+    settings.endsWhenEverySymbolRefused = false
+    let provider = settings.provider
+    let reports = ReportWriter<ContinuousClock.Instant>(
+      diagnostics: diagnostics, provider: provider, now: { ContinuousClock.now }, bell: false)
+    let box = HubBox()
+    let feed = Feed(settings) { report in
+      reports.write(report)
+      box.hub?.upstream(report)
+    }
+    let hub: ServeHub
+    do {
+      hub = try ServeHub(
+        source: feed,
+        options: ServeHub.Options(
+          host: config.bind, port: config.servePort, token: config.serveToken,
+          maximumClients: config.maxClients, pinned: settings.symbols),
+        log: { say($0, diagnostics) })
+    } catch {
+      diagnostics.error(
+        "cannot listen on \(config.bind) port \(config.servePort): \(error)"
+          + (isAddressInUse(error) ? " (another ticker serve? pick one with --port)" : ""))
+      return .cannotListen
+    }
+    box.hub = hub
+    let host = config.bind.contains(":") ? "[\(config.bind)]" : config.bind
+    try? stdout.write("ws://\(host):\(hub.port)/\n")
+    diagnostics.note(
+      "serving \(provider.displayName) on ws://\(host):\(hub.port)/"
+        + (config.serveToken == nil ? "" : " (clients must pass ?token=)")
+        + (settings.symbols.isEmpty
+          ? "" : "; following \(settings.symbols.joined(separator: ", ")) throughout"))
+    hub.start()
+    let signals = SignalWatcher { sig in
+      hub.shutdown(CloseStatus(code: .goingAway, reason: "ticker serve is stopping"))
+      feed.stop(.signal(sig))
+    }
+    defer { signals.cancel() }
+    let outcome = await feed.run()
+    await withCheckedContinuation { done in
+      DispatchQueue(label: "serve.shutdown").async {
+        hub.shutdown(CloseStatus(code: .goingAway, reason: "ticker serve is stopping"))
+        done.resume()
+      }
+    }
+    await hub.drained()
+    reports.summary()
+    return ErrorReport.report(outcome, provider: provider, diagnostics)
+  }
+
+  private static func isAddressInUse(_ error: TransportError) -> Bool {
+    if case .syscall(_, let code) = error { return code == EADDRINUSE }
+    return false
+  }
+
+  /// The status line for a hub event (Diagnostics escapes what clients control).
+  static func say(_ event: ServeHub.Event, _ diagnostics: Diagnostics) {
+    switch event {
+    case .connected(let client, let open):
+      diagnostics.note("serve: client \(client) connected (\(open) open)")
+    case .disconnected(let client, let status, let why, let open):
+      if let why {
+        diagnostics.note(
+          "serve: client \(client) closed by the server: \(why)\(status.map { " (\($0.code))" } ?? "") (\(open) open)"
+        )
+      } else {
+        diagnostics.note(
+          "serve: client \(client) disconnected\(status.map { ": \($0)" } ?? "") (\(open) open)")
+      }
+    case .refused(let status, let why):
+      diagnostics.note("serve: refused a connection with HTTP \(status): \(why)")
+    case .request(let client, let request):
+      switch request {
+      case .subscribe(let symbol): diagnostics.info("serve: client \(client) subscribes \(symbol)")
+      case .unsubscribe(let symbol): diagnostics.info("serve: client \(client) unsubscribes \(symbol)")
+      case .ping: break
+      }
+    case .clientError(let client, let message):
+      diagnostics.info("serve: client \(client) told: \(message)")
+    case .upstream(let subscribed, let unsubscribed):
+      if !subscribed.isEmpty {
+        diagnostics.info("serve: upstream subscribes \(subscribed.joined(separator: ", "))")
+      }
+      if !unsubscribed.isEmpty {
+        diagnostics.info("serve: upstream unsubscribes \(unsubscribed.joined(separator: ", "))")
+      }
+    }
+  }
+}
+
+/// Lets the feed's report closure reach the hub made after it.
+private final class HubBox: Sendable {
+  private let stored = Mutex<ServeHub?>(nil)
+  var hub: ServeHub? {
+    get { stored.withLock { $0 } }
+    set { stored.withLock { $0 = newValue } }
+  }
+}
