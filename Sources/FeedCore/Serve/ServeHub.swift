@@ -34,6 +34,8 @@ public final class ServeHub: Sendable {
     public var pinned: [String]
     /// Seconds a closed client has to answer the close before it is dropped.
     public var closeGrace: Double
+    /// The kernel's send buffer per client, in bytes (Linux doubles it).
+    public var socketSendBuffer: Int32 = 64 << 10
 
     public init(
       host: String = "127.0.0.1", port: Int = ServeHub.defaultPort, token: String? = nil,
@@ -280,6 +282,8 @@ public final class ServeHub: Sendable {
       stream.close()
       return
     }
+    // What a client that stops reading can hold in the kernel, besides its queue.
+    stream.limitSendBuffer(to: options.socketSendBuffer)
     let client = ServeClient(
       id: id, stream: stream, writer: writer,
       outbox: ClientOutbox(capacity: options.queueMessages, byteLimit: options.queueBytes),
