@@ -58,9 +58,7 @@ enum ServeCommand {
           maximumClients: config.maxClients, pinned: settings.symbols),
         log: { say($0, diagnostics) })
     } catch {
-      diagnostics.error(
-        "cannot listen on \(config.bind) port \(config.servePort): \(error)"
-          + (isAddressInUse(error) ? " (another ticker serve? pick one with --port)" : ""))
+      diagnostics.error("cannot listen on \(config.bind) port \(config.servePort): \(listenFailure(error))")
       return .cannotListen
     }
     box.hub = hub
@@ -89,9 +87,16 @@ enum ServeCommand {
     return ErrorReport.report(outcome, provider: provider, diagnostics)
   }
 
-  private static func isAddressInUse(_ error: TransportError) -> Bool {
-    if case .syscall(_, let code) = error { return code == EADDRINUSE }
-    return false
+  /// Why listening failed, in words.
+  static func listenFailure(_ error: TransportError) -> String {
+    guard case .syscall(let call, let code) = error else { return "\(error)" }
+    let words = String(cString: strerror(code))
+    switch code {
+    case EADDRINUSE: return "\(words) (another ticker serve? pick another --port)"
+    case EADDRNOTAVAIL: return "\(words) (--bind must be an address of this machine)"
+    case EACCES: return "\(words) (ports below 1024 need privileges)"
+    default: return "\(call): \(words)"
+    }
   }
 
   /// The status line for a hub event (Diagnostics escapes what clients control).
@@ -116,6 +121,10 @@ enum ServeCommand {
       case .unsubscribe(let symbol): diagnostics.info("serve: client \(client) unsubscribes \(symbol)")
       case .ping: break
       }
+    case .venueRefused(let symbol, let clients):
+      diagnostics.note(
+        "serve: the venue refused \(symbol); told client\(clients.count == 1 ? "" : "s") "
+          + clients.map(String.init).joined(separator: ", "))
     case .clientError(let client, let message):
       diagnostics.info("serve: client \(client) told: \(message)")
     case .upstream(let subscribed, let unsubscribed):

@@ -31,16 +31,20 @@ struct ServeTests {
     #expect(ServeRequest.parse(#"{"type":"sub"}"#) == .failure(.unknownType("sub")))
     #expect(ServeRequest.parse(#"{"type":"subscribe","symbol":""}"#) == .failure(.missingSymbol))
     #expect(ServeRequest.parse(#"{"type":"subscribe","symbol":7}"#) == .failure(.missingSymbol))
-    #expect(ServeRequest.parse(#"{"type":"subscribe","symbol":"A\u001b[2J"}"#) == .failure(.badSymbol("A\u{1b}[2J")))
+    #expect(
+      ServeRequest.parse(#"{"type":"subscribe","symbol":"A\u001b[2J"}"#) == .failure(.badSymbol("A\u{1b}[2J"))
+    )
     let long = String(repeating: "x", count: ServeRequest.maximumSymbolBytes + 1)
     #expect(ServeRequest.parse(#"{"type":"subscribe","symbol":"\#(long)"}"#) == .failure(.badSymbol(long)))
     #expect(ServeRequest.parse(String(repeating: "[", count: 100)) == .failure(.notJSON))
   }
 
-  @Test("trade messages in Finnhub's shape keep each price's decimal text, and decode back to the same quotes")
+  @Test(
+    "trade messages in Finnhub's shape keep each price's decimal text, and decode back to the same quotes")
   func tradeShape() throws {
     let quotes = [
-      Quote(symbol: "BINANCE:BTCUSDT", price: try #require(Price("95372.10")), volume: Price("0.00063"), time: 1),
+      Quote(
+        symbol: "BINANCE:BTCUSDT", price: try #require(Price("95372.10")), volume: Price("0.00063"), time: 1),
       Quote(symbol: "A\"B", price: try #require(Price("0.000012")), volume: nil, time: 1_768_655_932_976),
     ]
     let text = FinnhubWire.tradeMessage(quotes)
@@ -53,7 +57,8 @@ struct ServeTests {
     }
     #expect(decoded.map(\.price.text) == ["95372.10", "0.000012"])
     #expect(decoded.map(\.symbol) == ["BINANCE:BTCUSDT", "A\"B"])
-    #expect(FinnhubWire.error("Invalid symbol \u{1b}X") == #"{"msg":"Invalid symbol \u001bX","type":"error"}"#)
+    #expect(
+      FinnhubWire.error("Invalid symbol \u{1b}X") == #"{"msg":"Invalid symbol \u001bX","type":"error"}"#)
   }
 
   @Test("the token: read from the query (percent-decoded) and compared whole")
@@ -71,10 +76,12 @@ struct ServeTests {
     #expect(!ServeAccess.tokenMatches("", expected: "s3cret"))
   }
 
-  @Test("loopback addresses", arguments: [
-    ("127.0.0.1", true), ("127.1.2.3", true), ("::1", true), ("localhost", true),
-    ("0.0.0.0", false), ("::", false), ("192.168.1.5", false), ("128.0.0.1", false),
-  ])
+  @Test(
+    "loopback addresses",
+    arguments: [
+      ("127.0.0.1", true), ("127.1.2.3", true), ("::1", true), ("localhost", true),
+      ("0.0.0.0", false), ("::", false), ("192.168.1.5", false), ("128.0.0.1", false),
+    ])
   func loopback(address: String, isLoopback: Bool) {
     #expect(ServeAccess.isLoopback(address) == isLoopback)
   }

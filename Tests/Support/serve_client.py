@@ -44,7 +44,7 @@ async def main(url):
                     say("BINARY " + message.hex())
         except ConnectionClosed:
             pass
-        received = ws.close_rcvd
+        received = ws.protocol.close_rcvd
         if received is None:
             say("CLOSED 1006 ")
         else:

@@ -19,7 +19,9 @@ struct ServeEndToEndTests {
       if index % 3 == 0 {
         lines.append(ServeRun.trade(symbols.indices.map { (symbols[$0], price($0, index), 1_000 + index) }))
       } else {
-        for s in symbols.indices { lines.append(ServeRun.trade([(symbols[s], price(s, index), 1_000 + index)])) }
+        for s in symbols.indices {
+          lines.append(ServeRun.trade([(symbols[s], price(s, index), 1_000 + index)]))
+        }
       }
     }
     return lines.joined(separator: "\n")
@@ -53,14 +55,17 @@ struct ServeEndToEndTests {
       while seen.count < 20 {
         guard let line = await peer.expect({ $0.contains("\"type\":\"trade\"") }) else { break }
         let text = String(line.dropFirst(prefix.count))
-        #expect(text.hasPrefix(#"{"data":[{"p":"#) && text.hasSuffix(#""c":null}],"type":"trade"}"#), "\(text)")
+        #expect(
+          text.hasPrefix(#"{"data":[{"p":"#) && text.hasSuffix(#""c":null}],"type":"trade"}"#), "\(text)")
         for other in Self.symbols where other != Self.symbols[s] { #expect(!text.contains(other), "\(text)") }
         seen += Self.pricesIn(text)
       }
       #expect(seen == (0..<20).map { Self.price(s, $0) })
     }
     // The upstream was asked for each symbol once.
-    for symbol in Self.symbols { #expect(upstream.count(subscribe(symbol)) == 1, "\(upstream.record.clientMessages)") }
+    for symbol in Self.symbols {
+      #expect(upstream.count(subscribe(symbol)) == 1, "\(upstream.record.clientMessages)")
+    }
     await websocat.finish()
     await python.finish()
     serve.process.signal(SIGINT)
@@ -73,13 +78,16 @@ struct ServeEndToEndTests {
     text.components(separatedBy: #""p":"#).dropFirst().map { String($0.prefix { $0 != "," }) }
   }
 
-  @Test("the upstream follows the union: subscribed when the first client asks, unsubscribed when the last leaves")
+  @Test(
+    "the upstream follows the union: subscribed when the first client asks, unsubscribed when the last leaves"
+  )
   func unionOnTheWire() async throws {
     try ServeRun.requirePeers()
     let upstream = try ServeRun.upstream(ServeRun.accepted)
     defer { upstream.stop() }
     let serve = try await ServeRun.start(
-      ["--url", upstream.url.description], environment: TickerProcess.cleanEnvironment(["FINNHUB_TOKEN": "k"]))
+      ["--url", upstream.url.description], environment: TickerProcess.cleanEnvironment(["FINNHUB_TOKEN": "k"])
+    )
     let first = try serve.websocat()
     let second = try serve.websocat()
     func upstreamSaw(_ message: String) async -> Bool {
@@ -117,7 +125,8 @@ struct ServeEndToEndTests {
     #expect(await eventually { upstream.record.clientCloses.contains { $0?.code == .normalClosure } })
   }
 
-  @Test("a client that stops reading is dropped (1008) while the others get every trade; memory stays bounded")
+  @Test(
+    "a client that stops reading is dropped (1008) while the others get every trade; memory stays bounded")
   func slowClientDropped() async throws {
     try ServeRun.requirePeers()
     let count = 60_000
@@ -135,7 +144,10 @@ struct ServeEndToEndTests {
 
     let stalled = try LinePeer(
       URLSessionHarness.python,
-      [URLSessionHarness.repositoryRoot + "/Tests/Support/stalled_client.py", String(serve.port), "BINANCE:BTCUSDT"])
+      [
+        URLSessionHarness.repositoryRoot + "/Tests/Support/stalled_client.py", String(serve.port),
+        "BINANCE:BTCUSDT",
+      ])
     #expect(await stalled.expect { $0 == "SUBSCRIBED" } != nil)
     #expect(await eventually { upstream.count(subscribe("BINANCE:BTCUSDT")) == 1 })
     let websocat = try serve.websocatToFile()
@@ -155,7 +167,9 @@ struct ServeEndToEndTests {
     let client = await ticker.exit()
     #expect(client.status == 0, "\(client.stderr)")
     // websocat got every trade too (one message may carry many).
-    @Sendable func trades() -> Int { websocat.output.components(separatedBy: #""s":"BINANCE:BTCUSDT""#).count - 1 }
+    @Sendable func trades() -> Int {
+      websocat.output.components(separatedBy: #""s":"BINANCE:BTCUSDT""#).count - 1
+    }
     #expect(await eventually { trades() >= count }, "\(serve.process.stderrSoFar)")
     #expect(trades() == count)
     // The one that never read was dropped with 1008, and said so on stderr.

@@ -74,6 +74,8 @@ public final class ServeHub: Sendable {
     case clientError(client: Int, String)
     /// The upstream subscription changed (verbose).
     case upstream(subscribed: [String], unsubscribed: [String])
+    /// The venue refused a symbol: the clients that asked were told, and no longer follow it.
+    case venueRefused(symbol: String, clients: [Int])
   }
 
   public let options: Options
@@ -194,6 +196,7 @@ public final class ServeHub: Sendable {
     for (client, symbol) in told {
       _ = client.send(FinnhubWire.error("Invalid symbol \(symbol)"))
     }
+    if !told.isEmpty { log(.venueRefused(symbol: serverSymbol, clients: told.map(\.0.id))) }
   }
 
   // MARK: Distribution

@@ -10,7 +10,8 @@ extension TCPStream {
   /// and notices sooner that it stopped. False when the system refused.
   @discardableResult
   public func limitSendBuffer(to bytes: Int32) -> Bool {
-    (try? socket.withDescriptor { fd in POSIX.setOption(fd, level: SOL_SOCKET, name: SO_SNDBUF, value: bytes) })
+    (try? socket.withDescriptor { fd in POSIX.setOption(fd, level: SOL_SOCKET, name: SO_SNDBUF, value: bytes)
+    })
       ?? false
   }
 }

@@ -15,7 +15,8 @@ struct ServeRun {
     let process = try RunningTicker(["serve", "--port", "0"] + arguments, environment: environment)
     let line = try #require(await process.lines(1).first, "serve printed no address")
     let port = try #require(
-      Int(line.split(separator: ":").last?.trimmingCharacters(in: CharacterSet(charactersIn: "/")) ?? ""), "\(line)")
+      Int(line.split(separator: ":").last?.trimmingCharacters(in: CharacterSet(charactersIn: "/")) ?? ""),
+      "\(line)")
     return ServeRun(process: process, url: line, port: port)
   }
 
@@ -29,7 +30,8 @@ struct ServeRun {
     let server = try FeedServer(
       script: try SessionScript(ndjson: script),
       options: .init(
-        timeScale: 0, ending: ending, awaitSubscriptions: awaitSubscriptions, acceptAnySymbol: acceptAnySymbol))
+        timeScale: 0, ending: ending, awaitSubscriptions: awaitSubscriptions, acceptAnySymbol: acceptAnySymbol
+      ))
     server.start()
     return server
   }
@@ -40,7 +42,8 @@ struct ServeRun {
   static func requirePeers() throws {
     for tool in [websocat, URLSessionHarness.python] {
       try #require(
-        FileManager.default.isExecutableFile(atPath: tool), "\(tool) is missing: run Scripts/setup-test-env.sh")
+        FileManager.default.isExecutableFile(atPath: tool),
+        "\(tool) is missing: run Scripts/setup-test-env.sh")
     }
   }
 
@@ -59,9 +62,11 @@ struct ServeRun {
   /// refused: see its first line).
   func python(_ target: String = "") async throws -> (LinePeer, String) {
     let peer = try LinePeer(
-      URLSessionHarness.python, [URLSessionHarness.repositoryRoot + "/Tests/Support/serve_client.py", url + target])
+      URLSessionHarness.python,
+      [URLSessionHarness.repositoryRoot + "/Tests/Support/serve_client.py", url + target])
     let first = try #require(
-      await peer.expect { $0 == "OPEN" || $0.hasPrefix("REFUSED") || $0.hasPrefix("CLOSED") }, "python client")
+      await peer.expect { $0 == "OPEN" || $0.hasPrefix("REFUSED") || $0.hasPrefix("CLOSED") }, "python client"
+    )
     return (peer, first)
   }
 
@@ -93,7 +98,8 @@ final class FileClient: @unchecked Sendable {
   let path: String
 
   init(_ executable: String, _ arguments: [String]) throws {
-    path = FileManager.default.temporaryDirectory.appendingPathComponent("serve-client-\(UUID().uuidString)").path
+    path =
+      FileManager.default.temporaryDirectory.appendingPathComponent("serve-client-\(UUID().uuidString)").path
     FileManager.default.createFile(atPath: path, contents: nil)
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
