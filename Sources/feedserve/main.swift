@@ -22,6 +22,8 @@
 //   messages. --seed S picks the sequence (default 1); each connection k uses seed S+k.
 // --verbatim: do not wait for a subscribe (for clients that send none, e.g. websocat), answer
 //   nothing, enforce nothing; with --venue, the blast is still in that venue's format.
+// --await N: the replay (and the blast) starts at the Nth subscription request instead of the first
+//   (the `ticker serve` benchmark connects every client before letting the blast go).
 // --hostile: with --blast, mix into every 1000 messages a 125-byte ping, a trade for an
 //   unsubscribed symbol full of terminal controls, an error text full of them, and binary garbage.
 
@@ -58,6 +60,7 @@ var tradesRange: ClosedRange<Int>?
 var symbolCount: Int?
 var seed: UInt64 = 1
 var hostile = false
+var awaitSubscriptions = 1
 var venue = Venue.finnhub
 
 func parseRange(_ text: String) -> ClosedRange<Int> {
@@ -84,6 +87,8 @@ while !arguments.isEmpty {
     symbolCount = Int(value(flag)).flatMap { $0 >= 1 ? $0 : nil } ?? { fail("bad --symbols") }()
   case "--seed": seed = UInt64(value(flag)) ?? { fail("bad --seed") }()
   case "--hostile": hostile = true
+  case "--await":
+    awaitSubscriptions = Int(value(flag)).flatMap { $0 >= 1 ? $0 : nil } ?? { fail("bad --await") }()
   case "--venue":
     let name = value(flag)
     venue = Venue(provider: name) ?? { fail("unknown --venue \(name) (finnhub, upbit, binance, coinbase)") }()
@@ -153,7 +158,7 @@ let server: FeedServer
 do {
   var options = FeedServer.Options(
     port: port, timeScale: timeScale, emulation: verbatim ? .verbatim : .init(venue),
-    ending: hold ? .hold : normal, plans: plans)
+    ending: hold ? .hold : normal, awaitSubscriptions: awaitSubscriptions, plans: plans)
   options.hostileBlast = hostile
   server = try FeedServer(script: script, options: options)
 } catch {

@@ -76,13 +76,16 @@ enum ServeCommand {
     }
     defer { signals.cancel() }
     let outcome = await feed.run()
+    // Every quote the upstream gave is handed out before the clients are closed.
+    await hub.drained()
     await withCheckedContinuation { done in
       DispatchQueue(label: "serve.shutdown").async {
-        hub.shutdown(CloseStatus(code: .goingAway, reason: "ticker serve is stopping"))
+        // The upstream ended (or a signal, which closed the clients already): what the clients'
+        // queues hold goes out first, for at most a few seconds.
+        hub.shutdown(CloseStatus(code: .goingAway, reason: "ticker serve is stopping"), waiting: 5)
         done.resume()
       }
     }
-    await hub.drained()
     reports.summary()
     return ErrorReport.report(outcome, provider: provider, diagnostics)
   }
