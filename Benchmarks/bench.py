@@ -27,12 +27,12 @@ W5 realistic batches: `feedserve --blast N --trades 1-50 --symbols 20` (1–50 t
     the default mode (debounce 0.5 s + dedupe), and with --debounce 0: wall, CPU, messages/s,
     trades/s, peak RSS; a counting pass with --every-trade must print every trade.
 W7 serve fan-out: `feedserve --blast N --await 2` upstream of `ticker serve --url …` (every trade),
-    with 1, 10 and 100 websocat clients subscribed to BINANCE:BTCUSDT (stdout to a file each); a
-    raw client's subscribe lets the blast go once all are in. Per client: trades received (counted
-    in its file) and trades/s from its first to its last message (file modification times are not
-    used: websocat's output is timestamped by a reader thread here); clients serve dropped as too
-    slow (its stderr); serve's peak RSS and CPU (it exits when the upstream closes with 1000).
-    Serve, 100 websocats and the upstream share 2 cores.
+    with 1, 10 and 100 websocat clients subscribed to BINANCE:BTCUSDT, each writing to a file of
+    its own; a raw client's subscribe lets the blast go once all are in. Per client: trades
+    received (counted in its file afterwards) and trades/s from the blast's start to the file's
+    last write; clients serve dropped as too slow (its stderr); serve's peak RSS and CPU (stopped
+    with SIGINT once no file has grown for 2 s). Serve, 100 websocats and the upstream share the
+    machine's cores.
 W6 venue firehoses: `feedserve --blast N --venue binance|upbit --verbatim`: W1 in the venue's wire
     format (Binance: wrapped trades with decimal-string prices; Upbit: SIMPLE tickers in binary
     frames), websocat and `ticker --provider V --every-trade` alternating, --runs each, against
@@ -159,7 +159,7 @@ class Bench:
         n = self.args.fanout_trades
         out: dict = {"trades": n, "runs": {}}
         for clients in (1, 10, 100):
-            with FeedServe(self.feedserve, "--blast", n, "--await", 2) as upstream, \
+            with FeedServe(self.feedserve, "--blast", n, "--await", 2, "--hold") as upstream, \
                     tempfile.TemporaryDirectory(prefix="bench-w7-") as scratch:
                 serve = spawn([self.ticker, "serve", "--url", upstream.url, "--port", "0", "--max-clients", "200",
                                "-v"], env=self.ticker_env, stdout=subprocess.PIPE)
@@ -171,10 +171,13 @@ class Bench:
                 if not log.wait_for("subscribes BINANCE:BTCUSDT", clients, timeout=60):
                     self.fail(f"W7: not every client subscribed: {log.text()[-500:]}")
                 # The second upstream subscription request lets the blast go.
+                started = time.time()
                 gate = serve_fanout.FanoutClient(port, "GO")
-                measured = serve.wait(300)  # serve ends when the upstream closes with 1000
+                serve_fanout.wait_until_quiet(fleet, quiet=2.0, timeout=300)
+                serve.process.send_signal(2)
+                measured = serve.wait(30)
                 gate.sock.close()
-                per_client = [client.finish() for client in fleet]
+                per_client = [client.finish(started, n) for client in fleet]
             dropped = log.text().count("closed by the server: too slow")
             rates = [c["trades"] / c["seconds"] for c in per_client if c["seconds"]]
             run = {"clients": clients, "per_client": per_client, "dropped": dropped,

@@ -1,7 +1,7 @@
 """The `ticker serve` fan-out benchmark's clients (W7): websocat processes, each writing what it
-receives to a file of its own through a thread here that notes when the first and last bytes came
-(trades are counted in the bytes afterwards: occurrences of `"p":`), a raw client for the
-subscribe that lets the upstream's blast go, and serve's stderr read as it comes."""
+receives straight into a file of its own (trades are counted in the file afterwards:
+occurrences of `"p":`), a raw client for the subscribe that lets the upstream's blast go, and
+serve's stderr read as it comes."""
 import base64
 import os
 import pathlib
@@ -16,34 +16,18 @@ MARK = b'"p":'
 class WebsocatClient:
     def __init__(self, websocat: pathlib.Path, url: str, path: pathlib.Path, symbol: str):
         self.path = path
+        self.output = open(path, "wb")
         self.process = subprocess.Popen([str(websocat), "-t", "--no-close", url], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                                        stdout=self.output, stderr=subprocess.DEVNULL)
         self.process.stdin.write(('{"type":"subscribe","symbol":"%s"}\n' % symbol).encode())
         self.process.stdin.flush()
-        self.first: float | None = None
-        self.last: float | None = None
-        self.trades = 0
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
 
-    def _read(self) -> None:
-        tail = b""
-        with open(self.path, "wb") as out:
-            while True:
-                chunk = self.process.stdout.read1(1 << 20)
-                if not chunk:
-                    return
-                now = time.monotonic()
-                if self.first is None:
-                    self.first = now
-                self.last = now
-                data = tail + chunk
-                self.trades += data.count(MARK)
-                tail = data[-(len(MARK) - 1):]
-                out.write(chunk)
+    def size(self) -> int:
+        return self.path.stat().st_size
 
-    def finish(self) -> dict:
-        """Ends the client (serve has closed it, or is gone) and says what it got."""
+    def finish(self, started: float, trades: int) -> dict:
+        """Ends the client and says what it got: trades, and seconds from `started` (wall clock)
+        to its file's last write."""
         try:
             self.process.stdin.close()
         except BrokenPipeError:
@@ -53,9 +37,31 @@ class WebsocatClient:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
-        self.reader.join(10)
-        span = (self.last - self.first) if self.first is not None and self.last is not None else None
-        return {"trades": self.trades, "seconds": span}
+        self.output.close()
+        count = 0
+        tail = b""
+        with open(self.path, "rb") as data:
+            while chunk := data.read(1 << 22):
+                joined = tail + chunk
+                count += joined.count(MARK)
+                tail = joined[-(len(MARK) - 1):]
+        seconds = self.path.stat().st_mtime - started if count else None
+        return {"trades": count, "seconds": seconds}
+
+
+def wait_until_quiet(fleet: list, quiet: float, timeout: float) -> None:
+    """Waits until no client's file has grown for `quiet` seconds (or `timeout` passed)."""
+    limit = time.monotonic() + timeout
+    sizes = [-1] * len(fleet)
+    still_since = time.monotonic()
+    while time.monotonic() < limit:
+        now = [client.size() for client in fleet]
+        if now != sizes:
+            sizes = now
+            still_since = time.monotonic()
+        elif any(now) and time.monotonic() - still_since >= quiet:
+            return
+        time.sleep(0.1)
 
 
 class FanoutClient:

@@ -4,7 +4,7 @@
 //
 //   feedserve [--port N] [--venue V] [--script FILE.ndjson] [--time-scale X] [--verbatim] [--hold]
 //   feedserve --blast N [--venue V] [--per-connection M] [--reconnect-with drop|CODE] [--verbatim]
-//             [--trades A-B] [--symbols K] [--seed S]
+//             [--trades A-B] [--symbols K] [--seed S] [--await N] [--hold]
 //
 // --venue finnhub|upbit|binance|coinbase: emulate that venue (FeedServer.Options.Emulation; the
 //   default is finnhub) and, with --blast, write its wire format: Binance combined-stream trades
@@ -15,7 +15,7 @@
 //   subscription (for Binance, streams in the URL count).
 // --script: replay that session (default: the venue's built-in demo session).
 // --blast N: send N pre-framed one-trade messages as fast as the socket takes them, then close
-//   with 1000. With --per-connection M, each connection gets M of them and is then ended with
+//   with 1000 (with --hold: keep the connection open). With --per-connection M, each connection gets M of them and is then ended with
 //   close 1012 (or --reconnect-with drop / another code) so the client reconnects, until N are sent.
 // --trades A-B (or N), --symbols K: blast messages of A to B trades each (pseudo-random), spread
 //   over K symbols (BINANCE:BTCUSDT, BINANCE:ETHUSDT, …; see BlastMix), instead of one-trade
@@ -133,7 +133,7 @@ if let blast {
   while left > 0 {
     let n = min(each, left)
     left -= n
-    let then = left > 0 ? reconnect : normal
+    let then = left > 0 ? reconnect : hold ? .hold : normal
     let ending: ConnectionPlan.Ending
     if mixed {
       // Each connection continues the trade times where the previous one's could end at most.

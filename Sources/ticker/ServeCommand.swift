@@ -25,6 +25,16 @@ enum ServeCommand {
     return nil
   }
 
+  /// Settings given on the command line that do nothing for this command.
+  static func unused(_ config: TickerConfig, serving: Bool) -> [String] {
+    let serveOnly = ["--port", "--bind", "--serve-token", "--max-clients"]
+    let printOnly = [
+      "--count", "--format", "--timestamps", "--board", "--control", "--alert", "--until", "--debounce",
+      "--max-wait", "--every-trade",
+    ]
+    return (serving ? printOnly : serveOnly).filter { config.sources[$0] == .commandLine }
+  }
+
   /// The demo server as `serve` needs it: the replay starts at the first subscription, and no
   /// venue deadline for subscribing (clients may come much later).
   static func demoOptions(_ options: FeedServer.Options, serving: Bool) -> FeedServer.Options {
@@ -41,11 +51,23 @@ enum ServeCommand {
     var settings = settings
     settings.mode = .everyTrade
     settings.endsWhenEverySymbolRefused = false
-    let provider = settings.provider
+    return await run(
+      config: config, provider: settings.provider, pinned: settings.symbols, stdout: stdout,
+      diagnostics: diagnostics
+    ) { report in Feed(settings, report: report) }
+  }
+
+  /// Serves whatever `makeSource` makes (told where its reports go): a live `Feed`, or any other
+  /// `QuoteSource` (a recording played back) whose symbols follow `provider`'s rules.
+  static func run(
+    config: TickerConfig, provider: any Provider, pinned: [String], stdout: FileDescriptorWriter,
+    diagnostics: Diagnostics,
+    makeSource: (@escaping @Sendable (FeedReport) -> Void) -> any QuoteSource
+  ) async -> ExitCode {
     let reports = ReportWriter<ContinuousClock.Instant>(
       diagnostics: diagnostics, provider: provider, now: { ContinuousClock.now }, bell: false)
     let box = HubBox()
-    let feed = Feed(settings) { report in
+    let feed = makeSource { report in
       reports.write(report)
       box.hub?.upstream(report)
     }
@@ -55,7 +77,7 @@ enum ServeCommand {
         source: feed,
         options: ServeHub.Options(
           host: config.bind, port: config.servePort, token: config.serveToken,
-          maximumClients: config.maxClients, pinned: settings.symbols),
+          maximumClients: config.maxClients, pinned: pinned),
         log: { say($0, diagnostics) })
     } catch {
       diagnostics.error("cannot listen on \(config.bind) port \(config.servePort): \(listenFailure(error))")
@@ -67,8 +89,7 @@ enum ServeCommand {
     diagnostics.note(
       "serving \(provider.displayName) on ws://\(host):\(hub.port)/"
         + (config.serveToken == nil ? "" : " (clients must pass ?token=)")
-        + (settings.symbols.isEmpty
-          ? "" : "; following \(settings.symbols.joined(separator: ", ")) throughout"))
+        + (pinned.isEmpty ? "" : "; following \(pinned.joined(separator: ", ")) throughout"))
     hub.start()
     let signals = SignalWatcher { sig in
       hub.shutdown(CloseStatus(code: .goingAway, reason: "ticker serve is stopping"))

@@ -71,6 +71,13 @@ enum TickerCommand {
       diagnostics.error(refusal)
       return .usage
     }
+    let unused = ServeCommand.unused(config, serving: command.serve)
+    if !unused.isEmpty {
+      diagnostics.warning(
+        "\(unused.joined(separator: ", ")) "
+          + (command.serve
+            ? "apply only when printing prices, not to ticker serve" : "apply only to ticker serve"))
+    }
 
     guard let provider = ProviderCatalog.provider(named: config.provider) else {
       diagnostics.error(

@@ -254,18 +254,8 @@ public final class ServeHub: Sendable {
   private func serve(_ stream: TCPStream, id: Int) {
     let writer = ServerFrameWriter(stream: stream, writeTimeout: 5)
     let input = ServerInput(stream: stream)
-    guard let (request, leftover) = ServerUpgrade.readRequest(input: input, writer: writer) else {
-      stream.close()
-      return
-    }
-    if let token = options.token,
-      !ServeAccess.tokenMatches(ServeAccess.queryValue("token", in: request.target), expected: token)
-    {
-      ServeUpgradeRefusal.unauthorized.send(writer)
-      log(.refused(status: 401, why: "wrong or missing token"))
-      stream.close()
-      return
-    }
+    // A slot is taken before anything is read, so that connections that never finish their
+    // upgrade count against the limit too (each holds a thread for up to 10 s).
     let admitted = state.withLock { state -> Bool in
       guard !state.stopped, state.clients.count + state.reserved < options.maximumClients else {
         return false
@@ -274,15 +264,32 @@ public final class ServeHub: Sendable {
       return true
     }
     guard admitted else {
+      // Read the request first (briefly): closing on unread bytes would reset the connection
+      // before the client could read the answer.
+      _ = ServerUpgrade.readRequest(input: input, writer: writer, timeout: 2)
       ServeUpgradeRefusal.full.send(writer)
       log(.refused(status: 503, why: "\(options.maximumClients) clients already connected"))
       stream.close()
       return
     }
-    guard ServerUpgrade.accept(request, writer: writer) else {
+    func release(status: Int?, why: String) {
       state.withLock { $0.reserved -= 1 }
-      log(.refused(status: 400, why: "not a WebSocket upgrade"))
+      if let status { log(.refused(status: status, why: why)) }
       stream.close()
+    }
+    guard let (request, leftover) = ServerUpgrade.readRequest(input: input, writer: writer) else {
+      release(status: nil, why: "")
+      return
+    }
+    if let token = options.token,
+      !ServeAccess.tokenMatches(ServeAccess.queryValue("token", in: request.target), expected: token)
+    {
+      ServeUpgradeRefusal.unauthorized.send(writer)
+      release(status: 401, why: "wrong or missing token")
+      return
+    }
+    guard ServerUpgrade.accept(request, writer: writer) else {
+      release(status: 400, why: "not a WebSocket upgrade")
       return
     }
     // What a client that stops reading can hold in the kernel, besides its queue.
