@@ -1,6 +1,8 @@
-import FeedCore
 import PriceFeed
 import Testing
+import WebSocketClient
+
+@testable import FeedCore
 
 @Suite("serve: the pure parts")
 struct ServeTests {
@@ -84,5 +86,47 @@ struct ServeTests {
     ])
   func loopback(address: String, isLoopback: Bool) {
     #expect(ServeAccess.isLoopback(address) == isLoopback)
+  }
+}
+
+@Suite("serve: a client's outbox")
+struct ClientOutboxTests {
+  @Test("bounded in messages and bytes; full says so instead of waiting")
+  func bounded() {
+    let outbox = ClientOutbox(capacity: 3, byteLimit: 10)
+    #expect(outbox.offer([1, 2, 3]) == .queued)
+    #expect(outbox.offer([4, 5, 6]) == .queued)
+    #expect(outbox.offer([7, 8, 9, 10, 11]) == .full)  // 11 bytes
+    #expect(outbox.offer([7]) == .queued)
+    #expect(outbox.offer([8]) == .full)  // 3 messages
+    #expect(outbox.count == 3)
+  }
+
+  @Test("a close ends the queue: with discarding it goes first, and nothing is taken after it")
+  func close() throws {
+    let outbox = ClientOutbox(capacity: 8, byteLimit: 1 << 10)
+    _ = outbox.offer([1])
+    _ = outbox.offer([2])
+    #expect(outbox.close(CloseStatus(code: .policyViolation), discarding: true))
+    #expect(!outbox.close(CloseStatus(code: .goingAway), discarding: false))
+    #expect(outbox.offer([3]) == .closing)
+    let items = try #require(outbox.take())
+    #expect(items.count == 1)
+    guard case .close(let status) = items.first else {
+      Issue.record("not a close: \(items)")
+      return
+    }
+    #expect(status.code == .policyViolation)
+    outbox.finish()
+    #expect(outbox.take() == nil)
+  }
+
+  @Test("the writer waits while the queue is empty and wakes for the next frame")
+  func wakes() async {
+    let outbox = ClientOutbox(capacity: 8, byteLimit: 1 << 10)
+    let taken = Task.detached { outbox.take()?.count }
+    try? await Task.sleep(for: .milliseconds(20))
+    _ = outbox.offer([1])
+    #expect(await taken.value == 1)
   }
 }

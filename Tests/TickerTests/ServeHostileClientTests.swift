@@ -46,7 +46,7 @@ struct ServeHostileClientTests {
   @Test("garbage, oversized, binary and too many symbols: a Finnhub error, then the close code that says why")
   func hostileMessages() async throws {
     try ServeRun.requirePeers()
-    let serve = try await ServeRun.start(["--demo"])
+    let serve = try await ServeRun.start(["--demo", "-v"])  // -v: what clients send is logged
     let tooMany = (0..<51).map { subscribe("BINANCE:S\($0)USDT") }
     let cases: [(lines: [String], code: Int, error: String)] = [
       (["not json at all"], 1008, "not JSON"),
