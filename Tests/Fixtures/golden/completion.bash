@@ -36,7 +36,7 @@ _ticker() {
     --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   if [ "$COMP_CWORD" -eq 1 ] && [[ "$cur" != -* ]]; then
-    COMPREPLY=($(compgen -W "completions" -- "$cur"))
+    COMPREPLY=($(compgen -W "completions serve" -- "$cur"))
     return
   fi
   COMPREPLY=($(compgen -W "--provider --symbol -s --url --demo --count --control --debounce --max-wait --every-trade --format --timestamps --color --no-color --board --alert --until --engine --cacert --connect-timeout --max-message-size --max-retries --max-backoff --ping-interval --pong-timeout --silence-timeout --port --bind --serve-token --max-clients --verbose -v --config --help -h --version" -- "$cur"))
