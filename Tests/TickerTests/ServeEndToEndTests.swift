@@ -73,6 +73,27 @@ struct ServeEndToEndTests {
     #expect(ended.status == 130, "\(ended.stderr)")
   }
 
+  @Test(
+    "any venue upstream (the demo): Finnhub-shaped trades, the symbol as the venue spells it",
+    arguments: [
+      ("finnhub", "BINANCE:BTCUSDT", "BINANCE:BTCUSDT"), ("binance", "btcusdt", "BTCUSDT"),
+      ("upbit", "krw-btc", "KRW-BTC"), ("coinbase", "btc-usd", "BTC-USD"),
+    ])
+  func anyVenue(provider: String, asked: String, spelled: String) async throws {
+    try ServeRun.requirePeers()
+    let serve = try await ServeRun.start(["--demo", "--provider", provider])
+    let (peer, first) = try await serve.python()
+    #expect(first == "OPEN")
+    peer.send(subscribe(asked))
+    let trade = try #require(
+      await peer.expect { $0.contains(#""type":"trade""#) }, "\(serve.process.stderrSoFar)")
+    #expect(trade.hasPrefix(#"TEXT {"data":[{"p":"#), "\(trade)")
+    #expect(trade.contains(#""s":"\#(spelled)","t":"#), "\(trade)")
+    await peer.finish()
+    serve.process.signal(SIGINT)
+    #expect(await serve.process.exit().status == 130)
+  }
+
   /// The `"p":` texts of a trade message, in order.
   static func pricesIn(_ text: String) -> [String] {
     text.components(separatedBy: #""p":"#).dropFirst().map { String($0.prefix { $0 != "," }) }
