@@ -89,6 +89,23 @@ struct ServeTests {
   }
 }
 
+@Suite("serve: a client's request budget")
+struct RequestBudgetTests {
+  @Test("a burst at once, then the refill rate")
+  func budget() {
+    let start = ContinuousClock.now
+    var budget = RequestBudget<ContinuousClock.Instant>(burst: 3, perSecond: 2)
+    var answers: [Bool] = []
+    for _ in 0..<4 { answers.append(budget.spend(at: start)) }
+    answers.append(budget.spend(at: start + .milliseconds(400)))  // 0.8 of a request back
+    answers.append(budget.spend(at: start + .milliseconds(600)))
+    answers.append(budget.spend(at: start + .milliseconds(600)))
+    // Never more than the burst, however long the pause.
+    for _ in 0..<4 { answers.append(budget.spend(at: start + .seconds(100))) }
+    #expect(answers == [true, true, true, false, false, true, false, true, true, true, false])
+  }
+}
+
 @Suite("serve: a client's outbox")
 struct ClientOutboxTests {
   @Test("bounded in messages and bytes; full says so instead of waiting")

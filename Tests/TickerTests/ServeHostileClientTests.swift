@@ -56,6 +56,7 @@ struct ServeHostileClientTests {
       (["BIG 5000"], 1009, "too large"),
       (["BINARY 00ff1b5b"], 1003, "Binary"),
       (tooMany, 1008, "too many symbols"),
+      (Array(repeating: #"{"type":"ping"}"#, count: 150), 1008, "Too many requests"),
     ]
     for (lines, code, error) in cases {
       let (peer, first) = try await serve.python()

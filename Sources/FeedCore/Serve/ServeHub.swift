@@ -34,6 +34,10 @@ public final class ServeHub: Sendable {
     public var pinned: [String]
     /// Seconds a closed client has to answer the close before it is dropped.
     public var closeGrace: Double
+    /// Requests (subscribe, unsubscribe, ping) a client may make at once, and per second after
+    /// that; beyond: an error and close 1008.
+    public var requestBurst = 100
+    public var requestsPerSecond = 10.0
     /// The kernel's send buffer per client, in bytes (Linux doubles it).
     public var socketSendBuffer: Int32 = 64 << 10
 
@@ -307,9 +311,20 @@ public final class ServeHub: Sendable {
     client.startWriter()
     log(.connected(client: id, open: open))
 
+    var budget = RequestBudget<ContinuousClock.Instant>(
+      burst: options.requestBurst, perSecond: options.requestsPerSecond)
     let reader = ClientFrameReader(
       input: input, writer: writer, maximumMessageSize: options.maximumMessageSize)
-    let ending = reader.run(initial: leftover) { event in handle(event, from: client) }
+    let ending = reader.run(initial: leftover) { event in
+      if case .message = event, !budget.spend(at: .now) {
+        refuseClient(
+          client,
+          message: "Too many requests (at most \(options.requestBurst) at once, then "
+            + "\(Int(options.requestsPerSecond)) a second)", code: .policyViolation)
+        return false
+      }
+      return handle(event, from: client)
+    }
     var status: CloseStatus?
     switch ending {
     case .clientClosed(let closed): status = closed ?? CloseStatus(code: .noStatusReceived)
