@@ -14,6 +14,8 @@ final class ServeClient: Sendable {
   /// Why the server ended the connection, once it did (for the status line).
   private let ending = Mutex<(status: CloseStatus, why: String)?>(nil)
   private let closeGrace: Double
+  /// Stopping once the server closed it; finished once the reader is done with it.
+  let lifetime = ConnectionLifetime()
 
   init(id: Int, stream: TCPStream, writer: ServerFrameWriter, outbox: ClientOutbox, closeGrace: Double) {
     self.id = id
@@ -65,8 +67,12 @@ final class ServeClient: Sendable {
     }
     guard first else { return false }
     outbox.close(status, discarding: discarding)
-    let stream = self.stream
-    DispatchQueue.global().asyncAfter(deadline: .now() + closeGrace) { stream.shutdown() }
+    lifetime.stop()
+    // A client that does not answer the close in time is dropped.
+    let (stream, lifetime, grace) = (self.stream, self.lifetime, closeGrace)
+    DispatchQueue(label: "serve.client.close").async {
+      if !lifetime.waitForEnd(seconds: grace) { stream.shutdown() }
+    }
     return true
   }
 
@@ -82,6 +88,7 @@ final class ServeClient: Sendable {
       writerDone.wait()
     }
     writerDone.signal()
+    lifetime.finish()
     stream.close()
   }
 
