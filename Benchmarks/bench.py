@@ -3,7 +3,7 @@
 against two anchors on loopback: websocat (the receive floor) and a Python `websockets` client.
 
     python3 Benchmarks/bench.py            # full run (W1 1,000,000 messages ×3 per consumer, …)
-    python3 Benchmarks/bench.py --smoke    # CI: W1 50k ×1, W2 2 s, W3 5 s, W4 5 runs, W5 20k, W6 20k, REC 50k ×1
+    python3 Benchmarks/bench.py --smoke    # CI: W1 50k ×1, W2 2 s, W3 5 s, W4 5 runs, W5 20k, W6 20k, W7 20k, REC 50k ×1
     python3 Benchmarks/bench.py --only W1,W4 --configuration debug
 
 W1 throughput: `feedserve --blast N --verbatim` (a fresh server per run) sends N pre-framed
@@ -26,6 +26,13 @@ W5 realistic batches: `feedserve --blast N --trades 1-50 --symbols 20` (1–50 t
     over 20 symbols, pseudo-random, distinct prices); the ticker subscribed to those 20 symbols in
     the default mode (debounce 0.5 s + dedupe), and with --debounce 0: wall, CPU, messages/s,
     trades/s, peak RSS; a counting pass with --every-trade must print every trade.
+W7 serve fan-out: `feedserve --blast N --await 2` upstream of `ticker serve --url …` (every trade),
+    with 1, 10 and 100 websocat clients subscribed to BINANCE:BTCUSDT, each writing to a file of
+    its own; a raw client's subscribe lets the blast go once all are in. Per client: trades
+    received (counted in its file afterwards) and trades/s from the blast's start to the file's
+    last write; clients serve dropped as too slow (its stderr); serve's peak RSS and CPU (stopped
+    with SIGINT once no file has grown for 2 s). Serve, 100 websocats and the upstream share the
+    machine's cores.
 W6 venue firehoses: `feedserve --blast N --venue binance|upbit --verbatim`: W1 in the venue's wire
     format (Binance: wrapped trades with decimal-string prices; Upbit: SIMPLE tickers in binary
     frames), websocat and `ticker --provider V --every-trade` alternating, --runs each, against
@@ -63,6 +70,7 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from benchlib import FeedServe, PacedServer, build_launcher, count_lines, percentile, run_measured, spawn  # noqa: E402
 from soak import RESULTS, ROOT, build  # noqa: E402
+import serve_fanout  # noqa: E402
 
 VENV = ROOT / ".build" / "venv"
 SMOKE_RESULTS = ROOT / ".build" / "bench-results"
@@ -208,6 +216,47 @@ class Bench:
                           f"{stderr[-300:]}")
             out[venue] = {"runs": runs, "ticker_lines": lines}
         self.results["W6"] = out
+
+    # MARK: W7
+
+    def w7(self) -> None:
+        n = self.args.fanout_trades
+        out: dict = {"trades": n, "runs": {}}
+        for clients in (1, 10, 100):
+            with FeedServe(self.feedserve, "--blast", n, "--await", 2, "--hold") as upstream, \
+                    tempfile.TemporaryDirectory(prefix="bench-w7-") as scratch:
+                serve = spawn([self.ticker, "serve", "--url", upstream.url, "--port", "0", "--max-clients", "200",
+                               "-v"], env=self.ticker_env, stdout=subprocess.PIPE)
+                url = serve.stdout.readline().decode().strip()
+                port = int(url.rstrip("/").rsplit(":", 1)[1])
+                log = serve_fanout.StderrLog(serve.stderr)
+                fleet = [serve_fanout.WebsocatClient(self.websocat, url, pathlib.Path(scratch) / f"client-{i}",
+                                                     "BINANCE:BTCUSDT") for i in range(clients)]
+                if not log.wait_for("subscribes BINANCE:BTCUSDT", clients, timeout=60):
+                    self.fail(f"W7: not every client subscribed: {log.text()[-500:]}")
+                # The second upstream subscription request lets the blast go.
+                started = time.time()
+                gate = serve_fanout.FanoutClient(port, "GO")
+                serve_fanout.wait_until_quiet(fleet, quiet=2.0, timeout=300)
+                serve.process.send_signal(2)
+                measured = serve.wait(30)
+                gate.sock.close()
+                per_client = [client.finish(started, n) for client in fleet]
+            dropped = log.text().count("closed by the server: too slow")
+            rates = [c["trades"] / c["seconds"] for c in per_client if c["seconds"]]
+            run = {"clients": clients, "per_client": per_client, "dropped": dropped,
+                   "complete": sum(1 for c in per_client if c["trades"] >= n),
+                   "median_trades_per_s": statistics.median(rates) if rates else None,
+                   "min_trades_per_s": min(rates) if rates else None,
+                   "serve": measured.as_dict()}
+            out["runs"][str(clients)] = run
+            print(f"bench: W7 {clients} client(s): {run['complete']} got every trade, {dropped} dropped as too "
+                  f"slow, median {run['median_trades_per_s'] or 0:,.0f} trades/s per client, "
+                  f"serve peak RSS {measured.maxrss_kb / 1024:.1f} MB", flush=True)
+            if run["complete"] + dropped != clients:
+                self.fail(f"W7 {clients} clients: {clients - run['complete'] - dropped} neither got every trade "
+                          f"nor were dropped: {log.text()[-500:]}")
+        self.results["W7"] = out
 
     # MARK: W2
 
@@ -481,6 +530,16 @@ def report(results: dict, info: dict, judge: bool = True) -> list[str]:
                          f"{r['trades_per_s']:>11,.0f} {r['maxrss_kb'] / 1024:>12.1f}")
         lines.append(f"  ({w5['default']['trades']:,} trades per run; --every-trade counting pass: "
                      f"{w5['count']['lines']:,} lines)")
+    if "W7" in results:
+        w7 = results["W7"]
+        lines += ["", f"W7 serve fan-out: {w7['trades']:,} one-trade messages upstream, every trade to each client",
+                  f"  {'clients':>7} {'complete':>9} {'dropped':>8} {'trades/s per client (median, min)':>34} "
+                  f"{'serve CPU s':>12} {'serve peak RSS MB':>18}"]
+        for clients, run in w7["runs"].items():
+            median = run["median_trades_per_s"] or 0
+            low = run["min_trades_per_s"] or 0
+            lines.append(f"  {clients:>7} {run['complete']:>9} {run['dropped']:>8} {median:>22,.0f} ({low:>9,.0f}) "
+                         f"{run['serve']['cpu_s']:>12.2f} {run['serve']['maxrss_kb'] / 1024:>18.1f}")
     if not judge:
         return lines + ["", "smoke run: targets not judged"]
     lines += ["", "targets:"] + [f"  {verdict(ok):<8} {name}" for name, ok in targets]
@@ -491,7 +550,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--smoke", action="store_true", help="short CI run")
     parser.add_argument("--configuration", default="release")
-    parser.add_argument("--only", default="W1,W2,W3,W4,W5,W6,REC", help="comma-separated workloads")
+    parser.add_argument("--only", default="W1,W2,W3,W4,W5,W6,W7,REC", help="comma-separated workloads")
     parser.add_argument("--messages", type=int, help="W1 and REC messages (1,000,000; smoke 50,000)")
     parser.add_argument("--runs", type=int, help="W1, W6 and REC runs per consumer (3; smoke 1)")
     parser.add_argument("--latency-seconds", type=float, help="W2 duration (10; smoke 2)")
@@ -499,11 +558,13 @@ def main() -> int:
     parser.add_argument("--starts", type=int, help="W4 runs (20; smoke 5)")
     parser.add_argument("--batch-messages", type=int, help="W5 messages (200,000; smoke 20,000)")
     parser.add_argument("--venue-messages", type=int, help="W6 messages per venue (500,000; smoke 20,000)")
+    parser.add_argument("--fanout-trades", type=int, help="W7 trades upstream (200,000; smoke 20,000)")
     parser.add_argument("--results", type=pathlib.Path,
                         help="directory for bench-<UTC>.json (Benchmarks/results; smoke .build/bench-results)")
     args = parser.parse_args()
     defaults = dict(messages=(1_000_000, 50_000), runs=(3, 1), latency_seconds=(10, 2), idle_seconds=(60, 5),
-                    starts=(20, 5), batch_messages=(200_000, 20_000), venue_messages=(500_000, 20_000))
+                    starts=(20, 5), batch_messages=(200_000, 20_000), venue_messages=(500_000, 20_000),
+                    fanout_trades=(200_000, 20_000))
     for key, (full, smoke) in defaults.items():
         if getattr(args, key) is None:
             setattr(args, key, smoke if args.smoke else full)
@@ -514,7 +575,7 @@ def main() -> int:
     info = machine()
     bench = Bench(args, bin_path)
     workloads = {"W1": bench.w1, "W2": bench.w2, "W3": bench.w3, "W4": bench.w4, "W5": bench.w5,
-                 "W6": bench.w6, "REC": bench.rec}
+                 "W6": bench.w6, "W7": bench.w7, "REC": bench.rec}
     for name in args.only.split(","):
         try:
             workloads[name.strip()]()

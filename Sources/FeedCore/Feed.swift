@@ -34,6 +34,9 @@ public final class Feed: QuoteFeed {
     public var alerts: [AlertBook.Rule]
     /// `--record`: where every batch the feed receives is appended (see `Recorder`).
     public var recorder: Recorder?
+    /// Whether the run ends once every followed symbol was refused one by one (the ticker: nothing
+    /// could ever print). `serve` keeps running: its clients come and go.
+    public var endsWhenEverySymbolRefused = true
 
     public init(
       provider: any Provider, engine: any WebSocketEngine, url: WebSocketURL,
@@ -57,6 +60,8 @@ public final class Feed: QuoteFeed {
   }
 
   public let bus = QuoteBus()
+  /// The venue this feed reads.
+  public var provider: any Provider { settings.provider }
   private let settings: Settings
   private let session: WebSocketSession
   private let clock: any Clock<Duration>
@@ -100,7 +105,8 @@ public final class Feed: QuoteFeed {
   private func run<C: Clock>(_ clock: C) async -> FeedOutcome where C.Duration == Duration {
     let machine = FeedMachine<C.Instant>(
       provider: settings.provider, symbols: settings.symbols, mode: settings.mode,
-      ticketPrefix: settings.ticketPrefix, alerts: settings.alerts)
+      ticketPrefix: settings.ticketPrefix, alerts: settings.alerts,
+      endsWhenEverySymbolRefused: settings.endsWhenEverySymbolRefused)
     let shell = FeedShell(
       machine: machine, clock: clock, session: session, bus: bus, closeTimeout: settings.closeTimeout,
       recorder: settings.recorder, report: report)

@@ -36,6 +36,8 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
   private var refusedSymbols: Set<String> = []
   /// `--alert` and `--until`, judged on every quote received (server spellings).
   private var alerts: AlertBook
+  /// Whether the run ends once every followed symbol was refused one by one.
+  private let endsWhenEverySymbolRefused: Bool
   /// An `--until` condition held: nothing more is published (what the stage holds is flushed
   /// when the run ends).
   public private(set) var untilMet = false
@@ -67,8 +69,9 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
   ///   - alerts: `--alert` and `--until` rules, their symbols canonical for `provider`.
   public init(
     provider: any Provider, symbols: [String], mode: PriceStageMode = .default,
-    ticketPrefix: String = "ticker", alerts: [AlertBook.Rule] = []
+    ticketPrefix: String = "ticker", alerts: [AlertBook.Rule] = [], endsWhenEverySymbolRefused: Bool = true
   ) {
+    self.endsWhenEverySymbolRefused = endsWhenEverySymbolRefused
     self.provider = provider
     self.alerts = AlertBook(
       rules: alerts.map { rule in
@@ -444,7 +447,7 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
 
   /// Every followed symbol was refused one by one: nothing can ever print, so the run ends.
   private mutating func endIfEverySymbolRefused(into actions: inout [FeedAction]) {
-    guard refusal == nil, !refusedSymbols.isEmpty else { return }
+    guard endsWhenEverySymbolRefused, refusal == nil, !refusedSymbols.isEmpty else { return }
     let followed = subscriptions.symbols.map(provider.serverSymbol(for:))
     guard !followed.isEmpty, followed.allSatisfy(refusedSymbols.contains) else { return }
     let all = VenueError(

@@ -130,8 +130,12 @@ final class FeedShell<C: Clock>: @unchecked Sendable where C.Duration == Duratio
       await execute(machine.tick(at: now))
     case let request as FeedPost.Request:
       switch request {
-      case .command(let command): await execute(machine.handle(command, at: now))
-      case .controlLine(let line): await execute(machine.handle(controlLine: line, at: now))
+      // Once stopping, the unsubscribe before the close is on its way: later changes would only
+      // repeat it (a serve client leaving as serve stops) or subscribe anew.
+      case .command(let command) where stopping == nil: await execute(machine.handle(command, at: now))
+      case .controlLine(let line) where stopping == nil:
+        await execute(machine.handle(controlLine: line, at: now))
+      case .command, .controlLine: break
       case .controlError(let error): report(.controlError(error))
       case .stop(let reason): beginStop(.stopped(reason))
       }

@@ -5,7 +5,7 @@ import WebSocketClient
 /// After a close it returns at once; the connection then waits for the client's answer.
 struct EndingPlayer {
   let session: VenueSession
-  let writer: ConnectionWriter
+  let writer: ServerFrameWriter
   let life: ConnectionLife
   unowned let server: FeedServer
 

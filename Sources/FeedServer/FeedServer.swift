@@ -14,13 +14,12 @@ import WebSocketClient
 public final class FeedServer: Sendable {
   public let script: SessionScript
   public let options: Options
-  private let listener: TCPListener
+  private let acceptor: ConnectionAcceptor
   private let state = Mutex(State())
 
   private struct State: Sendable {
     var record = Record()
     var connections: [ObjectIdentifier: ServerConnection] = [:]
-    var accepted = 0
     var stopped = false
   }
 
@@ -28,11 +27,11 @@ public final class FeedServer: Sendable {
   public init(script: SessionScript, options: Options = Options()) throws(TransportError) {
     self.script = script
     self.options = options
-    self.listener = try TCPListener(host: options.host, port: options.port)
+    self.acceptor = ConnectionAcceptor(listener: try TCPListener(host: options.host, port: options.port))
   }
 
   /// The bound port.
-  public var port: Int { listener.port }
+  public var port: Int { acceptor.listener.port }
 
   /// The URL clients connect to: the venue's own path (`/websocket/v1` for Upbit, `/stream`,
   /// the combined-stream endpoint, for Binance; `/` otherwise).
@@ -42,36 +41,23 @@ public final class FeedServer: Sendable {
 
   public var record: Record { state.withLock { $0.record } }
 
-  /// Accepts connections on a background thread until `stop()`.
+  /// Accepts connections on a background thread until `stop()`, each served on a thread of its
+  /// own (the shared `ConnectionAcceptor`).
   public func start() {
-    DispatchQueue(label: "FeedServer.accept").async { [self] in
-      while true {
-        let stream: TCPStream
-        do {
-          stream = try listener.accept(timeout: nil)
-        } catch {
-          return  // stopped (listener closed) or the listener failed
-        }
-        let index = state.withLock { state -> Int in
-          defer { state.accepted += 1 }
-          return state.accepted
-        }
-        let connection = ServerConnection(
-          stream: stream, server: self, plan: plan(forConnection: index), index: index)
-        let accepted = state.withLock { state -> Bool in
-          if state.stopped { return false }
-          state.connections[ObjectIdentifier(connection)] = connection
-          return true
-        }
-        guard accepted else {
-          stream.close()
-          return
-        }
-        DispatchQueue(label: "FeedServer.connection").async {
-          connection.run()
-          _ = self.state.withLock { $0.connections.removeValue(forKey: ObjectIdentifier(connection)) }
-        }
+    acceptor.start(label: "FeedServer") { [self] stream, index in
+      let connection = ServerConnection(
+        stream: stream, server: self, plan: plan(forConnection: index), index: index)
+      let accepted = state.withLock { state -> Bool in
+        if state.stopped { return false }
+        state.connections[ObjectIdentifier(connection)] = connection
+        return true
       }
+      guard accepted else {
+        stream.close()
+        return
+      }
+      connection.run()
+      _ = state.withLock { $0.connections.removeValue(forKey: ObjectIdentifier(connection)) }
     }
   }
 
@@ -81,7 +67,7 @@ public final class FeedServer: Sendable {
       state.stopped = true
       return Array(state.connections.values)
     }
-    listener.close()
+    acceptor.stop()
     open.forEach { $0.abort() }
   }
 

@@ -6,7 +6,7 @@ import WebSocketClient
 struct ScriptReplay {
   let script: SessionScript
   let session: VenueSession
-  let writer: ConnectionWriter
+  let writer: ServerFrameWriter
   let life: ConnectionLife
 
   /// True when every step was played; false when the connection began to end first (a scripted

@@ -12,7 +12,7 @@ final class ServerConnection: Sendable {
   private let plan: ConnectionPlan
   private let script: SessionScript
   private let life: ConnectionLife
-  private let writer: ConnectionWriter
+  private let writer: ServerFrameWriter
   private let session: VenueSession
 
   init(stream: TCPStream, server: FeedServer, plan: ConnectionPlan, index: Int) {
@@ -23,7 +23,7 @@ final class ServerConnection: Sendable {
     self.script = script
     let options = server.options
     life = ConnectionLife(timeScale: options.timeScale, maximumDelay: options.maximumDelay)
-    writer = ConnectionWriter(stream: stream)
+    writer = ServerFrameWriter(stream: stream)
     session = VenueSession(
       emulator: Self.emulator(
         options.emulation, script: script, rules: options.rules, ending: plan.ending,
@@ -64,7 +64,7 @@ final class ServerConnection: Sendable {
       life.finish()
       stream.close()
     }
-    let input = ConnectionInput(stream: stream)
+    let input = ServerInput(stream: stream)
     let responder = UpgradeResponder(
       input: input, writer: writer, life: life, plan: plan, script: script,
       retryAfter: server.options.retryAfter)

@@ -5,8 +5,8 @@ import WebSocketClient
 /// 503 or 429 with `Retry-After`, the venue's 429 for an `Origin` header), a stalled answer, or
 /// whatever the request itself deserves when it is not a valid upgrade.
 struct UpgradeResponder {
-  let input: ConnectionInput
-  let writer: ConnectionWriter
+  let input: ServerInput
+  let writer: ServerFrameWriter
   let life: ConnectionLife
   let plan: ConnectionPlan
   let script: SessionScript
@@ -19,32 +19,15 @@ struct UpgradeResponder {
   func respond(
     received: (ServerHandshake.Request) -> Void, admit: (ServerHandshake.Request) -> Admission
   ) -> (request: ServerHandshake.Request, leftover: [UInt8])? {
-    var bytes: [UInt8] = []
-    while true {
-      guard let more = input.read(timeout: 10), !more.isEmpty else { return nil }
-      bytes += more
-      let parsed: (request: ServerHandshake.Request, consumed: Int)?
-      do {
-        parsed = try ServerHandshake.parseRequest(bytes)
-      } catch {
-        try? writer.write(ServerHandshake.response(status: error.status.code, reason: error.status.reason))
-        return nil
-      }
-      guard let (request, consumed) = parsed else { continue }
-      received(request)
-      guard let answer = answer(request, admit: admit) else { return nil }
-      do {
-        let key = try ServerHandshake.validateUpgrade(request)
-        try writer.write(
-          ServerHandshake.upgradeResponse(forKey: key, statusLine: answer.statusLine) + answer.trailing)
-      } catch let error as ServerHandshake.RequestError {
-        try? writer.write(ServerHandshake.response(status: error.status.code, reason: error.status.reason))
-        return nil
-      } catch {
-        return nil
-      }
-      return (request, Array(bytes[consumed...]))
+    guard let (request, leftover) = ServerUpgrade.readRequest(input: input, writer: writer) else {
+      return nil
     }
+    received(request)
+    guard let answer = answer(request, admit: admit) else { return nil }
+    guard
+      ServerUpgrade.accept(request, writer: writer, statusLine: answer.statusLine, trailing: answer.trailing)
+    else { return nil }
+    return (request, leftover)
   }
 
   /// The 101's status line and trailing bytes, or nil when the request was refused (or the
@@ -87,9 +70,7 @@ struct UpgradeResponder {
   }
 
   private func refuse(_ code: Int, _ reason: String, fields: [HTTPHead.Field]) {
-    let headers = [(name: "Content-Type", value: "text/plain")] + fields.map { ($0.name, $0.value) }
-    try? writer.write(
-      ServerHandshake.response(
-        status: code, reason: reason, headers: headers, body: Array("\(code) \(reason)\n".utf8)))
+    ServerUpgrade.refuse(
+      status: code, reason: reason, headers: fields.map { ($0.name, $0.value) }, writer: writer)
   }
 }

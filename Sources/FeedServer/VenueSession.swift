@@ -8,7 +8,7 @@ import WebSocketClient
 /// order of its decisions. Also counts messages both ways to fire the plan's cues, and keeps the
 /// server's record of subscriptions, violations, pings and closes.
 final class VenueSession: Sendable {
-  private let writer: ConnectionWriter
+  private let writer: ServerFrameWriter
   private let life: ConnectionLife
   private unowned let server: FeedServer
   /// This connection's number (0-based, in the order of acceptance).
@@ -27,7 +27,7 @@ final class VenueSession: Sendable {
   }
 
   init(
-    emulator: any VenueEmulator, cues: [ConnectionPlan.Cue], writer: ConnectionWriter, life: ConnectionLife,
+    emulator: any VenueEmulator, cues: [ConnectionPlan.Cue], writer: ServerFrameWriter, life: ConnectionLife,
     server: FeedServer, index: Int
   ) {
     self.writer = writer

@@ -4,7 +4,7 @@
 //
 //   feedserve [--port N] [--venue V] [--script FILE.ndjson] [--time-scale X] [--verbatim] [--hold]
 //   feedserve --blast N [--venue V] [--per-connection M] [--reconnect-with drop|CODE] [--verbatim]
-//             [--trades A-B] [--symbols K] [--seed S]
+//             [--trades A-B] [--symbols K] [--seed S] [--await N] [--hold]
 //
 // --venue finnhub|upbit|binance|coinbase: emulate that venue (FeedServer.Options.Emulation; the
 //   default is finnhub) and, with --blast, write its wire format: Binance combined-stream trades
@@ -15,13 +15,15 @@
 //   subscription (for Binance, streams in the URL count).
 // --script: replay that session (default: the venue's built-in demo session).
 // --blast N: send N pre-framed one-trade messages as fast as the socket takes them, then close
-//   with 1000. With --per-connection M, each connection gets M of them and is then ended with
+//   with 1000 (with --hold: keep the connection open). With --per-connection M, each connection gets M of them and is then ended with
 //   close 1012 (or --reconnect-with drop / another code) so the client reconnects, until N are sent.
 // --trades A-B (or N), --symbols K: blast messages of A to B trades each (pseudo-random), spread
 //   over K symbols (BINANCE:BTCUSDT, BINANCE:ETHUSDT, …; see BlastMix), instead of one-trade
 //   messages. --seed S picks the sequence (default 1); each connection k uses seed S+k.
 // --verbatim: do not wait for a subscribe (for clients that send none, e.g. websocat), answer
 //   nothing, enforce nothing; with --venue, the blast is still in that venue's format.
+// --await N: the replay (and the blast) starts at the Nth subscription request instead of the first
+//   (the `ticker serve` benchmark connects every client before letting the blast go).
 // --hostile: with --blast, mix into every 1000 messages a 125-byte ping, a trade for an
 //   unsubscribed symbol full of terminal controls, an error text full of them, and binary garbage.
 
@@ -58,6 +60,7 @@ var tradesRange: ClosedRange<Int>?
 var symbolCount: Int?
 var seed: UInt64 = 1
 var hostile = false
+var awaitSubscriptions = 1
 var venue = Venue.finnhub
 
 func parseRange(_ text: String) -> ClosedRange<Int> {
@@ -84,6 +87,8 @@ while !arguments.isEmpty {
     symbolCount = Int(value(flag)).flatMap { $0 >= 1 ? $0 : nil } ?? { fail("bad --symbols") }()
   case "--seed": seed = UInt64(value(flag)) ?? { fail("bad --seed") }()
   case "--hostile": hostile = true
+  case "--await":
+    awaitSubscriptions = Int(value(flag)).flatMap { $0 >= 1 ? $0 : nil } ?? { fail("bad --await") }()
   case "--venue":
     let name = value(flag)
     venue = Venue(provider: name) ?? { fail("unknown --venue \(name) (finnhub, upbit, binance, coinbase)") }()
@@ -128,7 +133,7 @@ if let blast {
   while left > 0 {
     let n = min(each, left)
     left -= n
-    let then = left > 0 ? reconnect : normal
+    let then = left > 0 ? reconnect : hold ? .hold : normal
     let ending: ConnectionPlan.Ending
     if mixed {
       // Each connection continues the trade times where the previous one's could end at most.
@@ -153,7 +158,7 @@ let server: FeedServer
 do {
   var options = FeedServer.Options(
     port: port, timeScale: timeScale, emulation: verbatim ? .verbatim : .init(venue),
-    ending: hold ? .hold : normal, plans: plans)
+    ending: hold ? .hold : normal, awaitSubscriptions: awaitSubscriptions, plans: plans)
   options.hostileBlast = hostile
   server = try FeedServer(script: script, options: options)
 } catch {

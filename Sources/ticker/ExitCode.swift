@@ -20,6 +20,10 @@ enum ExitCode: Int32, Sendable {
   case unavailable = 69
   /// A bug: something that should never happen did.
   case software = 70
+  /// `ticker serve` could not listen on its address and port: the port is in use (another
+  /// `ticker serve`?), the address is not one of this machine's, or a port below 1024 needs
+  /// privileges (EX_OSERR).
+  case cannotListen = 71
   /// The `--record` file cannot be created or appended to (EX_CANTCREAT): a directory, no
   /// permission, not a recording, or a recording of another venue.
   case cannotCreate = 73

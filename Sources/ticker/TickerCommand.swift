@@ -68,7 +68,18 @@ enum TickerCommand {
       diagnostics.warning("\(conflict)")
     }
 
-    if let path = config.replay {
+    if command.serve, let refusal = ServeCommand.refusal(config) {
+      diagnostics.error(refusal)
+      return .usage
+    }
+    let unused = ServeCommand.unused(config, serving: command.serve)
+    if !unused.isEmpty {
+      diagnostics.warning(
+        "\(unused.joined(separator: ", ")) "
+          + (command.serve
+            ? "apply only when printing prices, not to ticker serve" : "apply only to ticker serve"))
+    }
+    if let path = config.replay, !command.serve {
       return await ReplayCommand.run(
         path: path, config: config, environment: environment, diagnostics: diagnostics)
     }
@@ -79,7 +90,9 @@ enum TickerCommand {
       return .config
     }
     var symbols: [String] = []
-    for symbol in config.symbols {
+    // `serve` follows what its clients ask for, plus the symbols given (none by default).
+    let given = command.serve && config.sources["--symbol"] == nil ? [] : config.symbols
+    for symbol in given {
       switch provider.canonicalSymbol(symbol) {
       case .success(let canonical): if !symbols.contains(canonical) { symbols.append(canonical) }
       case .failure(let error):
@@ -105,9 +118,10 @@ enum TickerCommand {
         }
         let server = try FeedServer(
           script: try SessionScript(ndjson: DemoSession.script(for: venue)),
-          options: .init(
-            maximumDelay: 1, emulation: .init(venue), ending: .synthetic(seed: 2026, interval: 0.15),
-            awaitSubscriptions: symbols.count, acceptAnySymbol: true))
+          options: ServeCommand.demoOptions(
+            .init(
+              maximumDelay: 1, emulation: .init(venue), ending: .synthetic(seed: 2026, interval: 0.15),
+              awaitSubscriptions: symbols.count, acceptAnySymbol: true), serving: command.serve))
         server.start()
         demoServer = server
         url = provider.endpoint(base: server.url, token: nil)
@@ -162,6 +176,13 @@ enum TickerCommand {
     }
     diagnostics.info("engine \(selected.engine.name): \(selected.reason)")
     diagnostics.info("connecting to \(url) with the \(selected.engine.name) engine")
+    if command.serve {
+      return await ServeCommand.run(
+        config: config,
+        settings: feedSettings(
+          config, provider: provider, engine: selected.engine, url: url, symbols: symbols),
+        stdout: stdout, diagnostics: diagnostics)
+    }
 
     let useColor = config.color.resolve(isTerminal: isTerminal(1), environment: environment)
     // For eyes on a terminal:
@@ -196,22 +217,10 @@ enum TickerCommand {
         useColor: useColor, provider: provider.name, timestamps: config.timestamps,
         isTerminal: stdoutIsTerminal,
         symbols: symbols.map(provider.serverSymbol(for:))))
-    let settings = Feed.Settings(
-      provider: provider, engine: selected.engine, url: url,
-      connectOptions: ConnectOptions(
-        headers: [("User-Agent", HelpText.version.replacingAll(" ", with: "/"))]
-          + provider.handshakeHeaders.map { ($0.name, $0.value) },
-        connectTimeout: config.connectTimeout.seconds,
-        maximumMessageSize: config.maxMessageSize, caCertificateFile: config.cacert),
-      session: SessionConfiguration(
-        backoff: Backoff(maximumDelay: config.maxBackoff),
-        maxRetries: config.maxRetries,
-        pingInterval: config.pingInterval == .zero ? nil : config.pingInterval,
-        pongTimeout: config.pongTimeout,
-        silenceTimeout: config.silenceTimeout == .zero ? nil : config.silenceTimeout),
-      mode: board == nil ? config.stageMode : .everyTrade, symbols: symbols,
-      ticketPrefix: Self.ticketPrefix(),
-      alerts: alerts, recorder: recorder)
+    var settings = feedSettings(
+      config, provider: provider, engine: selected.engine, url: url, symbols: symbols, alerts: alerts)
+    settings.mode = board == nil ? config.stageMode : .everyTrade
+    settings.recorder = recorder
     let reports = ReportWriter<ContinuousClock.Instant>(
       diagnostics: diagnostics, provider: provider, now: { ContinuousClock.now }, bell: isTerminal(2))
     let feed = Feed(settings) { [board] in
@@ -261,6 +270,27 @@ enum TickerCommand {
       }
     }
     return alerts
+  }
+
+  /// The upstream feed the settings describe (`mode` is the configured one; callers adjust it).
+  static func feedSettings(
+    _ config: TickerConfig, provider: any Provider, engine: any WebSocketEngine, url: WebSocketURL,
+    symbols: [String], alerts: [AlertBook.Rule] = []
+  ) -> Feed.Settings {
+    Feed.Settings(
+      provider: provider, engine: engine, url: url,
+      connectOptions: ConnectOptions(
+        headers: [("User-Agent", HelpText.version.replacingAll(" ", with: "/"))]
+          + provider.handshakeHeaders.map { ($0.name, $0.value) },
+        connectTimeout: config.connectTimeout.seconds,
+        maximumMessageSize: config.maxMessageSize, caCertificateFile: config.cacert),
+      session: SessionConfiguration(
+        backoff: Backoff(maximumDelay: config.maxBackoff),
+        maxRetries: config.maxRetries,
+        pingInterval: config.pingInterval == .zero ? nil : config.pingInterval,
+        pongTimeout: config.pongTimeout,
+        silenceTimeout: config.silenceTimeout == .zero ? nil : config.silenceTimeout),
+      mode: config.stageMode, symbols: symbols, ticketPrefix: Self.ticketPrefix(), alerts: alerts)
   }
 
   /// A prefix that makes this run's venue tickets unique (Upbit): "ticker-" and 8 hex digits.

@@ -118,6 +118,8 @@ struct DeclarationsTests {
     #expect(try await Self.bashComplete(["ticker", "--provider", "b"]) == ["binance"])
     #expect(try await Self.bashComplete(["ticker", "--timestamps", "r"]) == ["received"])
     #expect(try await Self.bashComplete(["ticker", "completions", ""]) == ["bash", "zsh", "fish"])
+    #expect(try await Self.bashComplete(["ticker", "se"]) == ["serve"])
+    #expect(try await Self.bashComplete(["ticker", "serve", "--serve-t"]) == ["--serve-token"])
     #expect(try await Self.bashComplete(["ticker", "--symbol", ""]) == [])  // symbols are free text
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
       "ticker-completion-\(getpid())")

@@ -8,6 +8,8 @@ public struct ParsedCommand: Sendable, Equatable {
   public var configPath: String? = nil
   /// `ticker completions SHELL`: print a completion script.
   public var completions: Shell? = nil
+  /// `ticker serve …`: serve a Finnhub-compatible WebSocket API instead of printing.
+  public var serve = false
 
   public init() {}
 }

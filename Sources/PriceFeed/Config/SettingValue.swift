@@ -42,6 +42,18 @@ enum SettingValue {
     return n
   }
 
+  /// An IPv4 or IPv6 literal (no brackets), or `localhost`.
+  static func listenAddress(_ text: String) -> String? {
+    if text == "localhost" { return text }
+    let octets = text.split(separator: ".", omittingEmptySubsequences: false)
+    if octets.count == 4, octets.allSatisfy({ !$0.isEmpty && $0.count <= 3 && UInt8($0) != nil }) {
+      return text
+    }
+    let hex = "0123456789abcdefABCDEF:."
+    if text.contains(":"), text.count <= 45, text.allSatisfy({ hex.contains($0) }) { return text }
+    return nil
+  }
+
   static func retries(_ text: String) -> Int? {
     guard let n = Int(text), n >= 0 else { return nil }
     return n

@@ -52,6 +52,14 @@ public struct TickerConfig: Sendable, Equatable {
   public var replay: String? = nil
   /// `--replay`'s pace.
   public var speed: ReplaySpeed = .default
+  /// `ticker serve`: the port to listen on (0: any free one).
+  public var servePort: Int = 8717
+  /// `ticker serve`: the address to listen on.
+  public var bind: String = "127.0.0.1"
+  /// `ticker serve`: the token clients must pass as `?token=` (required beyond loopback).
+  public var serveToken: String? = nil
+  /// `ticker serve`: clients beyond this many are refused (HTTP 503).
+  public var maxClients: Int = 256
   /// Which source set each setting that some source set (by `Setting.name`; the last one wins):
   /// what `ConfigConflicts` checks for combinations that make no sense together. Where a value
   /// came from is not part of the configuration's value: two configurations with the same
@@ -113,6 +121,10 @@ extension TickerConfig: CustomStringConvertible, CustomReflectable {
     parts.append("silenceTimeout: \(silenceTimeout)")
     parts.append("alerts: \(alerts.map(\.description))")
     parts.append("until: \(until.map(\.description))")
+    parts.append("servePort: \(servePort)")
+    parts.append("bind: \(bind)")
+    parts.append("serveToken: \(serveToken == nil ? "none" : "set (hidden)")")
+    parts.append("maxClients: \(maxClients)")
     return parts.joined(separator: ", ")
   }
 

@@ -3,7 +3,7 @@ import WebSocketClient
 /// The command-line parser: pure, `[String]` (without the program name) → `ParsedCommand`,
 /// driven by the declarations in `Settings`. Options take `--opt value` or `--opt=value`; short
 /// flags (`-s`, `-v`, `-h`) take the next argument. `ticker completions SHELL` prints a completion
-/// script instead of running.
+/// script instead of running; `ticker serve [options]` serves a WebSocket API (same options).
 public enum ArgumentParser {
   public static func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
     var command = ParsedCommand()
@@ -19,6 +19,10 @@ public enum ArgumentParser {
       return command
     }
     var index = 0
+    if arguments.first == "serve" {
+      command.serve = true
+      index = 1
+    }
     while index < arguments.count {
       let argument = arguments[index]
       index += 1

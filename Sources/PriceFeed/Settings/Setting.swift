@@ -70,6 +70,7 @@ public enum SettingGroup: String, Sendable, CaseIterable {
   case recording = "RECORD AND REPLAY"
   case connection = "CONNECTION"
   case reconnect = "RECONNECT AND KEEPALIVE"
+  case serve = "SERVE (ticker serve)"
   case general = "GENERAL"
 }
 

@@ -5,7 +5,7 @@
 /// default).
 public enum Settings {
   public static let all: [Setting] =
-    feed + filtering + output + alerts + recording + connection + reconnect + general
+    feed + filtering + output + alerts + recording + connection + reconnect + serve + general
 
   static let feed: [Setting] = [
     .value(
@@ -152,6 +152,27 @@ public enum Settings {
       environment: "TICKER_SILENCE_TIMEOUT", group: .reconnect, valueName: "SECONDS",
       help: "no message at all for this long means the connection is dead; 0 = off",
       parser: ValueParsers.secondsOrOff),
+  ]
+
+  static let serve: [Setting] = [
+    .value(
+      \.servePort, key: "servePort", flags: ["--port"], environment: "TICKER_SERVE_PORT", group: .serve,
+      valueName: "PORT", help: "ticker serve: the port to listen on (0: any free port)",
+      parser: ValueParsers.port),
+    .value(
+      \.bind, key: "bind", flags: ["--bind"], environment: "TICKER_SERVE_BIND", group: .serve,
+      valueName: "ADDRESS",
+      help: "ticker serve: the address to listen on; anything but loopback needs --serve-token",
+      parser: ValueParsers.address),
+    .value(
+      \.serveToken, key: "serveToken", flags: ["--serve-token"], environment: "TICKER_SERVE_TOKEN",
+      group: .serve, valueName: "TOKEN",
+      help: "ticker serve: clients must pass it as ?token= (never the upstream's token)",
+      parser: ValueParsers.token.orNil, defaultText: "none"),
+    .value(
+      \.maxClients, key: "maxClients", flags: ["--max-clients"], environment: "TICKER_MAX_CLIENTS",
+      group: .serve, valueName: "N", help: "ticker serve: more clients are refused with HTTP 503",
+      parser: ValueParsers.clients),
   ]
 
   static let general: [Setting] = [

@@ -32,6 +32,25 @@ enum ValueParsers {
     requirement: SettingValue.sizeRequirement, text: SettingValue.messageSize,
     json: { $0.numberText.flatMap(SettingValue.messageSize) }, show: { String($0) }, jsonText: { String($0) })
 
+  static let port = ValueParser<Int>(
+    requirement: "must be a port number from 0 to 65535 (0: any free port)",
+    text: { Int($0).flatMap { (0...65535).contains($0) ? $0 : nil } },
+    json: { $0.numberText.flatMap(Int.init).flatMap { (0...65535).contains($0) ? $0 : nil } },
+    show: { String($0) }, jsonText: { String($0) })
+
+  static let clients = ValueParser<Int>(
+    requirement: "must be a whole number from 1 to 10000",
+    text: { Int($0).flatMap { (1...10000).contains($0) ? $0 : nil } },
+    json: { $0.numberText.flatMap(Int.init).flatMap { (1...10000).contains($0) ? $0 : nil } },
+    show: { String($0) }, jsonText: { String($0) })
+
+  /// An address to listen on: an IPv4 or IPv6 literal, or `localhost`.
+  static let address = ValueParser<String>(
+    requirement: "must be an IP address to listen on (127.0.0.1, ::1, 0.0.0.0, …) or localhost",
+    text: { SettingValue.listenAddress($0) },
+    json: { $0.stringValue.flatMap(SettingValue.listenAddress) }, show: { $0 },
+    jsonText: { JSONEscaping.quoted($0) })
+
   static let bool = ValueParser<Bool>(
     requirement: SettingValue.booleanRequirement, text: SettingValue.boolean,
     json: { $0.boolValue }, show: { String($0) }, jsonText: { String($0) })

@@ -20,9 +20,6 @@ _ticker() {
     --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
     --alert) return ;;
     --until) return ;;
-    --record) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    --replay) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    --speed) return ;;
     --engine) COMPREPLY=($(compgen -W "auto urlsession native" -- "$cur")); return ;;
     --cacert) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --connect-timeout) return ;;
@@ -32,12 +29,16 @@ _ticker() {
     --ping-interval) return ;;
     --pong-timeout) return ;;
     --silence-timeout) return ;;
+    --port) return ;;
+    --bind) return ;;
+    --serve-token) return ;;
+    --max-clients) return ;;
     --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   if [ "$COMP_CWORD" -eq 1 ] && [[ "$cur" != -* ]]; then
-    COMPREPLY=($(compgen -W "completions" -- "$cur"))
+    COMPREPLY=($(compgen -W "completions serve" -- "$cur"))
     return
   fi
-  COMPREPLY=($(compgen -W "--provider --symbol -s --url --demo --count --control --debounce --max-wait --every-trade --format --timestamps --color --no-color --board --alert --until --record --replay --speed --engine --cacert --connect-timeout --max-message-size --max-retries --max-backoff --ping-interval --pong-timeout --silence-timeout --verbose -v --config --help -h --version" -- "$cur"))
+  COMPREPLY=($(compgen -W "--provider --symbol -s --url --demo --count --control --debounce --max-wait --every-trade --format --timestamps --color --no-color --board --alert --until --engine --cacert --connect-timeout --max-message-size --max-retries --max-backoff --ping-interval --pong-timeout --silence-timeout --port --bind --serve-token --max-clients --verbose -v --config --help -h --version" -- "$cur"))
 }
 complete -F _ticker ticker

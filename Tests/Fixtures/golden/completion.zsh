@@ -33,6 +33,10 @@ _arguments -s \
     ''--ping-interval'[WebSocket ping interval; 0 = no pings]:value: ' \
     ''--pong-timeout'[a pong later than this means the connection is dead]:value: ' \
     ''--silence-timeout'[no message at all for this long means the connection is dead; 0 = off]:value: ' \
+    ''--port'[ticker serve\: the port to listen on (0\: any free port)]:value: ' \
+    ''--bind'[ticker serve\: the address to listen on; anything but loopback needs --serve-token]:value: ' \
+    ''--serve-token'[ticker serve\: clients must pass it as ?token= (never the upstream'\''s token)]:value: ' \
+    ''--max-clients'[ticker serve\: more clients are refused with HTTP 503]:value: ' \
     '(--verbose -v)'{--verbose,-v}'[say what happens on stderr (engine choice, connection, what was dropped)]' \
     ''--config'[settings file (JSON; see config.example.json); also $TICKER_CONFIG]:file:_files' \
     '(--help -h)'{--help,-h}'[show this help]' \
