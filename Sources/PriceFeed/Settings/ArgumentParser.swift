@@ -74,7 +74,7 @@ public enum ArgumentParser {
       }
       let text = try value()
       guard let assignment = setting.fromText(text) else {
-        let isURL = setting.key == "url"
+        let isURL = setting.key == "url" || setting.key == "publish"
         throw .invalidValue(
           option: name, value: isURL ? SettingValue.printableURL(text) : text,
           requirement: setting.requirement(for: text),

@@ -85,6 +85,30 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
     offer([element], cost: 0, force: true, registerBlockedThread: false) == .accepted
   }
 
+  /// Adds an element now, never blocking: when `capacity` elements already wait, the oldest
+  /// are taken out to make room and returned (the consumer will not see them). Empty when
+  /// nothing was evicted, or when the channel is closed (then `element` is dropped too). For
+  /// consumers that would rather lose old elements than hold their producer back.
+  public func pushEvictingOldest(_ element: Element) -> [Element] {
+    let (evicted, consumer): ([Element], Consumer?) = state.withLock { state in
+      if state.finished || state.consumerGone { return ([], nil) }
+      if let consumer = state.waitingConsumer {
+        state.waitingConsumer = nil
+        return ([], consumer)
+      }
+      var evicted: [Element] = []
+      if state.buffer.count >= capacity {
+        let excess = state.buffer.count - capacity + 1
+        evicted = Array(state.buffer.prefix(excess))
+        state.buffer.removeFirst(excess)
+      }
+      state.buffer.append(element)
+      return (evicted, nil)
+    }
+    consumer?.resume(returning: [element])
+    return evicted
+  }
+
   /// Adds an element, suspending the calling task while the channel is full.
   @discardableResult
   public func send(_ element: Element, cost: Int = 0) async -> Bool {

@@ -1,0 +1,89 @@
+import FeedCore
+import PriceFeed
+import Synchronization
+import Testing
+
+@testable import NATSPublisher
+
+@Suite("Drop-oldest buffer")
+struct DropOldestBufferTests {
+  @Test("beyond the capacity the oldest go, counted; order is kept")
+  func capacity() {
+    var buffer = DropOldestBuffer<Int>(capacity: 3, byteLimit: 1000)
+    for i in 1...5 { buffer.append(i, bytes: 10) }
+    #expect(buffer.count == 3 && buffer.dropped == 2 && buffer.bytes == 30)
+    #expect(buffer.take(maxBytes: 1000) == [3, 4, 5])
+    #expect(buffer.isEmpty && buffer.bytes == 0)
+  }
+
+  @Test("the byte limit drops as many old elements as the new one needs")
+  func bytes() {
+    var buffer = DropOldestBuffer<String>(capacity: 100, byteLimit: 100)
+    buffer.append("a", bytes: 40)
+    buffer.append("b", bytes: 40)
+    #expect(buffer.append("c", bytes: 90) == 2)
+    #expect(buffer.take(maxBytes: 1000) == ["c"])
+    #expect(buffer.append("huge", bytes: 101) == 1)  // bigger than the whole buffer: refused
+    #expect(buffer.isEmpty && buffer.dropped == 3)
+  }
+
+  @Test("take hands out at most about maxBytes, at least one element")
+  func take() {
+    var buffer = DropOldestBuffer<Int>(capacity: 100, byteLimit: 10_000)
+    for i in 0..<10 { buffer.append(i, bytes: 100) }
+    #expect(buffer.take(maxBytes: 250) == [0, 1])
+    #expect(buffer.take(maxBytes: 50) == [2])
+    #expect(buffer.dropAll() == 7)
+    #expect(buffer.dropped == 7)
+  }
+
+  @Test("a long run against a model: the newest `capacity` elements, in order, and storage stays bounded")
+  func model() {
+    var random = SplitMix64(state: 99)
+    var buffer = DropOldestBuffer<Int>(capacity: 500, byteLimit: 1 << 30)
+    var model: [Int] = []
+    var dropped = 0
+    var next = 0
+    for _ in 0..<20_000 {
+      if Int.random(in: 0..<10, using: &random) < 7 {
+        for _ in 0..<Int.random(in: 1...50, using: &random) {
+          buffer.append(next, bytes: 1)
+          model.append(next)
+          next += 1
+          if model.count > 500 {
+            model.removeFirst()
+            dropped += 1
+          }
+        }
+      } else {
+        let n = Int.random(in: 1...200, using: &random)
+        let taken = buffer.take(maxBytes: n)
+        #expect(taken == Array(model.prefix(max(1, min(n, model.count)))))
+        model.removeFirst(taken.count)
+      }
+      #expect(buffer.count == model.count)
+    }
+    #expect(buffer.dropped == dropped)
+  }
+
+  @Test("a .dropOldest bus output never holds the publisher back, and counts what it lost")
+  func busDropOldest() async {
+    let bus = QuoteBus()
+    let lost = Counter()
+    let subscription = bus.subscribe(capacity: 4, overflow: .dropOldest(onDrop: { lost.add($0) }))
+    let quote = Quote(symbol: "A", price: Price("1")!, time: 0)
+    // Nobody reads: 10 batches of 2 quotes go through without waiting; the oldest 6 are evicted.
+    for _ in 0..<10 { await bus.publish([quote, quote]) }
+    #expect(lost.value == 12)
+    bus.finish()
+    var kept = 0
+    while let batches = try? await subscription.queue.nextBatch() { kept += batches.count }
+    #expect(kept == 4)
+  }
+}
+
+final class Counter: Sendable {
+  private let total = Mutex(0)
+  func add(_ n: Int) { total.withLock { $0 += n } }
+  var value: Int { total.withLock { $0 } }
+}
