@@ -70,7 +70,7 @@ public final class QuoteBus: Sendable {
           subscription.queue.forcePush(quotes)
         }
       case .dropOldest(let onDrop):
-        let evicted = subscription.queue.pushEvictingOldest(quotes)
+        let evicted = subscription.queue.pushEvictingOldest(quotes, cost: quotes.count, costOf: \.count)
         if !evicted.isEmpty { onDrop(evicted.reduce(0) { $0 + $1.count }) }
       }
     }

@@ -71,7 +71,9 @@ public final class NATSPublisher: Sendable {
     var lostInFlight = 0
     var writerWaiting = false
     var stopping = false
-    // The current connection (reset by each one):
+    // The current connection (reset by each one; its reader's reports carry its generation, so
+    // that a late one from a connection already given up is ignored):
+    var generation = 0
     var pongsOwed = 0
     var pingsSent = 0
     var pongsReceived = 0
@@ -246,32 +248,38 @@ public final class NATSPublisher: Sendable {
 
   /// Publishes on `connection` until it fails (the reason) or the publisher stops (nil).
   private func serve(_ connection: NATSConnection) -> NATSLinkError? {
-    state.withLock { state in
+    let generation = state.withLock { state in
+      state.generation += 1
       state.pongsOwed = 0
       state.pingsSent = 0
       state.pongsReceived = 0
       state.failure = nil
+      return state.generation
+    }
+    /// Runs `change` on the state if `connection` is still the current one.
+    @Sendable func current(_ change: (inout State) -> Void) -> Bool {
+      state.withLock { state in
+        guard state.generation == generation else { return false }
+        change(&state)
+        return true
+      }
     }
     connection.startReader(
       message: { [self] message in
         switch message {
         case .ping:
-          state.withLock { $0.pongsOwed = min($0.pongsOwed + 1, 1_000_000) }
-          wake.signal()
+          if current({ $0.pongsOwed = min($0.pongsOwed + 1, 1_000_000) }) { wake.signal() }
         case .pong:
-          state.withLock { $0.pongsReceived += 1 }
-          wake.signal()
+          if current({ $0.pongsReceived += 1 }) { wake.signal() }
         case .ok, .info: break
         case .error(let error) where error.keepsConnection:
-          report(.serverError(error))
+          if current({ _ in }) { report(.serverError(error)) }
         case .error(let error):
-          state.withLock { $0.failure = $0.failure ?? .refused(error) }
-          wake.signal()
+          if current({ $0.failure = $0.failure ?? .refused(error) }) { wake.signal() }
         }
       },
-      end: { [self] reason in
-        state.withLock { $0.failure = $0.failure ?? reason }
-        wake.signal()
+      end: { reason in
+        if current({ $0.failure = $0.failure ?? reason }) { self.wake.signal() }
       })
     var nextPing = ContinuousClock.now.advanced(by: options.pingInterval)
     while true {
