@@ -80,6 +80,24 @@ struct DropOldestBufferTests {
     while let batches = try? await subscription.queue.nextBatch() { kept += batches.count }
     #expect(kept == 4)
   }
+
+  @Test("a .dropOldest bus output also stays within its quote limit, evicting whole batches")
+  func busQuoteLimit() async {
+    let bus = QuoteBus()
+    let lost = Counter()
+    let subscription = bus.subscribe(
+      capacity: 100, quoteLimit: 10, overflow: .dropOldest(onDrop: { lost.add($0) }))
+    let quote = Quote(symbol: "A", price: Price("1")!, time: 0)
+    for _ in 0..<5 { await bus.publish(Array(repeating: quote, count: 4)) }
+    // 20 quotes offered, at most 10 held: batches 1–3 evicted, 4 and 5 kept.
+    #expect(lost.value == 12)
+    bus.finish()
+    var kept = 0
+    while let batches = try? await subscription.queue.nextBatch() {
+      kept += batches.reduce(0) { $0 + $1.count }
+    }
+    #expect(kept == 8)
+  }
 }
 
 final class Counter: Sendable {

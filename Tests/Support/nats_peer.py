@@ -18,6 +18,9 @@ Usage:
   nats_peer.py silent
       A fake server: prints "PORT <n>", sends each client a valid INFO, then never reads and never
       answers, until stdin closes.
+  nats_peer.py stall
+      A fake server: prints "PORT <n>", completes each client's handshake (INFO; the PONG to the
+      PING after CONNECT), prints "STALLED", then never reads nor answers again, until stdin closes.
 """
 import asyncio
 import socket
@@ -102,6 +105,19 @@ def silent(client):
     SILENT_CLIENTS.append(client)  # kept open, never read
 
 
+def stall(client):
+    client.sendall(b'INFO {"server_id":"stall","version":"0.0.0","max_payload":1048576}\r\n')
+    received = b""
+    while b"PING\r\n" not in received:
+        data = client.recv(4096)
+        if not data:
+            return
+        received += data
+    client.sendall(b"PONG\r\n")
+    print("STALLED", flush=True)
+    SILENT_CLIENTS.append(client)  # kept open, never read again
+
+
 def main():
     command = sys.argv[1]
     if command == "sub":
@@ -112,6 +128,8 @@ def main():
         fake_server(giant_info)
     elif command == "silent":
         fake_server(silent)
+    elif command == "stall":
+        fake_server(stall)
     else:
         sys.exit(f"unknown command {command}")
 
