@@ -33,12 +33,26 @@ public enum NATSCommands {
   public static func appendPublish(
     subject: some Collection<UInt8>, payload: some Collection<UInt8>, to out: inout [UInt8]
   ) {
-    out += Array("PUB ".utf8)
+    out.append(contentsOf: "PUB ".utf8)
     out.append(contentsOf: subject)
     out.append(0x20)
-    out += Array(String(payload.count).utf8)
-    out += [0x0D, 0x0A]
+    appendDecimal(payload.count, to: &out)
+    out.append(0x0D)
+    out.append(0x0A)
     out.append(contentsOf: payload)
-    out += [0x0D, 0x0A]
+    out.append(0x0D)
+    out.append(0x0A)
+  }
+
+  /// `n` (≥ 0) in decimal digits, without making a String.
+  static func appendDecimal(_ n: Int, to out: inout [UInt8]) {
+    var divisor = 1
+    while divisor <= n / 10 { divisor *= 10 }
+    var rest = n
+    while divisor > 0 {
+      out.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+      rest %= divisor
+      divisor /= 10
+    }
   }
 }

@@ -64,7 +64,7 @@ public final class NATSPublisher: Sendable {
   }
 
   private struct State: ~Copyable {
-    var buffer: DropOldestBuffer<[UInt8]>
+    var buffer: DropOldestBuffer
     /// Messages lost before they reached the buffer (the publisher's bus queue overflowed).
     var droppedUpstream = 0
     var published = 0
@@ -117,11 +117,16 @@ public final class NATSPublisher: Sendable {
     }
   }
 
-  /// Queues `PUB` commands (each one whole message; `NATSCommands.appendPublish`). Never blocks.
-  public func publish(_ commands: [[UInt8]]) {
-    guard !commands.isEmpty else { return }
+  /// Queues `PUB` commands (`NATSCommands.appendPublish`), back to back in `batch.bytes`, each
+  /// ending where `batch.ends` says. Never blocks.
+  public func publish(_ batch: PublishBatch) {
+    guard !batch.ends.isEmpty else { return }
     let signal = state.withLock { state -> Bool in
-      for command in commands { state.buffer.append(command, bytes: command.count) }
+      var from = 0
+      for end in batch.ends {
+        state.buffer.append(batch.bytes[from..<end])
+        from = end
+      }
       guard state.writerWaiting else { return false }
       state.writerWaiting = false
       return true
@@ -240,7 +245,7 @@ public final class NATSPublisher: Sendable {
   }
 
   private enum Step {
-    case write(commands: [[UInt8]], pongs: Int, ping: Bool)
+    case write(commands: [UInt8], messages: Int, pongs: Int, ping: Bool)
     case wait(until: ContinuousClock.Instant)
     case failed(NATSLinkError)
     case finish
@@ -290,12 +295,12 @@ public final class NATSPublisher: Sendable {
         if pingDue && state.pingsSent - state.pongsReceived >= options.maxPingsOutstanding {
           return .failed(.noPong(pings: options.maxPingsOutstanding))
         }
-        let commands = state.buffer.take(maxBytes: options.writeChunk)
+        let (commands, messages) = state.buffer.take(maxBytes: options.writeChunk)
         let pongs = min(state.pongsOwed, 1024)
         state.pongsOwed -= pongs
-        if !commands.isEmpty || pongs > 0 || pingDue {
+        if messages > 0 || pongs > 0 || pingDue {
           if pingDue { state.pingsSent += 1 }
-          return .write(commands: commands, pongs: pongs, ping: pingDue)
+          return .write(commands: commands, messages: messages, pongs: pongs, ping: pingDue)
         }
         if state.stopping { return .finish }
         state.writerWaiting = true
@@ -307,18 +312,18 @@ public final class NATSPublisher: Sendable {
       case .wait(let until):
         _ = wake.wait(timeout: Self.dispatchTime(after: now.duration(to: until)))
         state.withLock { $0.writerWaiting = false }
-      case .write(let commands, let pongs, let ping):
+      case .write(var bytes, let messages, let pongs, let ping):
         if ping { nextPing = now.advanced(by: options.pingInterval) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(options.writeChunk + 64)
-        for _ in 0..<pongs { bytes += NATSCommands.pong }
-        for command in commands { bytes += command }
-        if ping { bytes += NATSCommands.ping }
+        if pongs > 0 || ping {
+          var control: [UInt8] = []
+          for _ in 0..<pongs { control += NATSCommands.pong }
+          bytes = control + bytes + (ping ? NATSCommands.ping : [])
+        }
         do throws(NATSLinkError) {
           try connection.write(bytes, timeout: options.writeTimeout)
-          state.withLock { $0.published += commands.count }
+          state.withLock { $0.published += messages }
         } catch {
-          state.withLock { $0.lostInFlight += commands.count }
+          state.withLock { $0.lostInFlight += messages }
           return state.withLock { $0.failure } ?? error
         }
       }
@@ -342,6 +347,25 @@ public final class NATSPublisher: Sendable {
       if wake.wait(timeout: end) == .timedOut { break }
     }
     return nil
+  }
+}
+
+/// `PUB` commands back to back, and where each ends (what `NATSPublisher.publish` takes).
+public struct PublishBatch: Sendable {
+  public var bytes: [UInt8] = []
+  public var ends: [Int] = []
+
+  public init() {}
+
+  /// Appends one command (`NATSCommands.appendPublish`).
+  public mutating func append(subject: some Collection<UInt8>, payload: some Collection<UInt8>) {
+    NATSCommands.appendPublish(subject: subject, payload: payload, to: &bytes)
+    ends.append(bytes.count)
+  }
+
+  public mutating func removeAll() {
+    bytes.removeAll(keepingCapacity: true)
+    ends.removeAll(keepingCapacity: true)
   }
 }
 

@@ -28,8 +28,9 @@ public enum PublishOutput {
       var line: [UInt8] = []
       reading: while let batches = try? await subscription.queue.nextBatch() {
         for quotes in batches {
-          var commands: [[UInt8]] = []
-          commands.reserveCapacity(quotes.count)
+          var batch = PublishBatch()
+          batch.bytes.reserveCapacity(quotes.count * 300)
+          batch.ends.reserveCapacity(quotes.count)
           for quote in quotes {
             if let limit, sent >= limit { break }
             sent += 1
@@ -37,12 +38,9 @@ public enum PublishOutput {
             formatter.append(quote, to: &line)
             line.removeLast()  // the newline
             guard let subject = encoder.subject(for: quote.symbol, tooLong: tooLong) else { continue }
-            var command: [UInt8] = []
-            command.reserveCapacity(subject.count + line.count + 24)
-            NATSCommands.appendPublish(subject: subject, payload: line, to: &command)
-            commands.append(command)
+            batch.append(subject: subject, payload: line)
           }
-          publisher.publish(commands)
+          publisher.publish(batch)
           if let limit, sent >= limit { break reading }
         }
       }

@@ -7,61 +7,76 @@ import Testing
 
 @Suite("Drop-oldest buffer")
 struct DropOldestBufferTests {
+  /// A message of `size` bytes, all equal to `tag` (so its content tells which one it was).
+  static func message(_ tag: Int, size: Int = 10) -> [UInt8] {
+    Array(repeating: UInt8(tag & 0xFF), count: size)
+  }
+
   @Test("beyond the capacity the oldest go, counted; order is kept")
   func capacity() {
-    var buffer = DropOldestBuffer<Int>(capacity: 3, byteLimit: 1000)
-    for i in 1...5 { buffer.append(i, bytes: 10) }
+    var buffer = DropOldestBuffer(capacity: 3, byteLimit: 1000)
+    for i in 1...5 { buffer.append(Self.message(i)) }
     #expect(buffer.count == 3 && buffer.dropped == 2 && buffer.bytes == 30)
-    #expect(buffer.take(maxBytes: 1000) == [3, 4, 5])
+    let taken = buffer.take(maxBytes: 1000)
+    #expect(taken.messages == 3 && taken.bytes == Self.message(3) + Self.message(4) + Self.message(5))
     #expect(buffer.isEmpty && buffer.bytes == 0)
   }
 
-  @Test("the byte limit drops as many old elements as the new one needs")
+  @Test("the byte limit drops as many old messages as the new one needs")
   func bytes() {
-    var buffer = DropOldestBuffer<String>(capacity: 100, byteLimit: 100)
-    buffer.append("a", bytes: 40)
-    buffer.append("b", bytes: 40)
-    #expect(buffer.append("c", bytes: 90) == 2)
-    #expect(buffer.take(maxBytes: 1000) == ["c"])
-    #expect(buffer.append("huge", bytes: 101) == 1)  // bigger than the whole buffer: refused
+    var buffer = DropOldestBuffer(capacity: 100, byteLimit: 100)
+    buffer.append(Self.message(1, size: 40))
+    buffer.append(Self.message(2, size: 40))
+    #expect(buffer.append(Self.message(3, size: 90)) == 2)
+    #expect(buffer.take(maxBytes: 1000).bytes == Self.message(3, size: 90))
+    #expect(buffer.append(Self.message(4, size: 101)) == 1)  // bigger than the whole buffer: refused
     #expect(buffer.isEmpty && buffer.dropped == 3)
   }
 
-  @Test("take hands out at most about maxBytes, at least one element")
+  @Test("take hands out at most about maxBytes, at least one message")
   func take() {
-    var buffer = DropOldestBuffer<Int>(capacity: 100, byteLimit: 10_000)
-    for i in 0..<10 { buffer.append(i, bytes: 100) }
-    #expect(buffer.take(maxBytes: 250) == [0, 1])
-    #expect(buffer.take(maxBytes: 50) == [2])
+    var buffer = DropOldestBuffer(capacity: 100, byteLimit: 10_000)
+    for i in 0..<10 { buffer.append(Self.message(i, size: 100)) }
+    #expect(buffer.take(maxBytes: 250).messages == 2)
+    #expect(buffer.take(maxBytes: 50).bytes == Self.message(2, size: 100))
     #expect(buffer.dropAll() == 7)
     #expect(buffer.dropped == 7)
   }
 
-  @Test("a long run against a model: the newest `capacity` elements, in order, and storage stays bounded")
+  @Test("a long run against a model: the newest `capacity` messages, in order, byte for byte")
   func model() {
     var random = SplitMix64(state: 99)
-    var buffer = DropOldestBuffer<Int>(capacity: 500, byteLimit: 1 << 30)
-    var model: [Int] = []
+    var buffer = DropOldestBuffer(capacity: 500, byteLimit: 20_000)
+    var model: [[UInt8]] = []
     var dropped = 0
     var next = 0
     for _ in 0..<20_000 {
       if Int.random(in: 0..<10, using: &random) < 7 {
         for _ in 0..<Int.random(in: 1...50, using: &random) {
-          buffer.append(next, bytes: 1)
-          model.append(next)
+          let message = Self.message(next, size: Int.random(in: 1...120, using: &random))
+          buffer.append(message)
+          model.append(message)
           next += 1
-          if model.count > 500 {
+          while model.count > 500 || model.reduce(0, { $0 + $1.count }) > 20_000 {
             model.removeFirst()
             dropped += 1
           }
         }
       } else {
-        let n = Int.random(in: 1...200, using: &random)
-        let taken = buffer.take(maxBytes: n)
-        #expect(taken == Array(model.prefix(max(1, min(n, model.count)))))
-        model.removeFirst(taken.count)
+        let limit = Int.random(in: 1...2000, using: &random)
+        let taken = buffer.take(maxBytes: limit)
+        var expected: [UInt8] = []
+        var n = 0
+        for message in model {
+          if n > 0 && expected.count + message.count > limit { break }
+          expected += message
+          n += 1
+        }
+        #expect(taken.messages == n && taken.bytes == expected)
+        model.removeFirst(n)
       }
       #expect(buffer.count == model.count)
+      #expect(buffer.bytes == model.reduce(0) { $0 + $1.count })
     }
     #expect(buffer.dropped == dropped)
   }

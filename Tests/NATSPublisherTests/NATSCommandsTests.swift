@@ -74,3 +74,13 @@ struct NATSCommandsTests {
     #expect(try NATSURL(parsing: "nats://[::1]").description == "nats://[::1]:4222")
   }
 }
+
+@Suite("NATS client commands: sizes")
+struct NATSCommandSizeTests {
+  @Test("payload sizes in decimal", arguments: [0, 1, 9, 10, 99, 100, 101, 1000, 65_536, 1_048_576])
+  func decimal(n: Int) {
+    var out: [UInt8] = []
+    NATSCommands.appendDecimal(n, to: &out)
+    #expect(String(decoding: out, as: UTF8.self) == String(n))
+  }
+}
