@@ -45,7 +45,7 @@ public final class NATSPublisher: Sendable {
       bufferBytes: Int = 8 << 20, connectTimeout: Double = 5, writeTimeout: Double = 5,
       pingInterval: Duration = .seconds(5), maxPingsOutstanding: Int = 2, finishTimeout: Double = 1,
       backoff: Backoff = Backoff(initialDelay: .milliseconds(250), maximumDelay: .seconds(10)),
-      writeChunk: Int = 64 << 10, maximumLineLength: Int = NATSServerParser.defaultMaximumLineLength
+      writeChunk: Int = 256 << 10, maximumLineLength: Int = NATSServerParser.defaultMaximumLineLength
     ) {
       self.url = url
       self.name = name

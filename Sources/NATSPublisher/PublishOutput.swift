@@ -19,7 +19,7 @@ public enum PublishOutput {
     tooLong: @escaping @Sendable (String) -> Void = { _ in }
   ) -> Task<Void, Never> {
     let subscription = feed.bus.subscribe(
-      capacity: 256, overflow: .dropOldest(onDrop: { publisher.countDropped($0) }))
+      capacity: 1024, quoteLimit: 16_384, overflow: .dropOldest(onDrop: { publisher.countDropped($0) }))
     publisher.start()
     return Task {
       var formatter = JSONLinesFormatter(provider: provider)
