@@ -80,6 +80,8 @@ public final class NATSPublisher: Sendable {
     var failure: NATSLinkError?
     // The end:
     var threadDone = false
+    /// The `.finished` event went out (from the thread, or from `finish` when it gave up on it).
+    var finishedReported = false
     var summary: NATSPublisherSummary?
     var doneWaiter: CheckedContinuation<NATSPublisherSummary?, Never>?
   }
@@ -162,10 +164,21 @@ public final class NATSPublisher: Sendable {
       }
       // A connect attempt blocks up to `connectTimeout`: do not wait for it beyond the limit.
       DispatchQueue.global().asyncAfter(deadline: .now() + options.finishTimeout + 0.5) { [self] in
-        let waiter = state.withLock { state in
+        let (waiter, summary) = state.withLock { state in
           defer { state.doneWaiter = nil }
-          return state.doneWaiter
+          guard state.doneWaiter != nil, !state.finishedReported else {
+            return (state.doneWaiter, NATSPublisherSummary?.none)
+          }
+          state.finishedReported = true
+          return (
+            state.doneWaiter,
+            NATSPublisherSummary(
+              published: state.published, dropped: state.buffer.dropped + state.droppedUpstream,
+              lostInFlight: state.lostInFlight, unsent: state.buffer.count)
+          )
         }
+        // What is known now; the thread, still connecting, is left behind.
+        if let summary { report(.finished(summary)) }
         waiter?.resume(returning: nil)
       }
     }
@@ -213,13 +226,17 @@ public final class NATSPublisher: Sendable {
       report(.lost(ending, retryIn: delay))
       sleep(delay)
     }
-    let summary = state.withLock { state in
+    let (summary, reported) = state.withLock { state in
       let unsent = state.buffer.dropAll()
-      return NATSPublisherSummary(
-        published: state.published, dropped: state.buffer.dropped - unsent + state.droppedUpstream,
-        lostInFlight: state.lostInFlight, unsent: unsent)
+      defer { state.finishedReported = true }
+      return (
+        NATSPublisherSummary(
+          published: state.published, dropped: state.buffer.dropped - unsent + state.droppedUpstream,
+          lostInFlight: state.lostInFlight, unsent: unsent),
+        state.finishedReported
+      )
     }
-    report(.finished(summary))
+    if !reported { report(.finished(summary)) }
     return summary
   }
 

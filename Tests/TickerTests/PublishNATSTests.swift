@@ -69,23 +69,18 @@ struct PublishNATSTests {
     let before = await ticker.lines(10).count
     #expect(await NATSPeer.eventuallyCount(server.url, stream: "TICKER", atLeast: before))
 
-    let stoppedAt = Self.milliseconds()
     server.stop()
-    let downFrom = await ticker.lines(before + 1).count
-    // The ticker keeps printing while NATS is down: 20 more lines (the demo trades ~7 a second).
-    #expect(await ticker.lines(downFrom + 20).count >= downFrom + 20)
+    let stoppedAt = Self.milliseconds()
+    // The ticker keeps printing while NATS is down: 20 trades received after the stop (the demo
+    // trades ~7 a second; the pipe may still hold older lines, hence the receive times).
+    #expect(await Self.read(ticker, atLeast: 20, receivedAfter: stoppedAt))
     try server.start()
     let again = await eventually { ticker.stderrSoFar.contains("publishing to \(server.url) again") }
     #expect(again, "\(ticker.stderrSoFar)")
     // Every trade received from here on is published on the new connection.
     let reconnected = Self.milliseconds()
-    // Read on until the lines printed are 1.5 s younger than that (the pipe holds older ones).
-    var last = ticker.waitForLines(0).count
-    for _ in 0..<500 {
-      let lines = await ticker.lines(last + 1)
-      last = lines.count
-      if let time = lines.last.flatMap(Self.receivedTime(of:)), time > reconnected + 1500 { break }
-    }
+    #expect(await Self.read(ticker, atLeast: 10, receivedAfter: reconnected))
+    let last = ticker.waitForLines(0).count
     ticker.signal(SIGINT)
     let (status, stderr) = await ticker.exit()
     #expect(status == 130, "\(stderr)")
@@ -146,6 +141,19 @@ struct PublishNATSTests {
     #expect(stored.count == printed.count, "stored \(stored.count) of \(printed.count) printed lines")
     #expect(stored == printed)
     #expect(stderr.contains("no price was dropped"), "\(stderr)")
+  }
+
+  /// Reads the ticker's stdout until `count` of its lines were received after `time` (false if
+  /// stdout ended first).
+  static func read(_ ticker: RunningTicker, atLeast count: Int, receivedAfter time: Int64) async -> Bool {
+    var seen = ticker.waitForLines(0).count
+    for _ in 0..<5000 {
+      let lines = await ticker.lines(seen + 1)
+      if lines.count <= seen { return false }
+      seen = lines.count
+      if lines.filter({ (receivedTime(of: $0) ?? 0) > time }).count >= count { return true }
+    }
+    return false
   }
 
   /// Wall-clock milliseconds, as the JSON lines' `rt`.
@@ -296,6 +304,21 @@ struct PublishHostileNATSTests {
     let (status, stderr) = await ticker.exit(within: 15)
     await peer.finish()
     #expect(status == 130, "\(stderr)")
+  }
+
+  @Test("ending while the handshake hangs: the run ends without waiting for it, saying what was not sent")
+  func endDuringHandshake() async throws {
+    let (peer, port) = try await LinePeer.python("nats_peer.py", ["silent"])
+    let result = try await TickerProcess.run(
+      ["--demo", "--every-trade", "--count", "3", "--publish", "nats://127.0.0.1:\(port)"],
+      environment: PublishNATSTests.environment)
+    await peer.finish()
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdoutLines.count == 3)
+    #expect(
+      result.stderr.contains(
+        "3 prices were not published to nats://127.0.0.1:\(port): 3 still waiting at exit"),
+      "\(result.stderr)")
   }
 
   @Test("a server that stops answering after the handshake: two unanswered pings end the connection, retried")
