@@ -5,8 +5,11 @@ import Testing
 /// every printed price arrives once, on its subject, with the printed line as its payload, in
 /// order; a server that goes away and comes back costs no more than the documented buffer while
 /// the ticker keeps printing; a server that is not there, or is hostile, never stops the ticker.
+/// Serialized: each test runs a ticker, a nats-server and Python; on 2 cores, ten of each at once
+/// would starve the rest of the suite's timing-sensitive tests.
 @Suite(
-  "Publishing to NATS", .enabled(if: NATSServerProcess.isAvailable, NATSServerProcess.skipReason),
+  "Publishing to NATS", .serialized,
+  .enabled(if: NATSServerProcess.isAvailable, NATSServerProcess.skipReason),
   .timeLimit(.minutes(3)))
 struct PublishNATSTests {
   static let environment = TickerProcess.cleanEnvironment()
@@ -269,7 +272,7 @@ struct PublishNATSTests {
 
 /// Fake NATS servers that misbehave (`Tests/Support/nats_peer.py`), and the command line.
 @Suite(
-  "Publishing to hostile NATS servers",
+  "Publishing to hostile NATS servers", .serialized,
   .enabled(if: NATSServerProcess.hasNatsPy, NATSServerProcess.skipReason))
 struct PublishHostileNATSTests {
   @Test("a server sending an endless INFO line: bounded memory, a clear warning, prices keep printing")
