@@ -11,6 +11,8 @@ import PackageDescription
 //   PriceFeed         providers, exact-price JSON decoding, debounce/dedupe pipeline, output, config
 //   FeedCore          the runtime: subscriptions, the feed machine and its shell, the quote bus and
 //                     outputs, control lines, reports
+//   NATSPublisher     `--publish`: the NATS client protocol spoken directly (pure parser and
+//                     commands, subject escaping, a drop-oldest buffer, a reconnecting publisher)
 //   FeedServer        a small real WebSocket server that replays recorded sessions (demo, tests)
 //   ticker            the command-line tool
 //   feedserve         FeedServer as a command, for benchmarks and manual tests
@@ -41,18 +43,20 @@ let package = Package(
     .target(name: "PriceFeed", dependencies: ["WebSocketClient"]),
     .target(name: "FeedServer", dependencies: ["WebSocketClient", "PriceFeed"]),
     .target(name: "FeedCore", dependencies: ["WebSocketClient", "PriceFeed"]),
+    .target(name: "NATSPublisher", dependencies: ["WebSocketClient", "PriceFeed", "FeedCore"]),
     .executableTarget(name: "feedserve", dependencies: ["FeedServer", "WebSocketClient"]),
     .executableTarget(
       name: "hotpath", dependencies: ["FeedCore", "PriceFeed", "WebSocketClient"], path: "Benchmarks/HotPath"),
     .executableTarget(
       name: "ticker",
       dependencies: [
-        "WebSocketClient", "PriceFeed", "FeedCore", "FeedServer", "EnginePlugin",
+        "WebSocketClient", "PriceFeed", "FeedCore", "FeedServer", "EnginePlugin", "NATSPublisher",
         .target(name: "URLSessionEngine", condition: .when(platforms: [.macOS])),
       ]
     ),
     .testTarget(name: "WebSocketClientTests", dependencies: ["WebSocketClient", "FeedServer"]),
     .testTarget(name: "PriceFeedTests", dependencies: ["PriceFeed"]),
+    .testTarget(name: "NATSPublisherTests", dependencies: ["NATSPublisher", "PriceFeed", "FeedCore"]),
     .testTarget(
       name: "FeedCoreTests", dependencies: ["FeedCore", "PriceFeed", "WebSocketClient", "FeedServer"]),
     .testTarget(

@@ -3,7 +3,7 @@
 against two anchors on loopback: websocat (the receive floor) and a Python `websockets` client.
 
     python3 Benchmarks/bench.py            # full run (W1 1,000,000 messages ×3 per consumer, …)
-    python3 Benchmarks/bench.py --smoke    # CI: W1 50k ×1, W2 2 s, W3 5 s, W4 5 runs, W5 20k, W6 20k, W7 20k, REC 50k ×1
+    python3 Benchmarks/bench.py --smoke    # CI: W1 50k ×1, W2 2 s, W3 5 s, W4 5 runs, W5 20k, W6 20k, W7 20k, W8 50k ×1, REC 50k ×1
     python3 Benchmarks/bench.py --only W1,W4 --configuration debug
 
 W1 throughput: `feedserve --blast N --verbatim` (a fresh server per run) sends N pre-framed
@@ -45,6 +45,12 @@ REC record and replay: the W1 firehose (`feedserve --blast N --verbatim`), `tick
     the recording run must print every message, the recording hold every frame, and its replay
     print the same number of lines. Then W2 (one message per ms, send → stdout latency) plain and
     with --record: what recording costs a person watching a live feed.
+W8 --publish cost: W1's firehose (`feedserve --blast N --verbatim`) into `ticker --every-trade
+    --format json`, plain and with `--publish nats://…` to a `nats-server` this script starts on a
+    free loopback port (alternating, --runs each): wall, CPU and peak RSS, and the publish/plain
+    ratios. A counting pass with a nats-py subscriber on `ticker.>` reports how many of the N
+    prices reached NATS (the publisher may drop under a firehose, by design; it is reported, not
+    judged). Skipped with a note where nats-server or nats-py is missing.
 
 Prints the machine, a table of absolute figures and ratios and, in a full run, each target as
 met/NOT met. A --smoke run judges no target (its counts are too small to mean anything): it prints
@@ -60,6 +66,7 @@ import os
 import pathlib
 import platform
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -380,6 +387,96 @@ class Bench:
                       f"{stderr[-300:]}")
         self.results["W5"] = out
 
+    # MARK: W8
+
+    def w8(self) -> None:
+        n = self.args.messages
+        server_bin = shutil.which("nats-server") or next(
+            (p for p in ("/usr/sbin/nats-server", "/usr/bin/nats-server") if os.access(p, os.X_OK)), None)
+        has_nats_py = subprocess.run([self.python, "-c", "import nats"], capture_output=True).returncode == 0
+        if server_bin is None or not has_nats_py:
+            print("bench: W8 skipped: nats-server or nats-py is missing (bash Scripts/setup-test-env.sh)", flush=True)
+            self.results["W8"] = {"skipped": "nats-server or nats-py is missing"}
+            return
+        nats = NATSServer(server_bin)
+        try:
+            url = nats.url
+            base = [self.ticker, "--every-trade", "--engine", "native", "--format", "json"]
+            variants = {"plain": [], "publish": ["--publish", url]}
+            runs: dict[str, list] = {"plain": [], "publish": []}
+            for _ in range(self.args.runs):
+                for name, extra in variants.items():
+                    with FeedServe(self.feedserve, "--blast", n, "--verbatim") as server:
+                        measured, stderr = run_measured([*base, "--url", server.url, *extra], env=self.ticker_env)
+                    if measured.exit != 0:
+                        self.fail(f"W8 {name} exited {measured.exit}: {stderr.strip()[-300:]}")
+                    runs[name].append(measured.as_dict() | {"stderr_tail": stderr.strip()[-300:]})
+                    print(f"bench: W8 {name}: {measured.wall:.3f} s, CPU {measured.user + measured.sys:.2f} s, "
+                          f"{measured.maxrss_kb / 1024:.1f} MB", flush=True)
+            # Counting pass: stdout must print every message; the subscriber counts what NATS got.
+            subscriber = subprocess.Popen(
+                [self.python, ROOT / "Tests" / "Support" / "nats_peer.py", "sub", url, "ticker.>"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            assert subscriber.stdout.readline().strip() == "READY"
+            received = [0]
+
+            def count_messages():
+                for line in subscriber.stdout:
+                    if line.startswith("MSG "):
+                        received[0] += 1
+
+            counter = threading.Thread(target=count_messages, daemon=True)
+            counter.start()
+            with FeedServe(self.feedserve, "--blast", n, "--verbatim") as server:
+                lines, status, stderr = count_lines([*base, "--url", server.url, "--publish", url],
+                                                    env=self.ticker_env)
+            # The subscriber is slower than the ticker: let it catch up (bounded).
+            deadline = time.monotonic() + 60
+            last, still = -1, 0
+            while time.monotonic() < deadline and received[0] < n and still < 20:
+                still = still + 1 if received[0] == last else 0
+                last = received[0]
+                time.sleep(0.1)
+            subscriber.stdin.close()
+            subscriber.wait(30)
+            if lines != n:
+                self.fail(f"W8 --publish printed {lines:,} lines for {n:,} messages (exit {status}) {stderr[-300:]}")
+            self.results["W8"] = {"messages": n, "runs": runs,
+                                  "count": {"lines": lines, "exit": status, "nats_received": received[0],
+                                            "stderr_tail": stderr.strip()[-300:]}}
+        finally:
+            nats.stop()
+
+
+class NATSServer:
+    """A nats-server on a free loopback port (`-p -1`, read back from its log)."""
+
+    def __init__(self, binary: str):
+        self.process = subprocess.Popen([binary, "-a", "127.0.0.1", "-p", "-1"], stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.PIPE, text=True)
+        self.port = None
+        for line in self.process.stderr:
+            found = re.search(r"Listening for client connections on 127\.0\.0\.1:(\d+)", line)
+            if found:
+                self.port = int(found.group(1))
+            if "Server is ready" in line:
+                break
+        if self.port is None:
+            self.stop()
+            raise RuntimeError("nats-server did not start")
+        threading.Thread(target=lambda: self.process.stderr.read(), daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"nats://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
 
 def mix_symbols(count: int) -> list[str]:
     """The symbols of feedserve's mixed blast (BlastMix.symbolNames)."""
@@ -540,6 +637,26 @@ def report(results: dict, info: dict, judge: bool = True) -> list[str]:
             low = run["min_trades_per_s"] or 0
             lines.append(f"  {clients:>7} {run['complete']:>9} {run['dropped']:>8} {median:>22,.0f} ({low:>9,.0f}) "
                          f"{run['serve']['cpu_s']:>12.2f} {run['serve']['maxrss_kb'] / 1024:>18.1f}")
+    if "W8" in results:
+        w8 = results["W8"]
+        if "skipped" in w8:
+            lines += ["", f"W8 --publish: skipped ({w8['skipped']})"]
+        else:
+            n = w8["messages"]
+            lines += ["", f"W8 --publish cost: {n:,} one-trade messages, --every-trade --format json, "
+                      f"plain and publishing to a local nats-server, median of {len(w8['runs']['plain'])} run(s)",
+                      f"  {'run':<9} {'wall s':>8} {'msg/s':>11} {'CPU s':>7} {'peak RSS MB':>12}"]
+            med = {name: {k: median_of(runs, k) for k in ("wall_s", "cpu_s", "maxrss_kb")}
+                   for name, runs in w8["runs"].items()}
+            for name, m in med.items():
+                lines.append(f"  {name:<9} {m['wall_s']:>8.3f} {n / m['wall_s']:>11,.0f} {m['cpu_s']:>7.2f} "
+                             f"{m['maxrss_kb'] / 1024:>12.1f}")
+            pub, plain = med["publish"], med["plain"]
+            count = w8["count"]
+            lines.append(f"  ratios publish/plain: wall {pub['wall_s'] / plain['wall_s']:.2f}×, "
+                         f"CPU {pub['cpu_s'] / plain['cpu_s']:.2f}×, RSS {pub['maxrss_kb'] / plain['maxrss_kb']:.2f}×; "
+                         f"counting pass: {count['lines']:,} lines printed, {count['nats_received']:,} "
+                         f"received by a nats-py subscriber")
     if not judge:
         return lines + ["", "smoke run: targets not judged"]
     lines += ["", "targets:"] + [f"  {verdict(ok):<8} {name}" for name, ok in targets]
@@ -550,9 +667,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--smoke", action="store_true", help="short CI run")
     parser.add_argument("--configuration", default="release")
-    parser.add_argument("--only", default="W1,W2,W3,W4,W5,W6,W7,REC", help="comma-separated workloads")
-    parser.add_argument("--messages", type=int, help="W1 and REC messages (1,000,000; smoke 50,000)")
-    parser.add_argument("--runs", type=int, help="W1, W6 and REC runs per consumer (3; smoke 1)")
+    parser.add_argument("--only", default="W1,W2,W3,W4,W5,W6,W7,W8,REC", help="comma-separated workloads")
+    parser.add_argument("--messages", type=int, help="W1, W8 and REC messages (1,000,000; smoke 50,000)")
+    parser.add_argument("--runs", type=int, help="W1, W6, W8 and REC runs per consumer (3; smoke 1)")
     parser.add_argument("--latency-seconds", type=float, help="W2 duration (10; smoke 2)")
     parser.add_argument("--idle-seconds", type=int, help="W3 duration (60; smoke 5)")
     parser.add_argument("--starts", type=int, help="W4 runs (20; smoke 5)")
@@ -575,7 +692,7 @@ def main() -> int:
     info = machine()
     bench = Bench(args, bin_path)
     workloads = {"W1": bench.w1, "W2": bench.w2, "W3": bench.w3, "W4": bench.w4, "W5": bench.w5,
-                 "W6": bench.w6, "W7": bench.w7, "REC": bench.rec}
+                 "W6": bench.w6, "W7": bench.w7, "W8": bench.w8, "REC": bench.rec}
     for name in args.only.split(","):
         try:
             workloads[name.strip()]()

@@ -9,7 +9,8 @@ import WebSocketClient
 /// An output that must not lose a price (stdout) holds the publisher back when its queue is
 /// full (`.wait`): the feed then stops reading the socket, and TCP slows the server. An output that
 /// may be dropped (a network client) is removed when its queue is full (`.drop`), never slowing
-/// the others or growing memory.
+/// the others or growing memory. An output that may lose old prices but must stay (`--publish`)
+/// has its oldest batches evicted instead (`.dropOldest`).
 public final class QuoteBus: Sendable {
   /// What happens when an output's queue is full.
   public enum Overflow: Sendable {
@@ -17,6 +18,10 @@ public final class QuoteBus: Sendable {
     case wait
     /// The output is dropped (its consumer sees the end, and `onDrop` runs).
     case drop(onDrop: @Sendable () -> Void)
+    /// The output's oldest batches make room (never waits, never drops the output); `onDrop`
+    /// is told how many quotes were lost that way. For outputs that keep their own bounded
+    /// buffer and must never hold the feed back (`--publish`).
+    case dropOldest(onDrop: @Sendable (_ quotes: Int) -> Void)
   }
 
   /// One output's queue.
@@ -64,6 +69,9 @@ public final class QuoteBus: Sendable {
         } else {
           subscription.queue.forcePush(quotes)
         }
+      case .dropOldest(let onDrop):
+        let evicted = subscription.queue.pushEvictingOldest(quotes, cost: quotes.count, costOf: \.count)
+        if !evicted.isEmpty { onDrop(evicted.reduce(0) { $0 + $1.count }) }
       }
     }
   }

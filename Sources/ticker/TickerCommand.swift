@@ -1,5 +1,6 @@
 import FeedCore
 import FeedServer
+import NATSPublisher
 import PriceFeed
 import Synchronization
 import WebSocketClient
@@ -53,7 +54,9 @@ enum TickerCommand {
       default: return .config
       }
     }
-    diagnostics = Diagnostics(secrets: [envToken, config.token ?? ""], verbose: config.verbose)
+    // The token and any NATS password or token are removed from everything said on stderr.
+    let secrets = [envToken, config.token ?? ""] + (config.publish?.secrets ?? [])
+    diagnostics = Diagnostics(secrets: secrets, verbose: config.verbose)
     // OpenSSL reads the CA file at connect time; a FIFO there would hang every connection.
     if let cacert = config.cacert, let problem = FileKind.problemReadingRegularFile(cacert) {
       diagnostics.error("cannot use the CA file \(cacert): \(problem)")
@@ -208,8 +211,7 @@ enum TickerCommand {
         screen: TerminalScreen(fd: 1), provider: provider,
         venue: provider.displayName + (config.demo ? " (demo)" : ""), symbols: symbols, useColor: useColor,
         limit: config.count)
-      diagnostics = Diagnostics(
-        secrets: [envToken, config.token ?? ""], verbose: config.verbose, write: made.diagnostic)
+      diagnostics = Diagnostics(secrets: secrets, verbose: config.verbose, write: made.diagnostic)
       board = made
     }
     let formatter = config.format.makeFormatter(
@@ -238,9 +240,13 @@ enum TickerCommand {
       ?? StdoutOutput.start(
         on: feed, writer: QuoteWriter(formatter: formatter, writer: stdout, limit: config.count))
     if config.control == .stdin { ControlReader.start(fd: 0, feed: feed) }
+    let publishing = config.publish.map { url in
+      Self.startPublishing(to: url, config: config, feed: feed, provider: provider, diagnostics: diagnostics)
+    }
 
     let outcome = await feed.run()
     await output.value
+    await publishing?.value
     reports.summary()
     if recording.failure != nil { return .ioError }
     return ErrorReport.report(outcome, provider: provider, awaitingUntil: !config.until.isEmpty, diagnostics)
@@ -291,6 +297,24 @@ enum TickerCommand {
         pongTimeout: config.pongTimeout,
         silenceTimeout: config.silenceTimeout == .zero ? nil : config.silenceTimeout),
       mode: config.stageMode, symbols: symbols, ticketPrefix: Self.ticketPrefix(), alerts: alerts)
+  }
+
+  /// `--publish`: every price the feed prints also goes to NATS; nothing there ever stops or
+  /// slows the feed (README "Publishing to NATS").
+  static func startPublishing(
+    to url: NATSURL, config: TickerConfig, feed: Feed, provider: any Provider, diagnostics: Diagnostics
+  ) -> Task<Void, Never> {
+    let reports = NATSReportWriter(diagnostics: diagnostics, url: url)
+    let publisher = NATSPublisher(
+      .init(
+        url: url, version: String(HelpText.version.split(separator: " ").last ?? ""),
+        bufferCapacity: config.publishBuffer),
+      report: { reports.write($0) })
+    return PublishOutput.start(
+      on: feed, publisher: publisher, provider: provider.name, limit: config.count,
+      tooLong: { [diagnostics] symbol in
+        diagnostics.warning("not publishing \(symbol): its NATS subject would be too long")
+      })
   }
 
   /// A prefix that makes this run's venue tickets unique (Upbit): "ticker-" and 8 hex digits.

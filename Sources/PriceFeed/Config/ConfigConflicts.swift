@@ -53,6 +53,18 @@ public enum ConfigConflicts {
           message: "--format price prints bare numbers, which cannot say which of "
             + "\(config.symbols.count) symbols they belong to: follow one symbol, or use --format tsv"))
     }
+    if config.publish?.credentials != nil, config.sources["--publish"] == .commandLine {
+      found.append(
+        Conflict(
+          fatal: true,
+          message: "--publish with user:password@ or token@ on the command line shows the secret to "
+            + "other users (ps, shell history): set TICKER_PUBLISH or \"publish\" in the config file instead")
+      )
+    }
+    if config.sources["--publish-buffer"] != nil, config.publish == nil {
+      found.append(
+        Conflict(fatal: false, message: "--publish-buffer does nothing without --publish"))
+    }
     return found
   }
 }

@@ -15,6 +15,7 @@ enum SettingValue {
   static let stringRequirement = "must be a string"
   static let pathRequirement = "must be a non-empty file path"
   static let urlRequirement = "must be a ws:// or wss:// URL"
+  static let natsURLRequirement = "must be a nats://HOST:PORT URL"
   static let maxSeconds = 86_400.0
 
   static func choices<T: RawRepresentable & CaseIterable>(_: T.Type) -> String where T.RawValue == String {
@@ -86,6 +87,14 @@ enum SettingValue {
   static func url(_ text: String) -> WebSocketURL? {
     do throws(TransportError) {
       return try WebSocketURL(parsing: text)
+    } catch {
+      return nil
+    }
+  }
+
+  static func natsURL(_ text: String) -> NATSURL? {
+    do throws(NATSURLError) {
+      return try NATSURL(parsing: text)
     } catch {
       return nil
     }

@@ -42,6 +42,10 @@ public struct TickerConfig: Sendable, Equatable {
   public var control: ControlSource? = nil
   /// A live board on a terminal (one row per symbol, updated in place) instead of lines.
   public var board: Bool = false
+  /// `--publish`: also send each printed price to this NATS server.
+  public var publish: NATSURL? = nil
+  /// `--publish-buffer`: prices held while NATS is unreachable (the oldest dropped beyond).
+  public var publishBuffer: Int = 10_000
   /// `--alert`: a line on stderr each time one of these becomes true.
   public var alerts: [AlertCondition] = []
   /// `--until`: the run ends (exit 0) the first time one of these holds.
@@ -119,6 +123,8 @@ extension TickerConfig: CustomStringConvertible, CustomReflectable {
     parts.append("pingInterval: \(pingInterval)")
     parts.append("pongTimeout: \(pongTimeout)")
     parts.append("silenceTimeout: \(silenceTimeout)")
+    parts.append("publish: \(publish.map(\.description) ?? "off")")
+    parts.append("publishBuffer: \(publishBuffer)")
     parts.append("alerts: \(alerts.map(\.description))")
     parts.append("until: \(until.map(\.description))")
     parts.append("servePort: \(servePort)")

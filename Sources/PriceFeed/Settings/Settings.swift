@@ -74,6 +74,18 @@ public enum Settings {
       \.board, key: "board", flags: ["--board"], environment: "TICKER_BOARD", group: .output,
       help: "on a terminal, one row per symbol updated in place: price, change, sparkline, "
         + "trade time, trades per second (lines when stdout is not a terminal)"),
+    .value(
+      \.publish, key: "publish", flags: ["--publish"], environment: "TICKER_PUBLISH", group: .output,
+      valueName: "URL",
+      help: "also send each printed price to NATS at nats://HOST:PORT: subject "
+        + "ticker.<provider>.<symbol>, payload the JSON line",
+      parser: ValueParsers.natsURL.orNil, defaultText: "off"),
+    .value(
+      \.publishBuffer, key: "publishBuffer", flags: ["--publish-buffer"],
+      environment: "TICKER_PUBLISH_BUFFER",
+      group: .output, valueName: "N",
+      help: "prices held for --publish while NATS is unreachable; beyond that the oldest are dropped",
+      parser: ValueParsers.count),
   ]
 
   static let alerts: [Setting] = [

@@ -70,6 +70,23 @@ enum ValueParsers {
     json: { value in value.stringValue.flatMap(SettingValue.url) }, show: { $0.description },
     jsonText: { JSONEscaping.quoted($0.description) })
 
+  /// `nats://HOST:PORT` (`NATSURL`); shown without its credentials.
+  static var natsURL: ValueParser<NATSURL> {
+    var parser = ValueParser<NATSURL>(
+      requirement: SettingValue.natsURLRequirement, text: SettingValue.natsURL,
+      json: { value in value.stringValue.flatMap(SettingValue.natsURL) }, show: { $0.description },
+      jsonText: { JSONEscaping.quoted($0.description) })
+    parser.explain = { text in
+      do throws(NATSURLError) {
+        _ = try NATSURL(parsing: text)
+        return nil
+      } catch {
+        return SettingValue.natsURLRequirement + ": \(error)"
+      }
+    }
+    return parser
+  }
+
   /// A comma-separated list (`AAPL,BINANCE:BTCUSDT`); in the file also an array of strings.
   static let symbols = ValueParser<[String]>(
     requirement: SettingValue.symbolsRequirement,

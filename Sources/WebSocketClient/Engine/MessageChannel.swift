@@ -85,6 +85,38 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
     offer([element], cost: 0, force: true, registerBlockedThread: false) == .accepted
   }
 
+  /// Adds an element now, never blocking: when `capacity` elements already wait, or their cost
+  /// and this one's would pass `costLimit`, the oldest are taken out to make room and returned
+  /// (the consumer will not see them; `costOf` gives each one's cost, as `cost` gives this
+  /// one's). Empty when nothing was evicted, or when the channel is closed (then `element` is
+  /// dropped too). For consumers that would rather lose old elements than hold their producer
+  /// back.
+  public func pushEvictingOldest(_ element: Element, cost: Int, costOf: (Element) -> Int) -> [Element] {
+    let (evicted, consumer): ([Element], Consumer?) = state.withLock { state in
+      if state.finished || state.consumerGone { return ([], nil) }
+      if let consumer = state.waitingConsumer {
+        state.waitingConsumer = nil
+        return ([], consumer)
+      }
+      var excess = 0
+      var freed = 0
+      while excess < state.buffer.count
+        && (state.buffer.count - excess >= capacity || state.bufferedCost - freed + cost > costLimit)
+      {
+        freed += costOf(state.buffer[excess])
+        excess += 1
+      }
+      let evicted = Array(state.buffer.prefix(excess))
+      state.buffer.removeFirst(excess)
+      state.bufferedCost -= freed
+      state.buffer.append(element)
+      state.bufferedCost += cost
+      return (evicted, nil)
+    }
+    consumer?.resume(returning: [element])
+    return evicted
+  }
+
   /// Adds an element, suspending the calling task while the channel is full.
   @discardableResult
   public func send(_ element: Element, cost: Int = 0) async -> Bool {

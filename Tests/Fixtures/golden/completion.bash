@@ -18,8 +18,13 @@ _ticker() {
     --format) COMPREPLY=($(compgen -W "text json csv tsv price" -- "$cur")); return ;;
     --timestamps) COMPREPLY=($(compgen -W "trade received none" -- "$cur")); return ;;
     --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
+    --publish) return ;;
+    --publish-buffer) return ;;
     --alert) return ;;
     --until) return ;;
+    --record) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --replay) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --speed) return ;;
     --engine) COMPREPLY=($(compgen -W "auto urlsession native" -- "$cur")); return ;;
     --cacert) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --connect-timeout) return ;;
@@ -39,6 +44,6 @@ _ticker() {
     COMPREPLY=($(compgen -W "completions serve" -- "$cur"))
     return
   fi
-  COMPREPLY=($(compgen -W "--provider --symbol -s --url --demo --count --control --debounce --max-wait --every-trade --format --timestamps --color --no-color --board --alert --until --engine --cacert --connect-timeout --max-message-size --max-retries --max-backoff --ping-interval --pong-timeout --silence-timeout --port --bind --serve-token --max-clients --verbose -v --config --help -h --version" -- "$cur"))
+  COMPREPLY=($(compgen -W "--provider --symbol -s --url --demo --count --control --debounce --max-wait --every-trade --format --timestamps --color --no-color --board --publish --publish-buffer --alert --until --record --replay --speed --engine --cacert --connect-timeout --max-message-size --max-retries --max-backoff --ping-interval --pong-timeout --silence-timeout --port --bind --serve-token --max-clients --verbose -v --config --help -h --version" -- "$cur"))
 }
 complete -F _ticker ticker

@@ -16,6 +16,8 @@ complete -c ticker -l timestamps -x -a 'trade received none' -d 'the time column
 complete -c ticker -l color -x -a 'auto always never' -d 'colour prices by direction (auto: only on a terminal, never when NO_COLOR is set)'
 complete -c ticker -l no-color -d 'same as --color never'
 complete -c ticker -l board -d 'on a terminal, one row per symbol updated in place: price, change, sparkline, trade time, trades per second (lines when stdout is not a terminal)'
+complete -c ticker -l publish -x -d 'also send each printed price to NATS at nats://HOST:PORT: subject ticker.<provider>.<symbol>, payload the JSON line'
+complete -c ticker -l publish-buffer -x -d 'prices held for --publish while NATS is unreachable; beyond that the oldest are dropped'
 complete -c ticker -l alert -x -d 'a line on stderr (and the bell on a terminal) when COND becomes true: SYM>PRICE, SYM<=PRICE, SYM±2% (a move from the first price); repeatable'
 complete -c ticker -l until -x -d 'exit 0 the first time COND holds (as --alert); exit 1 if the run ends before; repeatable'
 complete -c ticker -l record -r -F -d 'append every frame received, with its time, to FILE (NDJSON; a new run section if it is a recording already)'

@@ -19,6 +19,8 @@ _arguments -s \
     ''--color'[colour prices by direction (auto\: only on a terminal, never when NO_COLOR is set)]:value:(auto always never)' \
     ''--no-color'[same as --color never]' \
     ''--board'[on a terminal, one row per symbol updated in place\: price, change, sparkline, trade time, trades per second (lines when stdout is not a terminal)]' \
+    ''--publish'[also send each printed price to NATS at nats\://HOST\:PORT\: subject ticker.<provider>.<symbol>, payload the JSON line]:value: ' \
+    ''--publish-buffer'[prices held for --publish while NATS is unreachable; beyond that the oldest are dropped]:value: ' \
     ''--alert'[a line on stderr (and the bell on a terminal) when COND becomes true\: SYM>PRICE, SYM<=PRICE, SYM±2% (a move from the first price); repeatable]:value: ' \
     ''--until'[exit 0 the first time COND holds (as --alert); exit 1 if the run ends before; repeatable]:value: ' \
     ''--record'[append every frame received, with its time, to FILE (NDJSON; a new run section if it is a recording already)]:file:_files' \

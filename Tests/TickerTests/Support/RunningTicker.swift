@@ -86,6 +86,24 @@ final class RunningTicker: @unchecked Sendable {
     return lines
   }
 
+  /// Reads stdout to its end (after the exit; `seconds` is a hang guard) and returns every line.
+  func allLines(within seconds: Double = 30) -> [String] {
+    let limit = Date().addingTimeInterval(seconds)
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while stdoutFD >= 0, Date() < limit {
+      var pfd = pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0)
+      guard poll(&pfd, 1, 100) > 0 else { continue }
+      let n = read(stdoutFD, &buffer, buffer.count)
+      if n <= 0 { break }
+      pending += buffer[0..<n]
+      while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+        lines.append(String(decoding: pending[..<newline], as: UTF8.self))
+        pending.removeSubrange(...newline)
+      }
+    }
+    return lines
+  }
+
   func signal(_ sig: Int32) { kill(process.processIdentifier, sig) }
 
   /// Writes `text` to the ticker's stdin (see `init(_:environment:stdin:)`).

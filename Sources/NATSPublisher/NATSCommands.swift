@@ -1,0 +1,58 @@
+import PriceFeed
+
+/// The client's side of the NATS protocol, as bytes. Pure.
+public enum NATSCommands {
+  public static let ping = Array("PING\r\n".utf8)
+  public static let pong = Array("PONG\r\n".utf8)
+
+  /// `CONNECT {…}\r\n`: no `+OK` per command (`verbose` false), no subject checks by the server
+  /// beyond its own (`pedantic` false), plain TCP, the credentials from the URL if any.
+  public static func connect(name: String, version: String, credentials: NATSURL.Credentials?) -> [UInt8] {
+    var out = Array(#"CONNECT {"verbose":false,"pedantic":false,"tls_required":false,"name":"#.utf8)
+    JSONEscaping.appendQuoted(name, to: &out)
+    out += Array(#","lang":"swift","version":"#.utf8)
+    JSONEscaping.appendQuoted(version, to: &out)
+    out += Array(#","protocol":1,"echo":false,"headers":false,"no_responders":false"#.utf8)
+    switch credentials {
+    case .userPassword(let user, let password):
+      out += Array(#","user":"#.utf8)
+      JSONEscaping.appendQuoted(user, to: &out)
+      out += Array(#","pass":"#.utf8)
+      JSONEscaping.appendQuoted(password, to: &out)
+    case .token(let token):
+      out += Array(#","auth_token":"#.utf8)
+      JSONEscaping.appendQuoted(token, to: &out)
+    case nil: break
+    }
+    out += Array("}\r\n".utf8)
+    return out
+  }
+
+  /// Appends `PUB <subject> <size>\r\n<payload>\r\n`. The subject must be a valid one (as
+  /// `SubjectEscaping` makes them).
+  public static func appendPublish(
+    subject: some Collection<UInt8>, payload: some Collection<UInt8>, to out: inout [UInt8]
+  ) {
+    out.append(contentsOf: "PUB ".utf8)
+    out.append(contentsOf: subject)
+    out.append(0x20)
+    appendDecimal(payload.count, to: &out)
+    out.append(0x0D)
+    out.append(0x0A)
+    out.append(contentsOf: payload)
+    out.append(0x0D)
+    out.append(0x0A)
+  }
+
+  /// `n` (≥ 0) in decimal digits, without making a String.
+  static func appendDecimal(_ n: Int, to out: inout [UInt8]) {
+    var divisor = 1
+    while divisor <= n / 10 { divisor *= 10 }
+    var rest = n
+    while divisor > 0 {
+      out.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+      rest %= divisor
+      divisor /= 10
+    }
+  }
+}

@@ -1,0 +1,150 @@
+import Dispatch
+import PriceFeed
+import WebSocketClient
+
+/// One connection to a NATS server, made on a thread that may block (`open`): TCP, the server's
+/// INFO, our CONNECT and a PING whose PONG says the server accepted us. Afterwards one reader
+/// thread (`startReader`) turns the server's bytes into messages; writes come from the
+/// publisher's thread.
+final class NATSConnection: @unchecked Sendable {
+  // `@unchecked`: `parser` is used by `open` and then only by the reader thread; the stream is
+  // safe for one reader and one writer.
+  let stream: TCPStream
+  let info: NATSServerInfo
+  private var parser: NATSServerParser
+
+  private init(stream: TCPStream, info: NATSServerInfo, parser: NATSServerParser) {
+    self.stream = stream
+    self.info = info
+    self.parser = parser
+  }
+
+  /// Connects and completes the handshake within `timeout` seconds.
+  static func open(
+    url: NATSURL, name: String, version: String, timeout: Double, maximumLineLength: Int
+  ) throws(NATSLinkError) -> NATSConnection {
+    let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(timeout * 1000)))
+    let stream: TCPStream
+    do {
+      stream = try TCPStream.connect(host: url.host, port: url.port, timeout: timeout)
+    } catch {
+      throw .transport(error)
+    }
+    var parser = NATSServerParser(maximumLineLength: maximumLineLength)
+    do throws(NATSLinkError) {
+      guard case .info(var info) = try next(&parser, stream, deadline: deadline, timeout: timeout) else {
+        throw .protocolViolation(.badInfo("the server's first line is not INFO"))
+      }
+      if info.tlsRequired { throw .tlsRequired }
+      try write(
+        NATSCommands.connect(name: name, version: version, credentials: url.credentials) + NATSCommands.ping,
+        to: stream, timeout: timeout)
+      while true {
+        switch try next(&parser, stream, deadline: deadline, timeout: timeout) {
+        case .pong: return NATSConnection(stream: stream, info: info, parser: parser)
+        case .ok: continue
+        case .info(let update): info = update
+        case .ping: try write(NATSCommands.pong, to: stream, timeout: timeout)
+        case .error(let error): throw .refused(error)
+        }
+      }
+    } catch {
+      stream.close()
+      throw error
+    }
+  }
+
+  /// The next message during the handshake, reading as needed until `deadline`.
+  private static func next(
+    _ parser: inout NATSServerParser, _ stream: TCPStream, deadline: ContinuousClock.Instant, timeout: Double
+  ) throws(NATSLinkError) -> NATSServerMessage {
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+      do throws(NATSProtocolError) {
+        if let message = try parser.next() { return message }
+      } catch {
+        throw .protocolViolation(error)
+      }
+      let left = ContinuousClock.now.duration(to: deadline)
+      guard left > .zero else { throw .handshakeTimeout(seconds: timeout) }
+      let (s, atto) = left.components
+      let count: Int
+      do {
+        count = try read(stream, into: &chunk, timeout: Double(s) + Double(atto) / 1e18)
+      } catch {
+        if case .timeout = error { throw .handshakeTimeout(seconds: timeout) }
+        throw .transport(error)
+      }
+      if count == 0 { throw .closedByServer }
+      parser.append(chunk[0..<count])
+    }
+  }
+
+  /// One `read` into `chunk`. (A typed-throws closure passed to `withUnsafeMutableBytes` crashes
+  /// the 6.3.1 compiler, so the error is carried out of the closure by hand.)
+  private static func read(_ stream: TCPStream, into chunk: inout [UInt8], timeout: Double?)
+    throws(TransportError) -> Int
+  {
+    var failure: TransportError?
+    let count = chunk.withUnsafeMutableBytes { buffer -> Int in
+      do throws(TransportError) {
+        return try stream.read(into: buffer, timeout: timeout)
+      } catch {
+        failure = error
+        return 0
+      }
+    }
+    if let failure { throw failure }
+    return count
+  }
+
+  private static func write(_ bytes: [UInt8], to stream: TCPStream, timeout: Double) throws(NATSLinkError) {
+    do {
+      try stream.write(bytes, timeout: timeout)
+    } catch {
+      if case .timeout = error { throw .writeStalled(seconds: timeout) }
+      throw .transport(error)
+    }
+  }
+
+  /// Writes `bytes`; a write that makes no progress for `timeout` seconds fails.
+  func write(_ bytes: [UInt8], timeout: Double) throws(NATSLinkError) {
+    try Self.write(bytes, to: stream, timeout: timeout)
+  }
+
+  /// Reads the server's messages on a thread of its own until the connection ends: each message
+  /// goes to `message`, then the reason it ended to `end` (once).
+  func startReader(
+    message: @escaping @Sendable (NATSServerMessage) -> Void, end: @escaping @Sendable (NATSLinkError) -> Void
+  ) {
+    // A serial queue of its own: Dispatch gives it a thread that may block in `read`.
+    DispatchQueue(label: "nats.reader").async { [self] in
+      var chunk = [UInt8](repeating: 0, count: 4096)
+      while true {
+        let count: Int
+        do throws(TransportError) {
+          count = try Self.read(stream, into: &chunk, timeout: nil)
+        } catch {
+          end(.transport(error))
+          return
+        }
+        if count == 0 {
+          end(.closedByServer)
+          return
+        }
+        parser.append(chunk[0..<count])
+        do throws(NATSProtocolError) {
+          while let next = try parser.next() { message(next) }
+        } catch {
+          end(.protocolViolation(error))
+          return
+        }
+      }
+    }
+  }
+
+  /// Wakes the reader (it ends with `.transport(.cancelled)`) and refuses further writes.
+  func shutdown() { stream.shutdown() }
+
+  func close() { stream.close() }
+}

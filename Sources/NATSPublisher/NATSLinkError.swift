@@ -1,0 +1,43 @@
+import FeedCore
+import WebSocketClient
+
+/// Why a connection to the NATS server could not be made, or ended. None of these ends the
+/// ticker: the publisher reconnects (see `NATSPublisher`).
+public enum NATSLinkError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// TCP: name lookup, connect, read or write failed.
+  case transport(TransportError)
+  /// The server broke the protocol (an endless line, an unknown operation, a bad INFO).
+  case protocolViolation(NATSProtocolError)
+  /// The server's INFO says `tls_required`; the publisher speaks plain TCP only.
+  case tlsRequired
+  /// The server answered `-ERR` and closes the connection (`'Authorization Violation'`, …).
+  case refused(NATSServerError)
+  /// The server closed the connection.
+  case closedByServer
+  /// No INFO, or no PONG to the CONNECT's PING, within the connect timeout.
+  case handshakeTimeout(seconds: Double)
+  /// This many PINGs in a row went unanswered: the server is gone or stuck.
+  case noPong(pings: Int)
+  /// A write made no progress for this long: the server stopped reading.
+  case writeStalled(seconds: Double)
+
+  public var description: String {
+    switch self {
+    case .transport(.connectionClosed): "the server closed the connection"
+    case .transport(let error): FailureText.describe(error)
+    case .protocolViolation(let error): "\(error)"
+    case .tlsRequired:
+      "the server requires TLS, which --publish does not speak (give it a plain nats:// listener, "
+        + "e.g. a leaf node on loopback)"
+    case .refused(let error) where error.isAuthorization:
+      "the server refused the credentials: \(error) (check the user, password or token in the URL)"
+    case .refused(let error): "the server answered \(error)"
+    case .closedByServer: "the server closed the connection"
+    case .handshakeTimeout(let seconds):
+      "no answer to CONNECT within \(FailureText.seconds(.milliseconds(Int64(seconds * 1000))))"
+    case .noPong(let pings): "\(pings) pings went unanswered: the connection is dead"
+    case .writeStalled(let seconds):
+      "the server read nothing for \(FailureText.seconds(.milliseconds(Int64(seconds * 1000))))"
+    }
+  }
+}

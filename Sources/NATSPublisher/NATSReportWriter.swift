@@ -1,0 +1,95 @@
+import FeedCore
+import PriceFeed
+import Synchronization
+
+/// Turns a publisher's events into stderr lines, rate-limited: an unreachable server is said
+/// at once, then at most once a minute (with the number of attempts not shown), so a ticker
+/// left running while NATS is down does not flood stderr; a recovery is always said.
+public final class NATSReportWriter: Sendable {
+  private let diagnostics: Diagnostics
+  private let url: NATSURL
+  private let limiter = Mutex(WarningLimiter<ContinuousClock.Instant>(burst: 1, window: .seconds(60)))
+  /// Whether a problem was reported since the last connection (then the recovery is told).
+  private let troubled = Mutex(false)
+
+  public init(diagnostics: Diagnostics, url: NATSURL) {
+    self.diagnostics = diagnostics
+    self.url = url
+  }
+
+  public func write(_ event: NATSPublisherEvent) {
+    for line in lines(for: event) {
+      switch line.level {
+      case .info: diagnostics.info(line.text)
+      case .note: diagnostics.note(line.text)
+      case .warning: diagnostics.warning(line.text)
+      }
+    }
+  }
+
+  public enum Level: Sendable, Equatable { case info, note, warning }
+
+  /// The lines for `event` (pure but for the rate limit's clock).
+  public func lines(for event: NATSPublisherEvent, at now: ContinuousClock.Instant = .now) -> [(
+    level: Level, text: String
+  )] {
+    switch event {
+    case .connected(let info, let reconnected, let dropped):
+      let wasTroubled = troubled.withLock { state in
+        defer { state = false }
+        return state
+      }
+      let server = "NATS server \(info.version.isEmpty ? "(version unknown)" : info.version)"
+      guard reconnected || wasTroubled else {
+        return [(.info, "publishing to \(url) (\(server))")]
+      }
+      let lost = dropped == 0 ? "no price was dropped" : "\(dropped) prices were dropped meanwhile"
+      return [(.note, "publishing to \(url) again (\(server)); \(lost)")]
+    case .connectFailed(let error, let attempt, let delay, let buffered, let dropped):
+      troubled.withLock { $0 = true }
+      guard let suffix = admit("unreachable", at: now) else { return [] }
+      return [
+        (
+          .warning,
+          "cannot publish to \(url): \(error); retrying in \(FailureText.seconds(delay)) "
+            + "(attempt \(attempt); prices keep printing; \(buffered) held, \(dropped) dropped so far)"
+            + suffix
+        )
+      ]
+    case .lost(let error, let delay):
+      troubled.withLock { $0 = true }
+      guard let suffix = admit("lost", at: now) else { return [] }
+      return [
+        (
+          .warning,
+          "lost the NATS connection to \(url): \(error); reconnecting in \(FailureText.seconds(delay))\(suffix)"
+        )
+      ]
+    case .serverError(let error):
+      guard let suffix = admit("server error", at: now) else { return [] }
+      return [(.warning, "the NATS server at \(url) answered \(error)\(suffix)")]
+    case .finished(let summary):
+      var lines: [(Level, String)] = []
+      let notSent = summary.dropped + summary.unsent + summary.lostInFlight
+      if notSent > 0 {
+        var parts: [String] = []
+        if summary.dropped > 0 {
+          parts.append("\(summary.dropped) dropped while NATS was unreachable or slow")
+        }
+        if summary.unsent > 0 { parts.append("\(summary.unsent) still waiting at exit") }
+        if summary.lostInFlight > 0 { parts.append("\(summary.lostInFlight) lost with a failed connection") }
+        lines.append(
+          (.warning, "\(notSent) prices were not published to \(url): \(parts.joined(separator: ", "))"))
+      }
+      lines.append((.info, "published \(summary.published) prices to \(url)"))
+      return lines
+    }
+  }
+
+  /// nil when the warning is held back; else the text to append (how many were held back).
+  private func admit(_ kind: String, at now: ContinuousClock.Instant) -> String? {
+    let decision = limiter.withLock { $0.record(kind, at: now) }
+    guard decision.emit else { return nil }
+    return decision.suppressedBefore > 0 ? " (\(decision.suppressedBefore) similar warnings not shown)" : ""
+  }
+}

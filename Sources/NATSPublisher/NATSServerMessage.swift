@@ -1,0 +1,93 @@
+import PriceFeed
+
+/// One line from a NATS server, as `NATSServerParser` reads it. A publisher never subscribes, so
+/// `MSG` is not among them (it is a protocol error here).
+public enum NATSServerMessage: Sendable, Equatable {
+  case info(NATSServerInfo)
+  case ping
+  case pong
+  case ok
+  case error(NATSServerError)
+}
+
+/// What the server's `INFO` says that the publisher uses. Every field is optional on the wire.
+public struct NATSServerInfo: Sendable, Equatable {
+  public var serverID: String
+  public var version: String
+  /// The largest payload the server accepts (its `max_payload`; 1 MiB when absent).
+  public var maxPayload: Int
+  /// The server accepts only TLS connections, which the publisher does not speak.
+  public var tlsRequired: Bool
+  public var authRequired: Bool
+
+  public static let defaultMaxPayload = 1 << 20
+
+  public init(
+    serverID: String = "", version: String = "", maxPayload: Int = NATSServerInfo.defaultMaxPayload,
+    tlsRequired: Bool = false, authRequired: Bool = false
+  ) {
+    self.serverID = serverID
+    self.version = version
+    self.maxPayload = maxPayload
+    self.tlsRequired = tlsRequired
+    self.authRequired = authRequired
+  }
+
+  /// Reads the JSON object after `INFO `; unknown fields are ignored, known ones of the wrong
+  /// type are an error.
+  init(json bytes: ArraySlice<UInt8>) throws(NATSProtocolError) {
+    let value: JSONValue
+    do {
+      value = try JSONParser(maxDepth: 16).parse(Array(bytes))
+    } catch {
+      throw .badInfo("not JSON: \(error)")
+    }
+    guard let object = value.objectValue else { throw .badInfo("not a JSON object") }
+    self.init()
+    func string(_ key: String) throws(NATSProtocolError) -> String? {
+      guard let field = object[key], !field.isNull else { return nil }
+      guard let text = field.stringValue else { throw .badInfo("\(key) is not a string") }
+      return String(text.prefix(64))
+    }
+    func bool(_ key: String) throws(NATSProtocolError) -> Bool? {
+      guard let field = object[key], !field.isNull else { return nil }
+      guard let flag = field.boolValue else { throw .badInfo("\(key) is not true or false") }
+      return flag
+    }
+    serverID = try string("server_id") ?? ""
+    version = try string("version") ?? ""
+    tlsRequired = try bool("tls_required") ?? false
+    authRequired = try bool("auth_required") ?? false
+    if let field = object["max_payload"], !field.isNull {
+      guard let text = field.numberText, let limit = Int(text), limit > 0 else {
+        throw .badInfo("max_payload is not a positive whole number")
+      }
+      maxPayload = limit
+    }
+  }
+}
+
+/// A server's `-ERR 'text'`, and what it means for the connection.
+public struct NATSServerError: Sendable, Equatable, CustomStringConvertible {
+  /// The text between the quotes (at most 256 bytes kept).
+  public var text: String
+
+  public init(text: String) { self.text = text }
+
+  /// The errors after which the server keeps the connection open (NATS protocol documentation:
+  /// an invalid subject, or a permissions violation). Every other `-ERR` is followed by the server
+  /// closing the connection.
+  public var keepsConnection: Bool {
+    let lower = text.lowercased()
+    return lower.hasPrefix("invalid subject") || lower.hasPrefix("permissions violation")
+  }
+
+  /// The server refused the credentials (or wanted some): reconnecting with the same ones is
+  /// refused again until the server's configuration changes.
+  public var isAuthorization: Bool {
+    let lower = text.lowercased()
+    return lower.contains("authorization") || lower.contains("authentication")
+  }
+
+  public var description: String { "'\(text)'" }
+}

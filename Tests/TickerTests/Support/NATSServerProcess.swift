@@ -1,0 +1,184 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// A real `nats-server` (Debian's package, installed by `Scripts/setup-test-env.sh`) on a free
+/// loopback port, for the `--publish` tests: started on a port it picks (`-p -1`, read back
+/// from its log), stopped and started again on the same port, with JetStream on a store
+/// directory of its own when asked (so what it stored survives a restart).
+///
+/// Where `nats-server` or the virtualenv's nats-py is missing, the tests that need them are
+/// skipped with `skipReason`, unless `TICKER_REQUIRE_NATS=1` (set by `.ci/run`) makes that a
+/// failure (`NATSRequirementTests`).
+final class NATSServerProcess: @unchecked Sendable {
+  // `@unchecked`: `process` is replaced only by the test that owns the server, between runs.
+  static let executable: String? = {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+    // Debian puts it in /usr/sbin, which is not on every user's PATH.
+    for directory in path.split(separator: ":").map(String.init) + [
+      "/usr/sbin", "/usr/bin", "/usr/local/bin",
+    ] {
+      let candidate = "\(directory)/nats-server"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+  }()
+
+  static let hasNatsPy: Bool = (try? pythonHasNats()) == true
+
+  private static func pythonHasNats() throws -> Bool {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: URLSessionHarness.python)
+    process.arguments = ["-c", "import nats"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    guard process.waitForExit(within: 30) else { return false }
+    return process.terminationStatus == 0
+  }
+
+  static let isAvailable = executable != nil && hasNatsPy
+  static var isRequired: Bool { ProcessInfo.processInfo.environment["TICKER_REQUIRE_NATS"] == "1" }
+  static let skipReason: Comment = """
+    nats-server or nats-py is not installed (bash Scripts/setup-test-env.sh installs both); \
+    --publish is tested only against a real NATS server
+    """
+
+  private(set) var port = 0
+  private let storeDirectory: String?
+  private var process: Process?
+  /// The server's log (stderr), shared with the thread that reads it.
+  private final class Log: Sendable {
+    let text = Mutex("")
+  }
+  private let log = Log()
+
+  private let extraArguments: [String]
+
+  /// Starts a server; `jetStream` gives it a store directory of its own; `arguments` are added
+  /// to its command line (`--user`, `--pass`).
+  init(jetStream: Bool = false, arguments: [String] = []) throws {
+    extraArguments = arguments
+    storeDirectory =
+      jetStream
+      ? FileManager.default.temporaryDirectory.appendingPathComponent("ticker-nats-\(UUID())").path : nil
+    try start()
+  }
+
+  deinit {
+    stop()
+    if let storeDirectory { try? FileManager.default.removeItem(atPath: storeDirectory) }
+  }
+
+  var url: String { "nats://127.0.0.1:\(port)" }
+
+  /// Starts the server (again, on the same port once it has one); returns once it listens.
+  func start() throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Self.executable ?? "/usr/sbin/nats-server")
+    var arguments = ["-a", "127.0.0.1", "-p", port == 0 ? "-1" : String(port)]
+    if let storeDirectory { arguments += ["-js", "-sd", storeDirectory] }
+    arguments += extraArguments
+    process.arguments = arguments
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    log.text.withLock { $0 = "" }
+    try process.run()
+    self.process = process
+    let reader = errors.fileHandleForReading
+    Thread.detachNewThread { [log] in
+      while true {
+        let data = reader.availableData
+        if data.isEmpty { break }
+        log.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+      }
+    }
+    let limit = Date().addingTimeInterval(30)
+    let tick = DispatchSemaphore(value: 0)
+    while Date() < limit {
+      let text = log.text.withLock { $0 }
+      if text.contains("Server is ready") {
+        if port == 0, let range = text.range(of: "Listening for client connections on 127.0.0.1:") {
+          let digits = text[range.upperBound...].prefix { $0.isNumber }
+          port = Int(digits) ?? 0
+        }
+        return
+      }
+      if !process.isRunning { break }
+      _ = tick.wait(timeout: .now() + 0.02)
+    }
+    throw NATSTestError("nats-server did not start: \(log.text.withLock { $0 })")
+  }
+
+  /// Stops the server (SIGTERM: it closes its clients and, with JetStream, its store) and waits.
+  func stop() {
+    guard let process, process.isRunning else { return }
+    kill(process.processIdentifier, SIGTERM)
+    if !process.waitForExit(within: 30) { kill(process.processIdentifier, SIGKILL) }
+    self.process = nil
+  }
+}
+
+struct NATSTestError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// The nats-py side, run with the virtualenv's Python (`Tests/Support/nats_peer.py`).
+enum NATSPeer {
+  static let script = URLSessionHarness.repositoryRoot + "/Tests/Support/nats_peer.py"
+
+  /// An independent subscriber, once it is subscribed.
+  static func subscriber(_ url: String, subject: String = "ticker.>") async throws -> LinePeer {
+    let peer = try LinePeer(URLSessionHarness.python, [script, "sub", url, subject])
+    guard await peer.expect({ $0 == "READY" }) != nil else {
+      throw NATSTestError("the nats-py subscriber did not get ready")
+    }
+    return peer
+  }
+
+  /// Runs a one-shot command (`stream-add`, `stream-count`, `stream-dump`) and returns its lines.
+  static func run(_ arguments: [String]) async throws -> [String] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: URLSessionHarness.python)
+    process.arguments = [script] + arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.standardError
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let data = await offPool { output.fileHandleForReading.readDataToEndOfFile() }
+    _ = await offPool { process.waitForExit(within: 30) }
+    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+  }
+
+  /// "MSG <subject> <payload>" → (subject, payload).
+  static func message(_ line: String) -> (subject: String, payload: String)? {
+    guard line.hasPrefix("MSG ") else { return nil }
+    let rest = line.dropFirst(4)
+    guard let space = rest.firstIndex(of: " ") else { return nil }
+    return (String(rest[..<space]), String(rest[rest.index(after: space)...]))
+  }
+
+  /// Every message the stream holds, in order.
+  static func dump(_ url: String, stream: String) async throws -> [(subject: String, payload: String)] {
+    let lines = try await run(["stream-dump", url, stream])
+    guard lines.last == "END" else { throw NATSTestError("stream-dump did not finish: \(lines.suffix(3))") }
+    return lines.compactMap(message)
+  }
+
+  static func count(_ url: String, stream: String) async -> Int {
+    (try? await run(["stream-count", url, stream]).first.flatMap { Int($0) }) ?? -1
+  }
+
+  /// Polls the stream's size until it holds `count` messages (false after 30 s: a hang guard).
+  static func eventuallyCount(_ url: String, stream: String, atLeast count: Int) async -> Bool {
+    let limit = Date().addingTimeInterval(30)
+    while Date() < limit {
+      if await self.count(url, stream: stream) >= count { return true }
+      try? await Task.sleep(for: .milliseconds(100))
+    }
+    return false
+  }
+}
