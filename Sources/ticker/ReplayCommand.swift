@@ -1,5 +1,6 @@
 import FeedCore
 import PriceFeed
+import Synchronization
 import WebSocketClient
 
 /// `ticker --replay FILE`: a recording through the same machine and the same outputs as a live
@@ -86,6 +87,57 @@ enum ReplayCommand {
     return ErrorReport.report(
       outcome == Replay.finishedOutcome ? .stopped(.countReached) : outcome, provider: provider,
       awaitingUntil: !config.until.isEmpty, diagnostics)
+  }
+
+  /// `ticker serve --replay FILE`: the recording served as Finnhub's API, every trade, played from
+  /// its beginning when the first client asks for a symbol, at `--speed`. Clients get the
+  /// recording's trades for the symbols they ask for (others never quote).
+  static func serve(path: String, config: TickerConfig, diagnostics: Diagnostics) async -> ExitCode {
+    let header: RecordingHeader
+    do {
+      header = try Replay.header(of: path, maximumLineLength: lineLength(config))
+    } catch {
+      return refuse(error, path: path, diagnostics)
+    }
+    guard let provider = ProviderCatalog.provider(named: header.provider) else {
+      diagnostics.error("cannot replay \(path): a recording of an unknown venue \"\(header.provider)\"")
+      return .refused
+    }
+    // The replay is opened (and a bad file refused) before anything listens; its reports go
+    // where serve sends the upstream's, once serve has said where.
+    let relay = ReportRelay()
+    let replay: Replay
+    do {
+      replay = try Replay.open(
+        Replay.Settings(
+          path: path, speed: config.speed, mode: .everyTrade, alerts: [],
+          maximumMessageSize: config.maxMessageSize)
+      ) { relay.forward($0) }
+    } catch {
+      return refuse(error, path: path, diagnostics)
+    }
+    diagnostics.info(
+      "serving the recording \(path): \(provider.displayName), \(header.symbols.joined(separator: ", ")), "
+        + "recorded \(UTCTimestamp.string(milliseconds: header.startedMilliseconds)), speed \(config.speed); "
+        + "it plays when the first client subscribes")
+    let code = await ServeCommand.run(
+      config: config, provider: provider, pinned: [], stdout: FileDescriptorWriter(fd: 1),
+      diagnostics: diagnostics
+    ) { report in
+      relay.target.withLock { $0 = report }
+      return DeferredSource(replay)
+    }
+    if let error = replay.error {
+      diagnostics.error("cannot replay all of \(path): \(error)")
+      return .refused
+    }
+    return code
+  }
+
+  /// Hands reports on to a target set later.
+  private final class ReportRelay: Sendable {
+    let target = Mutex<(@Sendable (FeedReport) -> Void)?>(nil)
+    func forward(_ report: FeedReport) { target.withLock { $0 }?(report) }
   }
 
   static func lineLength(_ config: TickerConfig) -> Int {

@@ -82,7 +82,10 @@ enum TickerCommand {
           + (command.serve
             ? "apply only when printing prices, not to ticker serve" : "apply only to ticker serve"))
     }
-    if let path = config.replay, !command.serve {
+    if let path = config.replay, command.serve {
+      return await ReplayCommand.serve(path: path, config: config, diagnostics: diagnostics)
+    }
+    if let path = config.replay {
       return await ReplayCommand.run(
         path: path, config: config, environment: environment, diagnostics: diagnostics)
     }

@@ -103,6 +103,37 @@ struct RecordReplayTests {
     #expect(replayed.stdout == live.stdout)
   }
 
+  @Test("ticker serve --replay plays a recording to a client from its start: the trades a replay prints")
+  func servedReplay() async throws {
+    let (live, path) = try await Self.recordLive(["--every-trade"], reconnect: false)
+    #expect(live.status == 0, "stderr: \(live.stderr)")
+    // What a replay prints of one symbol, every trade, as tab-separated fields.
+    let replayed = try await Self.replay(path, ["--speed", "max", "--every-trade", "--format", "tsv"])
+    #expect(replayed.status == 0, "stderr: \(replayed.stderr)")
+    let symbol = "BINANCE:BTCUSDT"
+    let expected = replayed.stdout.split(separator: "\n").map(String.init).filter {
+      $0.split(separator: "\t").contains { $0 == symbol }
+    }
+    #expect(expected.count >= 3)
+    // Served at maximum speed: the recording plays once the first client subscribes, so a
+    // client of one symbol gets all of it.
+    let serve = try await ServeRun.start(["--replay", path, "--speed", "max"])
+    let client = try RunningTicker(
+      [
+        "--url", serve.url, "-s", symbol, "--every-trade", "--format", "tsv", "--count", "\(expected.count)",
+      ], environment: TickerProcess.cleanEnvironment(["FINNHUB_TOKEN": "anything"]))
+    let got = await client.lines(expected.count + 1)
+    // Its header line, then exactly the replay's lines of that symbol.
+    let header = replayed.stdout.split(separator: "\n").first.map(String.init)
+    #expect(got.first == header)
+    #expect(Array(got.dropFirst()) == expected, "\(got)")
+    #expect(await client.exit().status == 0)
+    // The recording's end ends serve: its clients are told, and it exits 0.
+    let ended = await serve.process.exit()
+    #expect(ended.status == 0, "\(ended.stderr)")
+    #expect(ended.stderr.contains("end of the recording"), "\(ended.stderr)")
+  }
+
   @Test("at a speed that waits, the replay prints the same", arguments: ["1", "4"])
   func pacedReplay(_ speed: String) async throws {
     let (live, path) = try await Self.recordLive(["--format", "json"], reconnect: false)
