@@ -15,7 +15,7 @@ public enum PublishOutput {
   /// Starts consuming `feed`'s quotes; the task ends once the feed's bus ended and the
   /// publisher finished (await it before exit). Starts `publisher`.
   public static func start(
-    on feed: Feed, publisher: NATSPublisher, provider: String, limit: Int?,
+    on feed: any QuoteFeed, publisher: NATSPublisher, provider: String, limit: Int?,
     tooLong: @escaping @Sendable (String) -> Void = { _ in }
   ) -> Task<Void, Never> {
     let subscription = feed.bus.subscribe(

@@ -76,8 +76,14 @@ enum ReplayCommand {
       ?? StdoutOutput.start(
         on: replay, writer: QuoteWriter(formatter: formatter, writer: stdout, limit: config.count))
 
+    let publishing = config.publish.map { url in
+      TickerCommand.startPublishing(
+        to: url, config: config, feed: replay, provider: provider, diagnostics: diagnostics)
+    }
+
     let outcome = await replay.run()
     await output.value
+    await publishing?.value
     reports.summary()
     if let error = replay.error {
       diagnostics.error("cannot replay all of \(path): \(error)")

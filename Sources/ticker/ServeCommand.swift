@@ -30,7 +30,7 @@ enum ServeCommand {
     let serveOnly = ["--port", "--bind", "--serve-token", "--max-clients"]
     let printOnly = [
       "--count", "--format", "--timestamps", "--board", "--control", "--alert", "--until", "--debounce",
-      "--max-wait", "--every-trade",
+      "--max-wait", "--every-trade", "--publish", "--publish-buffer",
     ]
     return (serving ? printOnly : serveOnly).filter { config.sources[$0] == .commandLine }
   }

@@ -183,11 +183,14 @@ enum TickerCommand {
     diagnostics.info("engine \(selected.engine.name): \(selected.reason)")
     diagnostics.info("connecting to \(url) with the \(selected.engine.name) engine")
     if command.serve {
-      return await ServeCommand.run(
-        config: config,
-        settings: feedSettings(
-          config, provider: provider, engine: selected.engine, url: url, symbols: symbols),
-        stdout: stdout, diagnostics: diagnostics)
+      // `serve --record`: the upstream as serve sees it (every trade; the clients' subscription
+      // changes as commands), replayable with `--replay` or `serve --replay`.
+      var settings = feedSettings(
+        config, provider: provider, engine: selected.engine, url: url, symbols: symbols)
+      settings.recorder = recorder
+      let code = await ServeCommand.run(
+        config: config, settings: settings, stdout: stdout, diagnostics: diagnostics)
+      return recording.failure != nil ? .ioError : code
     }
 
     let useColor = config.color.resolve(isTerminal: isTerminal(1), environment: environment)
@@ -305,7 +308,8 @@ enum TickerCommand {
   /// `--publish`: every price the feed prints also goes to NATS; nothing there ever stops or
   /// slows the feed (README "Publishing to NATS").
   static func startPublishing(
-    to url: NATSURL, config: TickerConfig, feed: Feed, provider: any Provider, diagnostics: Diagnostics
+    to url: NATSURL, config: TickerConfig, feed: any QuoteFeed, provider: any Provider,
+    diagnostics: Diagnostics
   ) -> Task<Void, Never> {
     let reports = NATSReportWriter(diagnostics: diagnostics, url: url)
     let publisher = NATSPublisher(

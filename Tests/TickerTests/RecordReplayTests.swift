@@ -134,6 +134,32 @@ struct RecordReplayTests {
     #expect(ended.stderr.contains("end of the recording"), "\(ended.stderr)")
   }
 
+  @Test("ticker serve --record records the upstream as serve saw it: its replay begins with what a client got")
+  func servedRecording() async throws {
+    let path = Self.temporaryFile("served.ndjson")
+    let serve = try await ServeRun.start(["--demo", "--record", path])
+    let symbol = "BINANCE:BTCUSDT"
+    let client = try RunningTicker(
+      ["--url", serve.url, "-s", symbol, "--every-trade", "--format", "tsv", "--count", "5"],
+      environment: TickerProcess.cleanEnvironment(["FINNHUB_TOKEN": "anything"]))
+    let got = await client.lines(6)
+    #expect(got.count == 6)
+    #expect(await client.exit().status == 0)
+    serve.process.signal(SIGINT)
+    let ended = await serve.process.exit()
+    #expect(ended.status == 130, "\(ended.stderr)")
+    let recording = try Self.lines(path)
+    #expect(recording.first?.contains(#""symbols":[]"#) == true)
+    #expect(recording.contains { $0.contains(#""kind":"command""#) && $0.contains(symbol) })
+    // The replay prints every trade the upstream sent while the client followed the symbol:
+    // the client's five first, then any that arrived before its unsubscribe went upstream.
+    let replayed = try await Self.replay(path, ["--speed", "max", "--every-trade", "--format", "tsv"])
+    #expect(replayed.status == 0, "stderr: \(replayed.stderr)")
+    let lines = replayed.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count >= got.count)
+    #expect(Array(lines.prefix(got.count)) == got, "\(lines)")
+  }
+
   @Test("at a speed that waits, the replay prints the same", arguments: ["1", "4"])
   func pacedReplay(_ speed: String) async throws {
     let (live, path) = try await Self.recordLive(["--format", "json"], reconnect: false)
