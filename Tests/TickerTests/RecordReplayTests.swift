@@ -134,7 +134,7 @@ struct RecordReplayTests {
     #expect(ended.stderr.contains("end of the recording"), "\(ended.stderr)")
   }
 
-  @Test("ticker serve --record records the upstream as serve saw it: its replay begins with what a client got")
+  @Test("ticker serve --record records the upstream as served: its replay begins with what a client got")
   func servedRecording() async throws {
     let path = Self.temporaryFile("served.ndjson")
     let serve = try await ServeRun.start(["--demo", "--record", path])
