@@ -78,8 +78,8 @@ final class ServerConnection: Sendable {
       admit: session.admit)
     guard let (_, leftover) = upgraded else { return }
     let reader = ClientReader(input: input, writer: writer, life: life, session: session, server: server)
-    DispatchQueue(label: "FeedServer.reader").async { reader.run(initial: leftover) }
-    DispatchQueue(label: "FeedServer.timers").async { [session] in session.runTimers() }
+    DedicatedThread.start { reader.run(initial: leftover) }
+    DedicatedThread.start { [session] in session.runTimers() }
     let replay = ScriptReplay(script: script, session: session, writer: writer, life: life)
     if replay.run(awaiting: server.options.awaitSubscriptions) {
       server.update { $0.scriptsCompleted += 1 }

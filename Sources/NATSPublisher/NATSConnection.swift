@@ -118,7 +118,7 @@ final class NATSConnection: @unchecked Sendable {
     message: @escaping @Sendable (NATSServerMessage) -> Void, end: @escaping @Sendable (NATSLinkError) -> Void
   ) {
     // A serial queue of its own: Dispatch gives it a thread that may block in `read`.
-    DispatchQueue(label: "nats.reader").async { [self] in
+    DedicatedThread.start { [self] in
       var chunk = [UInt8](repeating: 0, count: 4096)
       while true {
         let count: Int

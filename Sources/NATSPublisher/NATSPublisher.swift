@@ -107,7 +107,7 @@ public final class NATSPublisher: Sendable {
 
   /// Starts connecting and publishing (on a thread of its own). Call once.
   public func start() {
-    DispatchQueue(label: "nats.publisher").async { [self] in
+    DedicatedThread.start { [self] in
       let summary = run()
       let waiter = state.withLock { state -> CheckedContinuation<NATSPublisherSummary?, Never>? in
         state.threadDone = true

@@ -373,7 +373,9 @@ struct RecordReplayTests {
     let live = try await TickerProcess.run(["--demo", "--record", path, "--count", "40", "--every-trade"])
     #expect(live.status == 0, "\(live.stderr)")
     let whole = try await Self.replay(path, ["--speed", "max", "--every-trade"])
-    let ticker = try RunningTicker(["--replay", path, "--speed", "1", "--every-trade"])
+    // A tenth of the recorded pace: the replay lasts long enough that a loaded machine still
+    // interrupts it before its end.
+    let ticker = try RunningTicker(["--replay", path, "--speed", "0.1", "--every-trade"])
     let seen = await ticker.lines(3)
     ticker.signal(SIGINT)
     let end = await ticker.exit()

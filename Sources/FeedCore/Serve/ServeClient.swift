@@ -27,7 +27,7 @@ final class ServeClient: Sendable {
 
   /// Starts the writer thread.
   func startWriter() {
-    DispatchQueue(label: "serve.client.writer").async { [self] in
+    DedicatedThread.start { [self] in
       defer { writerDone.signal() }
       while let items = outbox.take() {
         for item in items {

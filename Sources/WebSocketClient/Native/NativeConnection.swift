@@ -15,7 +15,6 @@ public final class NativeConnection: WebSocketConnection {
   private let state = Mutex(State())
   private let writer: Mutex<Writer>
   private let writeQueue = DispatchQueue(label: "websocket.native.writer")
-  private let readQueue = DispatchQueue(label: "websocket.native.reader")
   /// Close timeouts fire here (never on the global queue, which blocking work may have filled).
   private let timerQueue = DispatchQueue(label: "websocket.native.timer")
   /// Seconds a frame may wait for the socket (no progress) before the connection is failed.
@@ -75,7 +74,7 @@ public final class NativeConnection: WebSocketConnection {
 
   /// Starts the reader; `initialBytes` are bytes that arrived right after the handshake head.
   public func start(initialBytes: [UInt8] = []) {
-    readQueue.async { self.readLoop(initialBytes: initialBytes) }
+    DedicatedThread.start { self.readLoop(initialBytes: initialBytes) }
   }
 
   /// Seconds the close (ours, or our answer to the peer's) waits at most for the consumer to take

@@ -38,8 +38,8 @@ public struct NativeEngine: WebSocketEngine {
     let random = self.random
     let result: Result<NativeConnection, WebSocketError> = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
-        // A queue of its own: blocking work on the width-limited global queue starves it.
-        DispatchQueue(label: "websocket.native.connect").async {
+        // A thread of its own: the connect and the handshake block (see `DedicatedThread`).
+        DedicatedThread.start {
           continuation.resume(
             returning: Self.open(
               url, options: options, transport: transport, random: random, attempt: attempt))

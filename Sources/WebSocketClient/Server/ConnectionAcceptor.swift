@@ -13,7 +13,7 @@ public final class ConnectionAcceptor: Sendable {
   /// Starts accepting; `serve` runs for each connection (with its 0-based number) on a thread
   /// of its own and owns the stream.
   public func start(label: String, serve: @escaping @Sendable (TCPStream, Int) -> Void) {
-    DispatchQueue(label: label + ".accept").async { [self] in
+    DedicatedThread.start { [self] in
       while true {
         let stream: TCPStream
         do {
@@ -22,7 +22,7 @@ public final class ConnectionAcceptor: Sendable {
           return  // stopped (listener closed) or the listener failed
         }
         let index = accepted.add(1, ordering: .relaxed).oldValue
-        DispatchQueue(label: label + ".connection").async { serve(stream, index) }
+        DedicatedThread.start { serve(stream, index) }
       }
     }
   }

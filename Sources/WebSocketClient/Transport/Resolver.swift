@@ -53,7 +53,7 @@ public struct Resolver: Sendable {
     if let addresses = literal?(host, port) { return addresses }
     let box = Box()
     let lookup = self.lookup
-    DispatchQueue(label: "websocket.resolve").async {
+    DedicatedThread.start {
       let result = lookup(host, port)
       box.state.withLock { $0 = result }
       box.done.signal()
