@@ -56,7 +56,8 @@ let package = Package(
     ),
     .testTarget(name: "WebSocketClientTests", dependencies: ["WebSocketClient", "FeedServer"]),
     .testTarget(name: "PriceFeedTests", dependencies: ["PriceFeed"]),
-    .testTarget(name: "NATSPublisherTests", dependencies: ["NATSPublisher", "PriceFeed", "FeedCore"]),
+    .testTarget(
+      name: "NATSPublisherTests", dependencies: ["NATSPublisher", "PriceFeed", "FeedCore", "FeedServer"]),
     .testTarget(
       name: "FeedCoreTests", dependencies: ["FeedCore", "PriceFeed", "WebSocketClient", "FeedServer"]),
     .testTarget(

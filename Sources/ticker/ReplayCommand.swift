@@ -11,14 +11,10 @@ enum ReplayCommand {
     path: String, config: TickerConfig, environment: [String: String], diagnostics: Diagnostics
   ) async -> ExitCode {
     let header: RecordingHeader
-    do {
-      header = try Replay.header(of: path, maximumLineLength: lineLength(config))
-    } catch {
-      return refuse(error, path: path, diagnostics)
-    }
-    guard let provider = ProviderCatalog.provider(named: header.provider) else {
-      diagnostics.error("cannot replay \(path): a recording of an unknown venue \"\(header.provider)\"")
-      return .refused
+    let provider: any Provider
+    switch opening(path, config, diagnostics) {
+    case .success(let opened): (header, provider) = opened
+    case .failure(let code): return code.code
     }
     if config.format == .price && header.symbols.count > 1 {
       diagnostics.error(
@@ -100,14 +96,10 @@ enum ReplayCommand {
   /// recording's trades for the symbols they ask for (others never quote).
   static func serve(path: String, config: TickerConfig, diagnostics: Diagnostics) async -> ExitCode {
     let header: RecordingHeader
-    do {
-      header = try Replay.header(of: path, maximumLineLength: lineLength(config))
-    } catch {
-      return refuse(error, path: path, diagnostics)
-    }
-    guard let provider = ProviderCatalog.provider(named: header.provider) else {
-      diagnostics.error("cannot replay \(path): a recording of an unknown venue \"\(header.provider)\"")
-      return .refused
+    let provider: any Provider
+    switch opening(path, config, diagnostics) {
+    case .success(let opened): (header, provider) = opened
+    case .failure(let code): return code.code
     }
     // The replay is opened (and a bad file refused) before anything listens; its reports go
     // where serve sends the upstream's, once serve has said where.
@@ -145,6 +137,25 @@ enum ReplayCommand {
     let target = Mutex<(@Sendable (FeedReport) -> Void)?>(nil)
     func forward(_ report: FeedReport) { target.withLock { $0 }?(report) }
   }
+
+  /// A recording's first line and the venue it names, or the exit code (after saying why).
+  private static func opening(
+    _ path: String, _ config: TickerConfig, _ diagnostics: Diagnostics
+  ) -> Result<(RecordingHeader, any Provider), Refusal> {
+    let header: RecordingHeader
+    do {
+      header = try Replay.header(of: path, maximumLineLength: lineLength(config))
+    } catch {
+      return .failure(Refusal(code: refuse(error, path: path, diagnostics)))
+    }
+    guard let provider = ProviderCatalog.provider(named: header.provider) else {
+      diagnostics.error("cannot replay \(path): a recording of an unknown venue \"\(header.provider)\"")
+      return .failure(Refusal(code: .refused))
+    }
+    return .success((header, provider))
+  }
+
+  private struct Refusal: Error { var code: ExitCode }
 
   static func lineLength(_ config: TickerConfig) -> Int {
     Replay.Settings.lineLength(forMessageSize: config.maxMessageSize)

@@ -1,4 +1,5 @@
 import FeedCore
+import FeedServer
 import PriceFeed
 import Synchronization
 import Testing
@@ -45,7 +46,7 @@ struct DropOldestBufferTests {
 
   @Test("a long run against a model: the newest `capacity` messages, in order, byte for byte")
   func model() {
-    var random = SplitMix64(state: 99)
+    var random = SplitMix64(seed: 99)
     var buffer = DropOldestBuffer(capacity: 500, byteLimit: 20_000)
     var model: [[UInt8]] = []
     var modelBytes = 0

@@ -1,18 +1,7 @@
+import FeedServer
 import Testing
 
 @testable import NATSPublisher
-
-/// A seeded generator: the property tests see the same symbols on every run.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 @Suite("Subject escaping")
 struct SubjectEscapingTests {
@@ -63,7 +52,7 @@ struct SubjectEscapingTests {
 
   @Test("round trip over 20,000 random symbols; every token is a valid NATS subject token")
   func roundTrip() throws {
-    var random = SplitMix64(state: 2026)
+    var random = SplitMix64(seed: 2026)
     for _ in 0..<20_000 {
       let symbol = Self.randomSymbol(&random)
       let token = SubjectEscaping.token(symbol)
@@ -78,7 +67,7 @@ struct SubjectEscapingTests {
 
   @Test("distinct symbols never share a token (10,000 random pairs)")
   func injective() {
-    var random = SplitMix64(state: 7)
+    var random = SplitMix64(seed: 7)
     var seen: [String: String] = [:]
     for _ in 0..<10_000 {
       let symbol = Self.randomSymbol(&random)
