@@ -9,7 +9,7 @@ struct ClientReader {
   let writer: ServerFrameWriter
   let life: ConnectionLife
   let session: VenueSession
-  unowned let server: FeedServer
+  let server: FeedServer
 
   func run(initial: [UInt8]) {
     defer { life.finish() }

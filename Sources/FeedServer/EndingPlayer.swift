@@ -7,7 +7,7 @@ struct EndingPlayer {
   let session: VenueSession
   let writer: ServerFrameWriter
   let life: ConnectionLife
-  unowned let server: FeedServer
+  let server: FeedServer
 
   func play(_ ending: ConnectionPlan.Ending) {
     switch ending {

@@ -8,7 +8,11 @@ import WebSocketClient
 /// deadlines on a third, and its lifetime (`ConnectionLife`).
 final class ServerConnection: Sendable {
   private let stream: TCPStream
-  private unowned let server: FeedServer
+  /// Strong, as in every part of a connection: a connection's threads (its reader, its
+  /// deadlines) may outlive `FeedServer.stop()` and the owner's last reference by a moment, and
+  /// an unowned reference then crashed the demo ticker at exit. The cycle through
+  /// `FeedServer`'s table of connections ends when the connection does.
+  private let server: FeedServer
   private let plan: ConnectionPlan
   private let script: SessionScript
   private let life: ConnectionLife

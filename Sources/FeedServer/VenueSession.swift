@@ -10,7 +10,7 @@ import WebSocketClient
 final class VenueSession: Sendable {
   private let writer: ServerFrameWriter
   private let life: ConnectionLife
-  private unowned let server: FeedServer
+  private let server: FeedServer
   /// This connection's number (0-based, in the order of acceptance).
   private let index: Int
   /// Signalled on each client message (the replay may be waiting for a subscription) and each
