@@ -12,15 +12,23 @@ import Dispatch
 /// are blocked — a server with a few hundred clients, each holding a blocked reader and writer,
 /// would otherwise stall every new connection behind them.
 public enum DedicatedThread {
-  /// Runs `body` on a new detached thread (a small stack: these loops are shallow). Falls back
-  /// to running it on a Dispatch queue only if the system refuses a thread.
-  public static func start(_ body: @escaping @Sendable () -> Void) {
+  /// The stack each thread reserves unless told otherwise: address space, not memory (only the
+  /// pages a thread touches become resident). 512 KiB once proved too small — Foundation's
+  /// `Process.run()` overflowed it in a debug build — so there is room here for the resolver's
+  /// NSS modules, OpenSSL's handshake and a debug build's larger frames.
+  public static let defaultStackBytes = 2 << 20
+
+  /// Runs `body` on a new detached thread with `stackBytes` of stack. Falls back to running it
+  /// on a Dispatch queue only if the system refuses a thread.
+  public static func start(
+    stackBytes: Int = defaultStackBytes, _ body: @escaping @Sendable () -> Void
+  ) {
     let box = Unmanaged.passRetained(Box(body)).toOpaque()
     var attributes = pthread_attr_t()
     pthread_attr_init(&attributes)
     defer { pthread_attr_destroy(&attributes) }
     pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-    pthread_attr_setstacksize(&attributes, 512 * 1024)
+    _ = pthread_attr_setstacksize(&attributes, stackBytes)  // on EINVAL, the default stays
     #if canImport(Glibc)
       var thread = pthread_t()
     #else
