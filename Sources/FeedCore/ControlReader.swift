@@ -1,4 +1,5 @@
 import Dispatch
+import WebSocketClient
 
 #if canImport(Glibc)
   import Glibc
@@ -14,7 +15,7 @@ public enum ControlReader {
   public static let maximumLineBytes = 4096
 
   public static func start(fd: Int32, feed: Feed) {
-    DispatchQueue(label: "ticker.control").async {
+    DedicatedThread.start {
       var splitter = LineSplitter(limit: maximumLineBytes)
       var chunk = [UInt8](repeating: 0, count: 4096)
       while true {

@@ -32,7 +32,7 @@ struct PublishNATSTests {
 
   @Test("every printed price arrives once, on its subject, payload the printed line, in order")
   func everyPrice() async throws {
-    let server = try NATSServerProcess()
+    let server = try await NATSServerProcess.start()
     let subscriber = try await NATSPeer.subscriber(server.url)
     let result = try await TickerProcess.run(
       [
@@ -63,7 +63,7 @@ struct PublishNATSTests {
   @Test(
     "NATS stopped and started again mid-run: the ticker keeps printing, loses no more than --publish-buffer")
   func restart() async throws {
-    let server = try NATSServerProcess(jetStream: true)
+    let server = try await NATSServerProcess.start(jetStream: true)
     #expect(try await NATSPeer.run(["stream-add", server.url, "TICKER", "ticker.>"]) == ["OK"])
     let ticker = try RunningTicker(
       ["--demo", "--every-trade", "--format", "json", "--publish-buffer", "5", "--publish", server.url],
@@ -72,7 +72,7 @@ struct PublishNATSTests {
     let before = await ticker.lines(10).count
     #expect(await NATSPeer.eventuallyCount(server.url, stream: "TICKER", atLeast: before))
 
-    server.stop()
+    await server.stopped()
     let stoppedAt = Self.milliseconds()
     // The ticker keeps printing while NATS is down: 20 trades received after the stop (the demo
     // trades ~7 a second; the pipe may still hold older lines, hence the receive times).
@@ -116,10 +116,10 @@ struct PublishNATSTests {
   func lateServer() async throws {
     // A stream made beforehand (JetStream keeps it in its store), so that it captures the very
     // first message the ticker publishes.
-    let server = try NATSServerProcess(jetStream: true)
+    let server = try await NATSServerProcess.start(jetStream: true)
     let url = server.url
     #expect(try await NATSPeer.run(["stream-add", url, "TICKER", "ticker.>"]) == ["OK"])
-    server.stop()
+    await server.stopped()
     let ticker = try RunningTicker(
       ["--demo", "--every-trade", "--format", "json", "--publish", url], environment: Self.environment)
     let early = await ticker.lines(15).count
@@ -188,9 +188,9 @@ struct PublishNATSTests {
 
   @Test("with NATS never there, --count still ends the run at once, and the summary says what was not sent")
   func neverThere() async throws {
-    let server = try NATSServerProcess()
+    let server = try await NATSServerProcess.start()
     let url = server.url
-    server.stop()
+    await server.stopped()
     let result = try await TickerProcess.run(
       ["--demo", "--every-trade", "--count", "12", "--publish", url], environment: Self.environment)
     #expect(result.status == 0, "\(result.stderr)")
@@ -203,7 +203,7 @@ struct PublishNATSTests {
   @Test(
     "a server that refuses the credentials: a clear warning, the password never shown, prices keep printing")
   func refusedCredentials() async throws {
-    let server = try NATSServerProcess(arguments: ["--user", "alice", "--pass", "right-password"])
+    let server = try await NATSServerProcess.start(arguments: ["--user", "alice", "--pass", "right-password"])
     let secret = "wrong-pa55word"
     let environment = TickerProcess.cleanEnvironment([
       "TICKER_PUBLISH": "nats://alice:\(secret)@127.0.0.1:\(server.port)"
@@ -228,7 +228,7 @@ struct PublishNATSTests {
     ] }
     """.write(to: config, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: config) }
-    let server = try NATSServerProcess(arguments: ["-c", config.path])
+    let server = try await NATSServerProcess.start(arguments: ["-c", config.path])
     let subscriber = try await NATSPeer.subscriber("nats://sub:pw@127.0.0.1:\(server.port)")
     let environment = TickerProcess.cleanEnvironment([
       "TICKER_PUBLISH": "nats://pub:pw@127.0.0.1:\(server.port)"
@@ -253,7 +253,7 @@ struct PublishNATSTests {
 
   @Test("the right credentials from TICKER_PUBLISH are accepted")
   func acceptedCredentials() async throws {
-    let server = try NATSServerProcess(arguments: ["--user", "alice", "--pass", "s3cret"])
+    let server = try await NATSServerProcess.start(arguments: ["--user", "alice", "--pass", "s3cret"])
     let subscriber = try await NATSPeer.subscriber("nats://alice:s3cret@127.0.0.1:\(server.port)")
     let environment = TickerProcess.cleanEnvironment([
       "TICKER_PUBLISH": "nats://alice:s3cret@127.0.0.1:\(server.port)"

@@ -8,7 +8,7 @@ import WebSocketClient
 
   @Test func deliversInOrderThenEnds() async throws {
     let channel = MessageChannel<Int>(capacity: 8)
-    DispatchQueue(label: "producer").async {
+    DedicatedThread.start {
       for i in 0..<1000 { channel.push(i) }
       channel.finish()
     }
@@ -21,7 +21,7 @@ import WebSocketClient
   func threadBackpressure() async throws {
     let channel = MessageChannel<Int>(capacity: 4)
     let pushed = Atomic<Int>(0)
-    DispatchQueue(label: "producer").async {
+    DedicatedThread.start {
       for i in 0..<200 {
         channel.push(i)
         pushed.add(1, ordering: .sequentiallyConsistent)
@@ -89,7 +89,7 @@ import WebSocketClient
     channel.push(0)
     let released = DispatchSemaphore(value: 0)
     let result = Mutex<Bool?>(nil)
-    DispatchQueue(label: "blocked-producer").async {
+    DedicatedThread.start {
       let accepted = channel.push(1)  // blocks: the channel is full
       result.withLock { $0 = accepted }
       released.signal()
@@ -157,11 +157,12 @@ import WebSocketClient
     channel.push(contentsOf: [1, 2])
     // Nobody reads yet: the wait runs out.
     #expect(!channel.waitUntilConsumed(timeout: 0.05))
-    let waited = Task.detached { channel.waitUntilConsumed(timeout: 60) }
+    // The wait blocks its thread: one of its own, never one of the concurrency pool's few.
+    async let waited = Blocking.run { channel.waitUntilConsumed(timeout: 60) }
     #expect(try await channel.nextBatch() == [1, 2])
     // Coming back for more (and finding nothing) is what ends the wait.
     let next = Task { try await channel.nextBatch() }
-    #expect(await waited.value)
+    #expect(await waited)
     channel.finish()
     #expect(try await next.value == nil)
   }

@@ -77,14 +77,14 @@ final class ScriptedPeer {
   }
 }
 
-/// Runs `script` against the server end on its own queue, starting at once: the peer must not
+/// Runs `script` against the server end on a thread of its own, starting at once: the peer must not
 /// wait for a free thread of the concurrency pool (on 2 cores the pool has 2 threads, and busy
 /// tests can hold both for longer than a handshake timeout).
 func runPeer<T: Sendable>(
   _ stream: SocketPairStream, _ script: @escaping @Sendable (ScriptedPeer) throws -> T
 ) -> Task<T, any Error> {
   let outcome = PeerOutcome<T>()
-  DispatchQueue(label: "test.peer").async {
+  DedicatedThread.start {
     let result = Result { try script(ScriptedPeer(stream: stream)) }
     stream.close()
     outcome.set(result)

@@ -111,6 +111,14 @@ final class NATSServerProcess: @unchecked Sendable {
     throw NATSTestError("nats-server did not start: \(log.text.withLock { $0 })")
   }
 
+  /// Starts a server as `init` does, waiting for it on a thread of its own (off the pool).
+  static func start(jetStream: Bool = false, arguments: [String] = []) async throws -> NATSServerProcess {
+    try await offPool { Result { try NATSServerProcess(jetStream: jetStream, arguments: arguments) } }.get()
+  }
+
+  /// `stop()`, waiting on a thread of its own (off the pool).
+  func stopped() async { await offPool { self.stop() } }
+
   /// Stops the server (SIGTERM: it closes its clients and, with JetStream, its store) and waits.
   func stop() {
     guard let process, process.isRunning else { return }

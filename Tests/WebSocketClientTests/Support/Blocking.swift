@@ -1,19 +1,19 @@
-import Dispatch
+import WebSocketClient
 
-/// Runs blocking waits (a child's readiness line, its exit) on a dispatch queue of their own, so
-/// that async tests never block the few threads of the Swift concurrency pool.
+/// Runs blocking waits (a child's readiness line, its exit) on a thread of their own
+/// (`DedicatedThread`), so that async tests never block the few threads of the Swift concurrency
+/// pool — nor Dispatch's capped worker pool, on which that pool itself runs on Linux: blocked
+/// Dispatch workers once froze every async test of the run for 20–60 s.
 enum Blocking {
   static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-      DispatchQueue(label: "tests.blocking").async {
-        continuation.resume(with: Result { try work() })
-      }
+      DedicatedThread.start(stackBytes: 8 << 20) { continuation.resume(with: Result { try work() }) }
     }
   }
 
   static func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
-      DispatchQueue(label: "tests.blocking").async { continuation.resume(returning: work()) }
+      DedicatedThread.start(stackBytes: 8 << 20) { continuation.resume(returning: work()) }
     }
   }
 }
