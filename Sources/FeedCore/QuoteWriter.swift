@@ -32,32 +32,45 @@ public final class QuoteWriter: @unchecked Sendable {
   public func write(_ quotes: [Quote]) throws(StopReason) {
     if let limit, written >= limit { throw .countReached }
     let take = limit.map { min(quotes.count, $0 - written) } ?? quotes.count
-    buffer.removeAll(keepingCapacity: true)
+    // The loop works on locals, moved out of the object and back: stored properties of a class
+    // cost a dynamic exclusivity check on every access, two per quote. The stand-in leaves the
+    // formatter's existential box uniquely referenced, so mutating it copies nothing.
+    var lines = buffer
+    buffer = []
+    lines.removeAll(keepingCapacity: true)
+    var format = formatter
+    formatter = PriceOnlyFormatter()
+    defer {
+      formatter = format
+      buffer = lines
+    }
     var pending = 0
     for quote in quotes.prefix(take) {
-      formatter.append(quote, to: &buffer)
+      format.append(quote, to: &lines)
       pending += 1
-      if buffer.count >= Self.writeSize {
-        try flush()
+      if lines.count >= Self.writeSize {
+        try flush(&lines)
         written += pending
         pending = 0
       }
     }
-    try flush()
+    try flush(&lines)
     written += pending
     if let limit, written >= limit { throw .countReached }
   }
 
-  private func flush() throws(StopReason) {
-    guard !buffer.isEmpty else { return }
+  private func flush() throws(StopReason) { try flush(&buffer) }
+
+  private func flush(_ lines: inout [UInt8]) throws(StopReason) {
+    guard !lines.isEmpty else { return }
     do {
-      try writer.write(buffer)
+      try writer.write(lines)
     } catch {
       switch error {
       case .readerGone: throw .readerGone
       case .failed(let e): throw .writeFailed(e)
       }
     }
-    buffer.removeAll(keepingCapacity: true)
+    lines.removeAll(keepingCapacity: true)
   }
 }
