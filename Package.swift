@@ -26,13 +26,9 @@ let package = Package(
     .library(name: "TickerURLSession", type: .dynamic, targets: ["URLSessionEngine"]),
   ],
   targets: [
-    .target(
-      name: "COpenSSLShim",
-      linkerSettings: [
-        .linkedLibrary("ssl", .when(platforms: [.linux])),
-        .linkedLibrary("crypto", .when(platforms: [.linux])),
-      ]
-    ),
+    // OpenSSL is loaded with dlopen when the first wss:// connection needs it (see shim.c), so
+    // it is not linked; its headers (libssl-dev) are needed to build.
+    .target(name: "COpenSSLShim"),
     .target(
       name: "WebSocketClient",
       dependencies: [.target(name: "COpenSSLShim", condition: .when(platforms: [.linux]))]

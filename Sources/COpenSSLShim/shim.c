@@ -6,9 +6,114 @@
 
 #ifdef __linux__
 
+#include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+
+// OpenSSL is loaded when the first TLS connection needs it (`shim_openssl_load`), not linked:
+// a ws:// run then never maps libssl and libcrypto (about 1.7 MB of resident pages). Each
+// OpenSSL function the engine calls is defined here under its own name, hidden (never
+// exported, so another copy of OpenSSL in the process, e.g. libcurl's, is not interposed), and
+// forwards to the loaded library's. They must not be called before a successful load.
+
+static void *libssl = NULL;
+static char load_error[256] = "";
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+
+#define OPENSSL_FUNCTIONS(X) \
+  X(BIO_clear_flags) X(BIO_get_data) X(BIO_get_new_index) X(BIO_meth_new) X(BIO_meth_set_create) \
+  X(BIO_meth_set_ctrl) X(BIO_meth_set_puts) X(BIO_meth_set_read) X(BIO_meth_set_write) X(BIO_new) \
+  X(BIO_set_data) X(BIO_set_flags) X(BIO_set_init) X(CRYPTO_THREAD_run_once) X(ERR_clear_error) \
+  X(ERR_error_string_n) X(ERR_get_error) X(ERR_peek_error) X(SSL_CTX_ctrl) X(SSL_CTX_free) \
+  X(SSL_CTX_load_verify_locations) X(SSL_CTX_new) X(SSL_CTX_set_default_verify_paths) \
+  X(SSL_CTX_set_verify) X(SSL_connect) X(SSL_ctrl) X(SSL_free) X(SSL_get0_param) X(SSL_get_error) \
+  X(SSL_get_verify_result) X(SSL_is_init_finished) X(SSL_new) X(SSL_read) X(SSL_set1_host) \
+  X(SSL_set_bio) X(SSL_set_connect_state) X(SSL_set_hostflags) X(SSL_shutdown) X(SSL_write) \
+  X(TLS_client_method) X(X509_VERIFY_PARAM_set1_ip_asc) X(X509_verify_cert_error_string)
+
+#define DECLARE_POINTER(name) static __typeof__(&name) p_##name = NULL;
+OPENSSL_FUNCTIONS(DECLARE_POINTER)
+
+static void load(void) {
+  // libssl.so.3 brings libcrypto.so.3; lookups through its handle find both.
+  void *handle = dlopen("libssl.so.3", RTLD_NOW | RTLD_LOCAL);
+  if (handle == NULL) {
+    const char *why = dlerror();
+    snprintf(load_error, sizeof load_error, "%s", why != NULL ? why : "dlopen failed");
+    return;
+  }
+#define RESOLVE(name)                                                                      \
+  p_##name = (__typeof__(&name))dlsym(handle, #name);                                      \
+  if (p_##name == NULL) {                                                                  \
+    snprintf(load_error, sizeof load_error, "libssl.so.3 has no %s", #name);               \
+    return;                                                                                \
+  }
+  OPENSSL_FUNCTIONS(RESOLVE)
+#undef RESOLVE
+  libssl = handle;
+}
+
+int shim_openssl_load(const char **error) {
+  pthread_once(&load_once, load);
+  if (libssl != NULL) return 1;
+  if (error != NULL) *error = load_error;
+  return 0;
+}
+
+#define HIDDEN __attribute__((visibility("hidden")))
+HIDDEN void BIO_clear_flags(BIO *b, int flags) { p_BIO_clear_flags(b, flags); }
+HIDDEN void *BIO_get_data(BIO *a) { return p_BIO_get_data(a); }
+HIDDEN int BIO_get_new_index(void) { return p_BIO_get_new_index(); }
+HIDDEN BIO_METHOD *BIO_meth_new(int type, const char *name) { return p_BIO_meth_new(type, name); }
+HIDDEN int BIO_meth_set_create(BIO_METHOD *m, int (*create)(BIO *)) { return p_BIO_meth_set_create(m, create); }
+HIDDEN int BIO_meth_set_ctrl(BIO_METHOD *m, long (*ctrl)(BIO *, int, long, void *)) {
+  return p_BIO_meth_set_ctrl(m, ctrl);
+}
+HIDDEN int BIO_meth_set_puts(BIO_METHOD *m, int (*puts)(BIO *, const char *)) { return p_BIO_meth_set_puts(m, puts); }
+HIDDEN int BIO_meth_set_read(BIO_METHOD *m, int (*read)(BIO *, char *, int)) { return p_BIO_meth_set_read(m, read); }
+HIDDEN int BIO_meth_set_write(BIO_METHOD *m, int (*write)(BIO *, const char *, int)) {
+  return p_BIO_meth_set_write(m, write);
+}
+HIDDEN BIO *BIO_new(const BIO_METHOD *type) { return p_BIO_new(type); }
+HIDDEN void BIO_set_data(BIO *a, void *ptr) { p_BIO_set_data(a, ptr); }
+HIDDEN void BIO_set_flags(BIO *b, int flags) { p_BIO_set_flags(b, flags); }
+HIDDEN void BIO_set_init(BIO *a, int init) { p_BIO_set_init(a, init); }
+HIDDEN int CRYPTO_THREAD_run_once(CRYPTO_ONCE *once, void (*init)(void)) { return p_CRYPTO_THREAD_run_once(once, init); }
+HIDDEN void ERR_clear_error(void) { p_ERR_clear_error(); }
+HIDDEN void ERR_error_string_n(unsigned long e, char *buf, size_t len) { p_ERR_error_string_n(e, buf, len); }
+HIDDEN unsigned long ERR_get_error(void) { return p_ERR_get_error(); }
+HIDDEN unsigned long ERR_peek_error(void) { return p_ERR_peek_error(); }
+HIDDEN long SSL_CTX_ctrl(SSL_CTX *ctx, int cmd, long larg, void *parg) { return p_SSL_CTX_ctrl(ctx, cmd, larg, parg); }
+HIDDEN void SSL_CTX_free(SSL_CTX *ctx) { p_SSL_CTX_free(ctx); }
+HIDDEN int SSL_CTX_load_verify_locations(SSL_CTX *ctx, const char *file, const char *path) {
+  return p_SSL_CTX_load_verify_locations(ctx, file, path);
+}
+HIDDEN SSL_CTX *SSL_CTX_new(const SSL_METHOD *meth) { return p_SSL_CTX_new(meth); }
+HIDDEN int SSL_CTX_set_default_verify_paths(SSL_CTX *ctx) { return p_SSL_CTX_set_default_verify_paths(ctx); }
+HIDDEN void SSL_CTX_set_verify(SSL_CTX *ctx, int mode, SSL_verify_cb callback) { p_SSL_CTX_set_verify(ctx, mode, callback); }
+HIDDEN int SSL_connect(SSL *ssl) { return p_SSL_connect(ssl); }
+HIDDEN long SSL_ctrl(SSL *ssl, int cmd, long larg, void *parg) { return p_SSL_ctrl(ssl, cmd, larg, parg); }
+HIDDEN void SSL_free(SSL *ssl) { p_SSL_free(ssl); }
+HIDDEN X509_VERIFY_PARAM *SSL_get0_param(SSL *ssl) { return p_SSL_get0_param(ssl); }
+HIDDEN int SSL_get_error(const SSL *s, int ret_code) { return p_SSL_get_error(s, ret_code); }
+HIDDEN long SSL_get_verify_result(const SSL *ssl) { return p_SSL_get_verify_result(ssl); }
+HIDDEN int SSL_is_init_finished(const SSL *s) { return p_SSL_is_init_finished(s); }
+HIDDEN SSL *SSL_new(SSL_CTX *ctx) { return p_SSL_new(ctx); }
+HIDDEN int SSL_read(SSL *ssl, void *buf, int num) { return p_SSL_read(ssl, buf, num); }
+HIDDEN int SSL_set1_host(SSL *s, const char *hostname) { return p_SSL_set1_host(s, hostname); }
+HIDDEN void SSL_set_bio(SSL *s, BIO *rbio, BIO *wbio) { p_SSL_set_bio(s, rbio, wbio); }
+HIDDEN void SSL_set_connect_state(SSL *s) { p_SSL_set_connect_state(s); }
+HIDDEN void SSL_set_hostflags(SSL *s, unsigned int flags) { p_SSL_set_hostflags(s, flags); }
+HIDDEN int SSL_shutdown(SSL *s) { return p_SSL_shutdown(s); }
+HIDDEN int SSL_write(SSL *ssl, const void *buf, int num) { return p_SSL_write(ssl, buf, num); }
+HIDDEN const SSL_METHOD *TLS_client_method(void) { return p_TLS_client_method(); }
+HIDDEN int X509_VERIFY_PARAM_set1_ip_asc(X509_VERIFY_PARAM *param, const char *ipasc) {
+  return p_X509_VERIFY_PARAM_set1_ip_asc(param, ipasc);
+}
+HIDDEN const char *X509_verify_cert_error_string(long n) { return p_X509_verify_cert_error_string(n); }
 
 static BIO_METHOD *nosigpipe_method = NULL;
 static CRYPTO_ONCE nosigpipe_once = CRYPTO_ONCE_STATIC_INIT;

@@ -62,6 +62,8 @@ public enum FailureText {
       "the server's TLS certificate failed verification: \(message) (verify code \(code)); "
         + "use --cacert FILE to trust a private CA"
     case .tlsUnavailable: "TLS is not available in this build; use --engine urlsession"
+    case .tlsLibraryMissing(let why):
+      "wss:// needs OpenSSL (libssl.so.3), which could not be loaded (\(why)); install libssl3"
     }
   }
 

@@ -168,7 +168,7 @@ public struct RecordingEncoder: Sendable {
         buffer[at] = 0x22
         at += 1
         guard extra > 0 else {
-          UnsafeMutableBufferPointer(rebasing: buffer[at..<(at + bytes.count)]).initialize(
+          _ = UnsafeMutableBufferPointer(rebasing: buffer[at..<(at + bytes.count)]).initialize(
             fromContentsOf: bytes)
           buffer[at + bytes.count] = 0x22
           return

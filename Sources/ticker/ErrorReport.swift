@@ -24,7 +24,9 @@ enum ErrorReport {
     switch error {
     case .invalidURL: .usage
     case .tls, .certificateVerification: .protocolError
-    case .resolve, .connect, .timeout, .syscall, .connectionClosed, .cancelled, .tlsUnavailable: .unavailable
+    case .resolve, .connect, .timeout, .syscall, .connectionClosed, .cancelled, .tlsUnavailable,
+      .tlsLibraryMissing:
+      .unavailable
     }
   }
 

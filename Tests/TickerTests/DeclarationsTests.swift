@@ -125,7 +125,7 @@ struct DeclarationsTests {
       "ticker-completion-\(getpid())")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    FileManager.default.createFile(
+    _ = FileManager.default.createFile(
       atPath: directory.appendingPathComponent("ca-test.pem").path, contents: Data())
     #expect(try await Self.bashComplete(["ticker", "--cacert", "ca-"], in: directory) == ["ca-test.pem"])
     #expect(try await Self.bashComplete(["ticker", "--config", "ca-"], in: directory) == ["ca-test.pem"])

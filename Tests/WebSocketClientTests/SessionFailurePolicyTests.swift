@@ -44,6 +44,7 @@ struct SessionFailurePolicyTests {
     .transport(.certificateVerification(code: 62, message: "hostname mismatch")),
     .transport(.tls("cannot load CA certificates from /nope.pem")),
     .transport(.tlsUnavailable),
+    .transport(.tlsLibraryMissing("libssl.so.3: cannot open shared object file")),
     .transport(.invalidURL("the URL must start with ws:// or wss://")),
     .unsupported("WebSockets not supported by libcurl"),
   ]

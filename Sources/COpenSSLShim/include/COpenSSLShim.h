@@ -36,6 +36,11 @@ static inline void shim_SSL_never_check_subject(SSL *ssl) {
   SSL_set_hostflags(ssl, X509_CHECK_FLAG_NEVER_CHECK_SUBJECT);
 }
 
+/// Loads OpenSSL (libssl.so.3 and its libcrypto) once; nonzero when it is ready. On failure,
+/// `*error` points at the loader's reason (a static string). Call before any other OpenSSL
+/// function: the engine links none of them, they forward to the loaded library.
+int shim_openssl_load(const char **error);
+
 /// A socket BIO on `fd` that sends with MSG_NOSIGNAL, so a write to a peer that has gone away
 /// returns EPIPE instead of raising SIGPIPE (OpenSSL's own socket BIO uses write(2)).
 /// The BIO does not own the descriptor. Returns NULL on allocation failure.

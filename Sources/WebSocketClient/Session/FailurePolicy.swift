@@ -33,7 +33,7 @@ public enum FailurePolicy {
     case .resolve, .connect, .timeout, .syscall, .connectionClosed, .cancelled: .reconnect
     // Bad URL; TLS setup or protocol errors (unreadable CA file, no common version, alerts);
     // a certificate that failed verification; no TLS in this build.
-    case .invalidURL, .tls, .certificateVerification, .tlsUnavailable: .fatal
+    case .invalidURL, .tls, .certificateVerification, .tlsUnavailable, .tlsLibraryMissing: .fatal
     }
   }
 

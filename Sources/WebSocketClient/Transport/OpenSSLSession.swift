@@ -24,6 +24,10 @@
 
     /// Configures a client connection on `fd` (which must outlive this object's use of it).
     init(fd: Int32, serverName: String, caCertificateFile: String?) throws(TransportError) {
+      var loadError: UnsafePointer<CChar>?
+      guard shim_openssl_load(&loadError) != 0 else {
+        throw .tlsLibraryMissing(loadError.map { String(cString: $0) } ?? "unknown reason")
+      }
       ERR_clear_error()
       guard let context = SSL_CTX_new(TLS_client_method()) else {
         throw .tls("SSL_CTX_new failed: \(Self.drainErrors())")

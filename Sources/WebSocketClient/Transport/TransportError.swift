@@ -20,4 +20,6 @@ public enum TransportError: Error, Sendable, Equatable {
   case certificateVerification(code: Int, message: String)
   /// TLS is not available on this platform build.
   case tlsUnavailable
+  /// OpenSSL (loaded for the first `wss://` connection) could not be loaded: the loader's reason.
+  case tlsLibraryMissing(String)
 }

@@ -126,6 +126,15 @@ final class RunningTicker: @unchecked Sendable {
   /// The most resident memory the process has had so far, in KiB (`VmHWM`), nil once it exited.
   func peakResidentKilobytes() -> Int? { statusField("VmHWM:") }
 
+  /// The files the process has mapped (from /proc/PID/maps), nil once it has exited.
+  func mappedFiles() -> Set<String>? {
+    guard process.isRunning,
+      let maps = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/maps", encoding: .utf8)
+    else { return nil }
+    return Set(
+      maps.split(separator: "\n").compactMap { line in line.firstIndex(of: "/").map { String(line[$0...]) } })
+  }
+
   private func statusField(_ name: String) -> Int? {
     guard process.isRunning,
       let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),

@@ -100,7 +100,7 @@ final class FileClient: @unchecked Sendable {
   init(_ executable: String, _ arguments: [String]) throws {
     path =
       FileManager.default.temporaryDirectory.appendingPathComponent("serve-client-\(UUID().uuidString)").path
-    FileManager.default.createFile(atPath: path, contents: nil)
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.standardInput = input
