@@ -387,6 +387,40 @@ class Bench:
                       f"{stderr[-300:]}")
         self.results["W5"] = out
 
+    # MARK: W9
+
+    def w9(self) -> None:
+        """Message shapes beyond W1's one trade: 10 and 100 trades per message (--every-trade, one
+        symbol) and 1,000 symbols (one trade per message, the default debounce), websocat and the
+        ticker alternating on the same `feedserve --verbatim` blast."""
+        n = self.args.messages
+        shapes = [("10 trades/msg", max(1, n // 10), ["--trades", "10"], ["--every-trade"], 1),
+                  ("100 trades/msg", max(1, n // 100), ["--trades", "100"], ["--every-trade"], 1),
+                  ("1,000 symbols", n, ["--trades", "1", "--symbols", "1000"], [], 1000)]
+        out: dict = {}
+        for label, messages, server_args, ticker_args, symbols in shapes:
+            runs: dict[str, list] = {"websocat": [], "ticker": []}
+            trades = 0
+            for _ in range(self.args.runs):
+                for name in ("websocat", "ticker"):
+                    with FeedServe(self.feedserve, "--blast", messages, "--verbatim", *server_args) as server:
+                        if name == "websocat":
+                            cmd, env = [self.websocat, "-t", "-U", "--no-close", server.url], None
+                        else:
+                            cmd = [self.ticker, "--url", server.url, "--engine", "native",
+                                   "--symbol", ",".join(mix_symbols(symbols)), *ticker_args]
+                            env = self.ticker_env
+                        measured, stderr = run_measured(cmd, env=env)
+                    trades = server.trades or messages
+                    if measured.exit != 0:
+                        self.fail(f"W9 {label} {name} exited {measured.exit}: {stderr.strip()[-300:]}")
+                    runs[name].append(measured.as_dict())
+            out[label] = {"messages": messages, "trades": trades, "runs": runs}
+            walls = {name: median_of(r, "wall_s") for name, r in runs.items()}
+            print(f"bench: W9 {label}: ticker {walls['ticker']:.3f} s, websocat {walls['websocat']:.3f} s",
+                  flush=True)
+        self.results["W9"] = out
+
     # MARK: W8
 
     def w8(self) -> None:
@@ -566,6 +600,25 @@ def report(results: dict, info: dict, judge: bool = True) -> list[str]:
             lines.append(f"  {venue}: ticker/websocat wall {ratio:.2f}×; ticker lines {w6[venue]['ticker_lines']:,}")
             targets += [(f"W6 {venue} ticker wall ≤ 1.5 × websocat's ({ratio:.2f}×)", ratio <= 1.5),
                         (f"W6 {venue} goal: ticker wall ≤ 1.0 × websocat's ({ratio:.2f}×)", ratio <= 1.0)]
+    if "W9" in results:
+        w9 = results["W9"]
+        lines += ["", "W9 message shapes: websocat and ticker alternating on the same blast (10 and 100 trades "
+                  "per message with --every-trade; 1,000 symbols with the default debounce)",
+                  f"  {'shape':<15} {'consumer':<9} {'wall s (min–max)':>22} {'trades/s':>11} {'CPU s':>7} "
+                  f"{'peak RSS MB':>12}"]
+        for label, shape in w9.items():
+            runs = shape["runs"]
+            for name in ("websocat", "ticker"):
+                walls = [r["wall_s"] for r in runs[name]]
+                wall = median_of(runs[name], "wall_s")
+                lines.append(f"  {label:<15} {name:<9} {wall:>8.3f} ({min(walls):.3f}–{max(walls):.3f}) "
+                             f"{shape['trades'] / wall:>11,.0f} {median_of(runs[name], 'cpu_s'):>7.2f} "
+                             f"{median_of(runs[name], 'maxrss_kb') / 1024:>12.1f}")
+            ratio = median_of(runs["ticker"], "wall_s") / median_of(runs["websocat"], "wall_s")
+            lines.append(f"  {label}: ticker/websocat wall {ratio:.2f}× ({shape['messages']:,} messages, "
+                         f"{shape['trades']:,} trades, median of {len(runs['ticker'])})")
+            targets += [(f"W9 {label}: ticker wall ≤ 1.3 × websocat's ({ratio:.2f}×)", ratio <= 1.3),
+                        (f"W9 {label} goal: ticker wall ≤ 1.0 × websocat's ({ratio:.2f}×)", ratio <= 1.0)]
     if "REC" in results:
         rec = results["REC"]
         n = rec["messages"]
@@ -667,9 +720,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--smoke", action="store_true", help="short CI run")
     parser.add_argument("--configuration", default="release")
-    parser.add_argument("--only", default="W1,W2,W3,W4,W5,W6,W7,W8,REC", help="comma-separated workloads")
-    parser.add_argument("--messages", type=int, help="W1, W8 and REC messages (1,000,000; smoke 50,000)")
-    parser.add_argument("--runs", type=int, help="W1, W6, W8 and REC runs per consumer (3; smoke 1)")
+    parser.add_argument("--only", default="W1,W2,W3,W4,W5,W6,W7,W8,W9,REC", help="comma-separated workloads")
+    parser.add_argument("--messages", type=int, help="W1, W8, W9 and REC messages (1,000,000; smoke 50,000)")
+    parser.add_argument("--runs", type=int, help="W1, W6, W8, W9 and REC runs per consumer (3; smoke 1)")
     parser.add_argument("--latency-seconds", type=float, help="W2 duration (10; smoke 2)")
     parser.add_argument("--idle-seconds", type=int, help="W3 duration (60; smoke 5)")
     parser.add_argument("--starts", type=int, help="W4 runs (20; smoke 5)")
@@ -692,7 +745,7 @@ def main() -> int:
     info = machine()
     bench = Bench(args, bin_path)
     workloads = {"W1": bench.w1, "W2": bench.w2, "W3": bench.w3, "W4": bench.w4, "W5": bench.w5,
-                 "W6": bench.w6, "W7": bench.w7, "W8": bench.w8, "REC": bench.rec}
+                 "W6": bench.w6, "W7": bench.w7, "W8": bench.w8, "W9": bench.w9, "REC": bench.rec}
     for name in args.only.split(","):
         try:
             workloads[name.strip()]()
