@@ -19,6 +19,10 @@ public struct PriceStage<Instant: InstantProtocol>: Sendable where Instant.Durat
   private var indexBySymbol: [String: Int] = [:]
   private var states: [SymbolState<Instant>] = []
   private var symbols: [String] = []
+  /// The earliest pending deadline and its symbol's index (debounced mode), kept exact after
+  /// every change, so that `tick` and `nextDeadline` do not scan every symbol's state for each
+  /// batch (with 1,000 symbols that scan was most of the ticker's time).
+  private var earliest: (deadline: Instant, index: Int)?
 
   public init(mode: PriceStageMode = .default) {
     self.mode = mode
@@ -50,11 +54,19 @@ public struct PriceStage<Instant: InstantProtocol>: Sendable where Instant.Durat
       // output depends only on when quotes arrived, never on whether the caller's timer fired on
       // time or late (a replay, ticking exactly at each deadline, prints what the live run did).
       var out = tick(at: now)
+      var rescan = false
       for quote in quotes {
         let index = stateIndex(for: quote.symbol)
         guard !states[index].isStale(quote) else { continue }
         states[index].hold(quote, at: now)
+        guard !rescan, let deadline = deadline(of: index) else { continue }
+        if let current = earliest, current.index == index {
+          rescan = deadline != current.deadline  // the earliest moved (later): find the new one
+        } else if earliest.map({ deadline < $0.deadline }) ?? true {
+          earliest = (deadline, index)
+        }
       }
+      if rescan { findEarliest() }
       out += tick(at: now)
       return out
     }
@@ -63,6 +75,8 @@ public struct PriceStage<Instant: InstantProtocol>: Sendable where Instant.Durat
   /// Returns the pending quotes whose deadline is at or before `now`, earliest deadline first.
   public mutating func tick(at now: Instant) -> [Quote] {
     guard case .debounced(let interval, let maxWait) = mode else { return [] }
+    guard let first = earliest, first.deadline <= now else { return [] }
+    defer { findEarliest() }
     var due: [(deadline: Instant, index: Int)] = []
     for index in states.indices {
       if let deadline = states[index].deadline(interval: interval, maxWait: maxWait), deadline <= now {
@@ -81,15 +95,21 @@ public struct PriceStage<Instant: InstantProtocol>: Sendable where Instant.Durat
 
   /// The earliest instant at which `tick(at:)` will have something to release; nil when nothing
   /// is pending.
-  public var nextDeadline: Instant? {
+  public var nextDeadline: Instant? { earliest?.deadline }
+
+  private func deadline(of index: Int) -> Instant? {
     guard case .debounced(let interval, let maxWait) = mode else { return nil }
-    var earliest: Instant? = nil
-    for state in states {
-      if let deadline = state.deadline(interval: interval, maxWait: maxWait) {
-        earliest = earliest.map { min($0, deadline) } ?? deadline
-      }
+    return states[index].deadline(interval: interval, maxWait: maxWait)
+  }
+
+  /// Sets `earliest` from every state: after a release, or when the earliest one moved.
+  private mutating func findEarliest() {
+    earliest = nil
+    guard case .debounced(let interval, let maxWait) = mode else { return }
+    for index in states.indices {
+      guard let deadline = states[index].deadline(interval: interval, maxWait: maxWait) else { continue }
+      if earliest.map({ deadline < $0.deadline }) ?? true { earliest = (deadline, index) }
     }
-    return earliest
   }
 
   /// Releases every pending quote now (at shutdown), deduped, in first-seen symbol order.
@@ -98,6 +118,7 @@ public struct PriceStage<Instant: InstantProtocol>: Sendable where Instant.Durat
     for index in states.indices {
       if let quote = states[index].release() { out.append(quote) }
     }
+    earliest = nil
     return out
   }
 
@@ -109,6 +130,7 @@ public struct PriceStage<Instant: InstantProtocol>: Sendable where Instant.Durat
     states.remove(at: index)
     symbols.remove(at: index)
     for i in index..<symbols.count { indexBySymbol[symbols[i]] = i }
+    findEarliest()
     return quote
   }
 
