@@ -3,7 +3,7 @@
 against two anchors on loopback: websocat (the receive floor) and a Python `websockets` client.
 
     python3 Benchmarks/bench.py            # full run (W1 1,000,000 messages ×3 per consumer, …)
-    python3 Benchmarks/bench.py --smoke    # CI: W1 50k ×1, W2 2 s, W3 5 s, W4 5 runs, W5 20k, W6 20k, W7 20k, W8 50k ×1, REC 50k ×1
+    python3 Benchmarks/bench.py --smoke    # CI: W1 50k ×1, W2 2 s, W3 5 s, W4 5 runs, W5 20k, W6 20k, W7 20k, W8 50k ×1, W9 50k ×1, REC 50k ×1
     python3 Benchmarks/bench.py --only W1,W4 --configuration debug
 
 W1 throughput: `feedserve --blast N --verbatim` (a fresh server per run) sends N pre-framed
@@ -51,6 +51,11 @@ W8 --publish cost: W1's firehose (`feedserve --blast N --verbatim`) into `ticker
     ratios. A counting pass with a nats-py subscriber on `ticker.>` reports how many of the N
     prices reached NATS (the publisher may drop under a firehose, by design; it is reported, not
     judged). Skipped with a note where nats-server or nats-py is missing.
+W9 message shapes: `feedserve --blast M --verbatim` with 10 trades per message (M = N/10) and 100
+    (M = N/100), one symbol, into `ticker --every-trade`; and N one-trade messages over 1,000
+    symbols (`--symbols 1000`) into the ticker subscribed to all 1,000 with the default debounce.
+    websocat and the ticker alternate on the same blast (--runs each): median wall (min–max),
+    trades/s, CPU, peak RSS and ticker/websocat ratios against 1.3× (must) and 1.0× (goal).
 
 Prints the machine, a table of absolute figures and ratios and, in a full run, each target as
 met/NOT met. A --smoke run judges no target (its counts are too small to mean anything): it prints
