@@ -138,7 +138,7 @@ final class PrivateResolver: Sendable {
     probe.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
     probe.arguments = ["-m", "--propagation", "private", "true"]
     probe.standardError = FileHandle.nullDevice
-    guard (try? probe.run()) != nil, probe.waitForExit(within: 10) else { return false }
+    guard (try? probe.runOnOneArena()) != nil, probe.waitForExit(within: 10) else { return false }
     return probe.terminationStatus == 0
   }
 

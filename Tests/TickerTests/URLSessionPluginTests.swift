@@ -125,7 +125,7 @@ struct URLSessionPluginTests {
       process.standardError = err
       process.standardOutput = FileHandle.nullDevice
       process.standardInput = FileHandle.nullDevice
-      try process.run()
+      try process.runOnOneArena()
       let errData = Task { await offPool { err.fileHandleForReading.readDataToEndOfFile() } }
       let text = String(decoding: await errData.value, as: UTF8.self)
       guard process.waitForExit(within: 60) else { return (-1, text) }

@@ -13,9 +13,8 @@ import Dispatch
 /// would otherwise stall every new connection behind them.
 public enum DedicatedThread {
   /// The stack each thread reserves unless told otherwise: address space, not memory (only the
-  /// pages a thread touches become resident). 512 KiB once proved too small — Foundation's
-  /// `Process.run()` overflowed it in a debug build — so there is room here for the resolver's
-  /// NSS modules, OpenSSL's handshake and a debug build's larger frames.
+  /// pages a thread touches become resident). Room for the resolver's NSS modules, OpenSSL's
+  /// handshake and a debug build's larger frames (512 KiB before).
   public static let defaultStackBytes = 2 << 20
 
   /// Runs `body` on a new detached thread with `stackBytes` of stack. Falls back to running it

@@ -30,7 +30,7 @@ final class LinePeer: @unchecked Sendable {
     process.standardInput = input
     process.standardOutput = output
     process.standardError = FileHandle.standardError
-    try process.run()
+    try process.runOnOneArena()
     let reader = output.fileHandleForReading
     Thread.detachNewThread { [lines] in
       var pending: [UInt8] = []

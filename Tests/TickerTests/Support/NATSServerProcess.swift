@@ -32,7 +32,7 @@ final class NATSServerProcess: @unchecked Sendable {
     process.arguments = ["-c", "import nats"]
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
-    try process.run()
+    try process.runOnOneArena()
     guard process.waitForExit(within: 30) else { return false }
     return process.terminationStatus == 0
   }
@@ -84,7 +84,7 @@ final class NATSServerProcess: @unchecked Sendable {
     process.standardError = errors
     process.standardOutput = FileHandle.nullDevice
     log.text.withLock { $0 = "" }
-    try process.run()
+    try process.runOnOneArena()
     self.process = process
     let reader = errors.fileHandleForReading
     Thread.detachNewThread { [log] in
@@ -155,7 +155,7 @@ enum NATSPeer {
     process.standardOutput = output
     process.standardError = FileHandle.standardError
     process.standardInput = FileHandle.nullDevice
-    try process.run()
+    try process.runOnOneArena()
     let data = await offPool { output.fileHandleForReading.readDataToEndOfFile() }
     _ = await offPool { process.waitForExit(within: 30) }
     return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)

@@ -44,7 +44,7 @@ final class RunningTicker: @unchecked Sendable {
     } else {
       process.standardInput = FileHandle.nullDevice
     }
-    try process.run()
+    try process.runOnOneArena()
     try writeEnd.close()  // the child has its copy; ours would keep the pipe open forever
     let err = stderrPipe.fileHandleForReading
     Thread.detachNewThread { [collected] in

@@ -106,7 +106,7 @@ final class FileClient: @unchecked Sendable {
     process.standardInput = input
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
     process.standardError = FileHandle.nullDevice
-    try process.run()
+    try process.runOnOneArena()
   }
 
   deinit {

@@ -51,7 +51,7 @@ struct TickerProcess {
     process.standardOutput = out
     process.standardError = err
     process.standardInput = FileHandle.nullDevice
-    try process.run()
+    try process.runOnOneArena()
     // Read on threads of their own: a blocked read must not hold one of the pool's few threads.
     let outData = Task { await offPool { out.fileHandleForReading.readDataToEndOfFile() } }
     let errData = Task { await offPool { err.fileHandleForReading.readDataToEndOfFile() } }

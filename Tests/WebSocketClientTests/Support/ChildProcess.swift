@@ -39,7 +39,7 @@ final class ChildProcess: @unchecked Sendable {
     process.standardOutput = pipe
     process.standardError = pipe
     process.standardInput = input ?? FileHandle.nullDevice
-    try process.run()
+    try process.runOnOneArena()
     let handle = pipe.fileHandleForReading
     Thread.detachNewThread { [collected] in
       while true {

@@ -85,7 +85,7 @@ final class RawPeer: Sendable {
     process.standardOutput = output
     process.standardError = FileHandle.standardError
     process.standardInput = input
-    try process.run()
+    try process.runOnOneArena()
     let reader = output.fileHandleForReading
     guard let first = Self.readLine(from: reader), first.hasPrefix("PORT "),
       let port = Int(first.dropFirst(5))
