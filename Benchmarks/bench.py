@@ -549,6 +549,19 @@ def median_of(runs: list[dict], key: str):
     return statistics.median(values) if values else None
 
 
+def paired_rows(key: str, runs: dict, count: int) -> tuple[list[str], float]:
+    """One table row per consumer of a websocat/ticker pairing (median wall with min–max, `count`
+    per second, CPU, peak RSS), and the ticker/websocat ratio of median walls."""
+    rows = []
+    for name in ("websocat", "ticker"):
+        walls = [r["wall_s"] for r in runs[name]]
+        wall = median_of(runs[name], "wall_s")
+        rows.append(f"  {key} {name:<9} {wall:>8.3f} ({min(walls):.3f}–{max(walls):.3f}) "
+                    f"{count / wall:>11,.0f} {median_of(runs[name], 'cpu_s'):>7.2f} "
+                    f"{median_of(runs[name], 'maxrss_kb') / 1024:>12.1f}")
+    return rows, median_of(runs["ticker"], "wall_s") / median_of(runs["websocat"], "wall_s")
+
+
 def verdict(ok: bool | None) -> str:
     return "n/a" if ok is None else ("met" if ok else "NOT met")
 
@@ -594,14 +607,8 @@ def report(results: dict, info: dict, judge: bool = True) -> list[str]:
         for venue in ("binance", "upbit"):
             if venue not in w6:
                 continue
-            runs = w6[venue]["runs"]
-            for name in ("websocat", "ticker"):
-                walls = [r["wall_s"] for r in runs[name]]
-                wall = median_of(runs[name], "wall_s")
-                lines.append(f"  {venue:<8} {name:<9} {wall:>8.3f} ({min(walls):.3f}–{max(walls):.3f}) "
-                             f"{n / wall:>11,.0f} {median_of(runs[name], 'cpu_s'):>7.2f} "
-                             f"{median_of(runs[name], 'maxrss_kb') / 1024:>12.1f}")
-            ratio = median_of(runs["ticker"], "wall_s") / median_of(runs["websocat"], "wall_s")
+            rows, ratio = paired_rows(f"{venue:<8}", w6[venue]["runs"], n)
+            lines += rows
             lines.append(f"  {venue}: ticker/websocat wall {ratio:.2f}×; ticker lines {w6[venue]['ticker_lines']:,}")
             targets += [(f"W6 {venue} ticker wall ≤ 1.5 × websocat's ({ratio:.2f}×)", ratio <= 1.5),
                         (f"W6 {venue} goal: ticker wall ≤ 1.0 × websocat's ({ratio:.2f}×)", ratio <= 1.0)]
@@ -612,16 +619,10 @@ def report(results: dict, info: dict, judge: bool = True) -> list[str]:
                   f"  {'shape':<15} {'consumer':<9} {'wall s (min–max)':>22} {'trades/s':>11} {'CPU s':>7} "
                   f"{'peak RSS MB':>12}"]
         for label, shape in w9.items():
-            runs = shape["runs"]
-            for name in ("websocat", "ticker"):
-                walls = [r["wall_s"] for r in runs[name]]
-                wall = median_of(runs[name], "wall_s")
-                lines.append(f"  {label:<15} {name:<9} {wall:>8.3f} ({min(walls):.3f}–{max(walls):.3f}) "
-                             f"{shape['trades'] / wall:>11,.0f} {median_of(runs[name], 'cpu_s'):>7.2f} "
-                             f"{median_of(runs[name], 'maxrss_kb') / 1024:>12.1f}")
-            ratio = median_of(runs["ticker"], "wall_s") / median_of(runs["websocat"], "wall_s")
+            rows, ratio = paired_rows(f"{label:<15}", shape["runs"], shape["trades"])
+            lines += rows
             lines.append(f"  {label}: ticker/websocat wall {ratio:.2f}× ({shape['messages']:,} messages, "
-                         f"{shape['trades']:,} trades, median of {len(runs['ticker'])})")
+                         f"{shape['trades']:,} trades, median of {len(shape['runs']['ticker'])})")
             targets += [(f"W9 {label}: ticker wall ≤ 1.3 × websocat's ({ratio:.2f}×)", ratio <= 1.3),
                         (f"W9 {label} goal: ticker wall ≤ 1.0 × websocat's ({ratio:.2f}×)", ratio <= 1.0)]
     if "REC" in results:
