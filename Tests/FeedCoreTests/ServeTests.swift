@@ -145,7 +145,10 @@ struct ClientOutboxTests {
     async let taken: Int? = withCheckedContinuation { continuation in
       DedicatedThread.start { continuation.resume(returning: outbox.take()?.count) }
     }
-    try? await Task.sleep(for: .milliseconds(20))
+    // Offer only once the writer is blocked in take() (the bound is a hang guard, not a timing).
+    let limit = ContinuousClock.now + .seconds(60)
+    while !outbox.writerIsWaiting, ContinuousClock.now < limit { await Task.yield() }
+    #expect(outbox.writerIsWaiting)
     _ = outbox.offer([1])
     #expect(await taken == 1)
   }

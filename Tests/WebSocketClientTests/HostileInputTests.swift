@@ -174,14 +174,17 @@ import Testing
     #expect(v4.map(\.family) == [AF_INET])
     let v6 = try Resolver.system.resolve("::1", port: 80, deadline: expired)
     #expect(v6.map(\.family) == [AF_INET6])
-    // A name still goes to the threaded lookup, which an expired deadline cuts short.
+    // A name still goes to the threaded lookup, which an expired deadline cuts short: this one
+    // answers only once the resolve has given up.
+    let answer = DispatchSemaphore(value: 0)
     let slow = Resolver(lookup: { _, _ in
-      usleep(500_000)
+      answer.wait()
       return .success([])
     })
     #expect(throws: TransportError.self) {
       _ = try slow.resolve("127.0.0.1", port: 80, deadline: expired)
     }
+    answer.signal()
   }
 
   // MARK: User information

@@ -104,6 +104,9 @@ final class ClientOutbox: Sendable {
   /// Frames waiting.
   var count: Int { state.withLock { $0.items.count } }
 
+  /// Whether the writer is blocked in `take()`, waiting for a frame.
+  var writerIsWaiting: Bool { state.withLock { $0.writerWaiting } }
+
   private func takeWaiter(_ state: inout State) -> Bool {
     guard state.writerWaiting else { return false }
     state.writerWaiting = false
