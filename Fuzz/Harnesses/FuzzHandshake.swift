@@ -68,6 +68,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   if size <= 256, let text = String(validating: bytes, as: UTF8.self) {
     do throws(TransportError) {
       let url = try WebSocketURL(parsing: text)
+      precondition(
+        url.target.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+          && url.host.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F },
+        "a target or host that is not visible ASCII")
       let request = Handshake.request(for: url, key: key, headers: [(name: "X-Fuzz", value: text)])
       do throws(ServerHandshake.RequestError) {
         guard let parsed = try ServerHandshake.parseRequest(request) else {

@@ -167,6 +167,53 @@ import Testing
     #expect(result.request.head.value(of: "host") == "127.0.0.1:9000")
   }
 
+  @Test("a header we send cannot inject a line or a field, whatever its scalars")
+  func headersWeWriteStayOneLine() throws {
+    // "\r\n" is one Character, equal to neither "\r" nor "\n": filtering Characters let it through.
+    let url = try WebSocketURL(parsing: "ws://h/")
+    let request = Handshake.request(
+      for: url, key: Self.key,
+      headers: [(name: "X-A\r\nEvil", value: "a\r\nEvil: 1\u{0}\u{7F}\tb"), (name: "X:B", value: "\n")])
+    let parsed = try #require(try ServerHandshake.parseRequest(request))
+    #expect(parsed.consumed == request.count)
+    #expect(parsed.request.head.fields.count == 7)
+    #expect(parsed.request.head.value(of: "X-AEvil") == "aEvil: 1\tb")
+    #expect(parsed.request.head.value(of: "XB") == "")
+    #expect(parsed.request.head.value(of: "Evil") == nil)
+    let answer = ServerHandshake.response(
+      status: 503, reason: "Busy", headers: [(name: "Retry-After", value: "5\r\nSet-Cookie: x")])
+    let head = try #require(try Handshake.parseResponseHead(answer))
+    #expect(head.response.head.fields.map(\.name) == ["Retry-After", "Content-Length", "Connection"])
+  }
+
+  @Test("delimiters are found among bytes: a scalar that joins the next one into a Character hides none")
+  func delimitersAfterAPrependedMark() throws {
+    let mark = "\u{06DD}"
+    // A space after the mark still ends the request target.
+    let request = Array("GET /a\(mark) HTTP/1.1\r\nHost: h\r\n\r\n".utf8)
+    let parsed = try #require(try ServerHandshake.parseRequest(request))
+    #expect(parsed.request.target == "/a\(mark)")
+    #expect(parsed.request.version == "HTTP/1.1")
+    // A colon after the mark still ends the header name; a comma still separates tokens.
+    let response = Self.response(
+      replacing: "Connection: Upgrade", with: "X\(mark): 1\r\nConnection: keep\(mark),Upgrade")
+    let accepted = try #require(try Handshake.parseResponse(response, key: Self.key))
+    #expect(accepted.response.head.value(of: "X\(mark)") == "1")
+    #expect(accepted.response.head.tokens(of: "Connection") == ["keep\(mark)", "upgrade"])
+    // A status code cannot carry the mark.
+    #expect(throws: HandshakeError.malformedResponse("bad status line")) {
+      _ = try Handshake.parseResponse(Self.response(replacing: "101 ", with: "101\(mark) "), key: Self.key)
+    }
+  }
+
+  @Test(arguments: ["\r\nX: a\rb", "\r\nX: a\nb", "\nX: 1"])
+  func bareCROrLFInAHeadIsMalformed(insert: String) {
+    let bytes = Self.response(replacing: "\r\n\r\n", with: insert + "\r\n\r\n")
+    #expect(throws: HandshakeError.malformedResponse("a bare CR or LF in the head (RFC 9112 §2.2)")) {
+      _ = try Handshake.parseResponse(bytes, key: Self.key)
+    }
+  }
+
   @Test func serverRejectsNonUpgradeRequests() throws {
     let bytes = Array("POST / HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
     let parsed = try #require(try ServerHandshake.parseRequest(bytes))

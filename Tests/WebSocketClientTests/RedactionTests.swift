@@ -18,6 +18,13 @@ import Testing
     #expect(redacted == "GET /?token=*** failed; token *** refused; again ***")
   }
 
+  @Test("a scalar that joins the next one into a Character (U+06DD) hides no delimiter")
+  func delimitersAfterAPrependedMark() {
+    #expect(Redaction.redactQuery("/p?k\u{06DD}=secret&a=b") == "/p?k\u{06DD}=***&a=***")
+    #expect(Redaction.redactUserInfo("ws://user:pw\u{06DD}@host/") == "ws://***@host/")
+    #expect(Redaction.redactUserInfo("see x\u{06DD}://u:pw@h/") == "see x\u{06DD}://***@h/")
+  }
+
   @Test func redactQueryKeepsPathAndKeys() {
     #expect(Redaction.redactQuery("/ws?token=abc&a=&b") == "/ws?token=***&a=&b")
     #expect(Redaction.redactQuery("/no-query") == "/no-query")

@@ -33,6 +33,38 @@ import WebSocketClient
     #expect(throws: TransportError.self) { try WebSocketURL(parsing: text) }
   }
 
+  /// U+06DD is a prepended concatenation mark: with the scalar after it, it forms one Character,
+  /// so a Character-by-Character reader misses a delimiter that follows it. The handshake fuzzer
+  /// found `ws://h/a` + U+06DD: its target reached the request line raw and our own server parser
+  /// refused the request.
+  @Test(
+    arguments: [
+      ("ws://h/a\u{06DD}", "h", "/a%DB%9D"),
+      ("ws://h/\u{06DD}?x=\u{06DD}/", "h", "/%DB%9D?x=%DB%9D/"),
+      ("ws://h?\u{06DD}#frag", "h", "/?%DB%9D"),
+      ("ws://h/caf\u{E9}/\u{1F600}", "h", "/caf%C3%A9/%F0%9F%98%80"),
+      ("ws://h/{a}|b^`\\<\">", "h", "/%7Ba%7D%7Cb%5E%60%5C%3C%22%3E"),
+      ("ws://h/keep%20this?a=b&c=%41", "h", "/keep%20this?a=b&c=%41"),
+    ])
+  func percentEncodesWhatCannotStandInARequestLine(text: String, host: String, target: String) throws {
+    let url = try WebSocketURL(parsing: text)
+    #expect(url.host == host)
+    #expect(url.target == target)
+    // Our own server side reads back the same target and exactly the fields we sent.
+    let request = Handshake.request(for: url, key: "dGhlIHNhbXBsZSBub25jZQ==", headers: [])
+    let parsed = try #require(try ServerHandshake.parseRequest(request))
+    #expect(parsed.request.target == target)
+    #expect(parsed.request.head.fields.count == 5)
+  }
+
+  @Test(arguments: [
+    "ws://h\u{06DD}/a", "ws://\u{06DD}h:80/", "ws://b\u{FC}cher.example/", "ws://h:8\u{06DD}0/",
+    "ws://h/\u{9B}31m", "ws://h/\u{85}",
+  ])
+  func refusesNonASCIIHostsAndC1Controls(text: String) {
+    #expect(throws: TransportError.self) { try WebSocketURL(parsing: text) }
+  }
+
   @Test func hostHeaderAddsOnlyNonDefaultPorts() throws {
     #expect(try WebSocketURL(parsing: "wss://ws.finnhub.io/").hostHeader == "ws.finnhub.io")
     #expect(try WebSocketURL(parsing: "ws://localhost:8080/").hostHeader == "localhost:8080")

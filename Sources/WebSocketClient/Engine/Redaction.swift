@@ -1,16 +1,22 @@
 /// The one place that makes URLs, requests and error texts safe to print.
 public enum Redaction {
-  /// Replaces the value of every query parameter in a path or URL with `***`.
+  /// Replaces the value of every query parameter in a path or URL with `***`. Delimiters are
+  /// found among scalars, not Characters, so that no grapheme cluster can hide one.
   public static func redactQuery(_ text: String) -> String {
-    guard let q = text.firstIndex(of: "?") else { return text }
-    let head = text[...q]
-    let query = text[text.index(after: q)...]
-    let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
-      guard let eq = item.firstIndex(of: "=") else { return String(item) }
-      let value = item[item.index(after: eq)...]
-      return value.isEmpty ? String(item) : String(item[...eq]) + "***"
+    let scalars = Substring(text).unicodeScalars
+    guard let q = scalars.firstIndex(of: "?") else { return text }
+    var out = String.UnicodeScalarView(scalars[...q])
+    let items = scalars[scalars.index(after: q)...].split(separator: "&", omittingEmptySubsequences: false)
+    for (n, item) in items.enumerated() {
+      if n > 0 { out.append("&") }
+      if let eq = item.firstIndex(of: "="), item.index(after: eq) != item.endIndex {
+        out.append(contentsOf: item[...eq])
+        out.append(contentsOf: "***".unicodeScalars)
+      } else {
+        out.append(contentsOf: item)
+      }
     }
-    return head + items.joined(separator: "&")
+    return String(out)
   }
 
   /// Replaces each secret with `***` wherever it stands as a token of its own — in a URL's query
@@ -124,22 +130,24 @@ public enum Redaction {
   /// Replaces the user information of every `scheme://user:password@host` in `text` with `***`
   /// (`ws://***@host/`): a password given in a URL is a secret like the token.
   public static func redactUserInfo(_ text: String) -> String {
-    guard text.contains("@"), text.contains("://") else { return text }
-    var result = ""
-    var rest = text[...]
-    while let marker = rest.firstRange(of: "://") {
-      result += rest[..<marker.upperBound]
-      rest = rest[marker.upperBound...]
+    guard text.unicodeScalars.contains("@") else { return text }
+    let marker = Array("://".unicodeScalars)
+    var result = String.UnicodeScalarView()
+    var rest = Substring(text).unicodeScalars
+    while let found = rest.indices.first(where: { rest[$0...].starts(with: marker) }) {
+      let afterMarker = rest.index(found, offsetBy: marker.count)
+      result.append(contentsOf: rest[..<afterMarker])
+      rest = rest[afterMarker...]
       // The authority ends at the first "/", "?", "#" or space; its user information at its last "@".
       let end =
         rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" || $0 == " " || $0 == "\t" } ?? rest.endIndex
       if let at = rest[..<end].lastIndex(of: "@") {
-        result += "***"
+        result.append(contentsOf: "***".unicodeScalars)
         rest = rest[at...]
       }
     }
-    result += rest
-    return result
+    result.append(contentsOf: rest)
+    return String(result)
   }
 
   /// Percent-encodes everything outside RFC 3986 unreserved characters.

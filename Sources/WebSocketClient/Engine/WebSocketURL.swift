@@ -15,35 +15,47 @@ public struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
     self.target = target
   }
 
-  /// Parses `ws[s]://host[:port][/path][?query]`. IPv6 literals go in brackets.
+  /// Parses `ws[s]://host[:port][/path][?query]`. IPv6 literals go in brackets. The path and
+  /// query are kept as given, except that what may not stand in a request line is
+  /// percent-encoded as UTF-8 (as browsers do): every non-ASCII character and the ASCII
+  /// characters RFC 3986 excludes (`"<>\^`{|}`). Host names must be ASCII (an international
+  /// name goes in its `xn--` form).
+  ///
+  /// The text is read scalar by scalar, never Character by Character: a grapheme cluster can
+  /// join a delimiter to what precedes it (U+06DD followed by "/" is one Character), and the URL
+  /// must mean the same to us as to the server.
   public init(parsing text: String) throws(TransportError) {
+    let scalars = Substring(text).unicodeScalars
     // Spaces and control characters are never valid in a URL (RFC 3986), and CR/LF would inject
     // lines into the handshake request; a NUL would cut the host short for getaddrinfo.
-    if text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
+    if scalars.contains(where: { $0.value <= 0x20 || (0x7F...0x9F).contains($0.value) }) {
       throw .invalidURL("the URL contains spaces or control characters")
     }
-    let lower = text.lowercased()
-    let rest: Substring
-    if lower.hasPrefix("wss://") {
+    let rest: Substring.UnicodeScalarView
+    if WebSocketURL.hasSchemePrefix(scalars, "wss://") {
       isSecure = true
-      rest = text.dropFirst(6)
-    } else if lower.hasPrefix("ws://") {
+      rest = scalars.dropFirst(6)
+    } else if WebSocketURL.hasSchemePrefix(scalars, "ws://") {
       isSecure = false
-      rest = text.dropFirst(5)
+      rest = scalars.dropFirst(5)
     } else {
       throw .invalidURL("the URL must start with ws:// or wss://")
     }
     let targetStart = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
     var authority = rest[..<targetStart]
-    var target = String(rest[targetStart...])
-    if let hash = target.firstIndex(of: "#") { target = String(target[..<hash]) }
+    var targetScalars = rest[targetStart...]
+    if let hash = targetScalars.firstIndex(of: "#") { targetScalars = targetScalars[..<hash] }
+    var target = WebSocketURL.requestLineSafe(targetScalars)
     if target.isEmpty || target.first == "?" { target = "/" + target }
     if authority.contains("@") {
       throw .invalidURL(
         "user:password@ is not allowed (a WebSocket URL has no user information, RFC 6455 §3; "
           + "and ps would show the password)")
     }
-    var portText: Substring? = nil
+    if !authority.allSatisfy(\.isASCII) {
+      throw .invalidURL("the host name is not ASCII: write an international name in its xn-- form")
+    }
+    var portText: Substring.UnicodeScalarView? = nil
     if authority.first == "[" {
       guard let close = authority.firstIndex(of: "]") else {
         throw .invalidURL("unterminated IPv6 address")
@@ -63,14 +75,43 @@ public struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
     }
     guard !host.isEmpty else { throw .invalidURL("the URL has no host") }
     if let portText {
-      guard let p = Int(portText), (1...65535).contains(p) else {
-        throw .invalidURL("invalid port \"\(portText)\"")
+      guard let p = Int(String(portText)), (1...65535).contains(p) else {
+        throw .invalidURL("invalid port \"\(String(portText))\"")
       }
       port = p
     } else {
       port = isSecure ? 443 : 80
     }
     self.target = target
+  }
+
+  /// Whether `scalars` starts with the lower-case ASCII `scheme`, in any case.
+  private static func hasSchemePrefix(_ scalars: Substring.UnicodeScalarView, _ scheme: String) -> Bool {
+    var it = scalars.makeIterator()
+    for expected in scheme.unicodeScalars {
+      guard let scalar = it.next(), scalar.isASCII,
+        Unicode.Scalar(UInt8(scalar.value) | (("A"..."Z").contains(scalar) ? 0x20 : 0)) == expected
+      else { return false }
+    }
+    return true
+  }
+
+  /// `target` with non-ASCII scalars and RFC 3986's excluded ASCII characters percent-encoded.
+  private static func requestLineSafe(_ target: Substring.UnicodeScalarView) -> String {
+    let hex = Array("0123456789ABCDEF".unicodeScalars)
+    var out = String.UnicodeScalarView()
+    for scalar in target {
+      if scalar.isASCII && !"\"<>\\^`{|}".unicodeScalars.contains(scalar) {
+        out.append(scalar)
+        continue
+      }
+      for byte in String(scalar).utf8 {
+        out.append("%")
+        out.append(hex[Int(byte >> 4)])
+        out.append(hex[Int(byte & 0xF)])
+      }
+    }
+    return String(out)
   }
 
   /// The `Host` header value: host plus the port when it is not the scheme's default.

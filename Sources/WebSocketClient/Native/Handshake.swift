@@ -37,9 +37,9 @@ public enum Handshake {
     text += "Sec-WebSocket-Key: \(key)\r\n"
     text += "Sec-WebSocket-Version: 13\r\n"
     for header in headers {
-      // Never let a header value inject lines.
-      let name = header.name.filter { $0 != "\r" && $0 != "\n" && $0 != ":" }
-      let value = header.value.filter { $0 != "\r" && $0 != "\n" }
+      // Never let a header inject lines or fields.
+      let name = HTTPHead.fieldText(header.name, dropping: ":")
+      let value = HTTPHead.fieldText(header.value)
       text += "\(name): \(value)\r\n"
     }
     text += "\r\n"
@@ -62,15 +62,16 @@ public enum Handshake {
     case .tooLarge: throw .responseTooLarge
     case .malformed(let why): throw .malformedResponse(why)
     case .complete(let head, let consumed):
-      let parts = head.startLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-      guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[0].count == 8,
-        let minor = parts[0].last?.wholeNumberValue, parts[1].count == 3,
-        parts[1].allSatisfy({ $0.isASCII && $0.isNumber }), let status = Int(parts[1])
+      let parts = HTTPHead.split(head.startLine[...], on: " ", maxSplits: 2)
+      guard parts.count >= 2, parts[0].utf8.count == 8, parts[0].utf8.starts(with: "HTTP/1.".utf8),
+        let minorByte = parts[0].utf8.last, (0x30...0x39).contains(minorByte),
+        parts[1].utf8.count == 3, parts[1].utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+        let status = Int(parts[1])
       else {
         throw .malformedResponse("bad status line")
       }
       let reason = parts.count > 2 ? String(parts[2]) : ""
-      return (Response(status: status, reason: reason, version: minor, head: head), consumed)
+      return (Response(status: status, reason: reason, version: Int(minorByte - 0x30), head: head), consumed)
     }
   }
 

@@ -34,7 +34,7 @@ public enum ServerHandshake {
     case .tooLarge: throw .tooLarge
     case .malformed(let why): throw .malformed(why)
     case .complete(let head, let consumed):
-      let parts = head.startLine.split(separator: " ", omittingEmptySubsequences: false)
+      let parts = HTTPHead.split(head.startLine[...], on: " ")
       guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty, parts[2].hasPrefix("HTTP/") else {
         throw .malformed("bad request line")
       }
@@ -91,8 +91,7 @@ public enum ServerHandshake {
   private static func head(statusLine: String, fields: [(name: String, value: String)]) -> [UInt8] {
     var text = statusLine + "\r\n"
     for field in fields {
-      let value = field.value.filter { $0 != "\r" && $0 != "\n" }
-      text += "\(field.name): \(value)\r\n"
+      text += "\(HTTPHead.fieldText(field.name, dropping: ":")): \(HTTPHead.fieldText(field.value))\r\n"
     }
     text += "\r\n"
     return Array(text.utf8)
