@@ -16,6 +16,8 @@ import PackageDescription
 //   FeedServer        a small real WebSocket server that replays recorded sessions (demo, tests)
 //   ticker            the command-line tool
 //   feedserve         FeedServer as a command, for benchmarks and manual tests
+//   Spawning          (tests only, in Tests/Spawning) children started with posix_spawn, for the
+//                     test targets: Foundation's Process.run() crashes test runs on Linux
 let package = Package(
   name: "ticker",
   platforms: [.macOS(.v15)],
@@ -50,7 +52,9 @@ let package = Package(
         .target(name: "URLSessionEngine", condition: .when(platforms: [.macOS])),
       ]
     ),
-    .testTarget(name: "WebSocketClientTests", dependencies: ["WebSocketClient", "FeedServer"]),
+    .target(name: "Spawning", dependencies: ["WebSocketClient"], path: "Tests/Spawning"),
+    .testTarget(name: "SpawningTests", dependencies: ["Spawning"]),
+    .testTarget(name: "WebSocketClientTests", dependencies: ["WebSocketClient", "FeedServer", "Spawning"]),
     .testTarget(name: "PriceFeedTests", dependencies: ["PriceFeed"]),
     .testTarget(
       name: "NATSPublisherTests", dependencies: ["NATSPublisher", "PriceFeed", "FeedCore", "FeedServer"]),
@@ -60,6 +64,7 @@ let package = Package(
       name: "TickerTests",
       dependencies: [
         "WebSocketClient", "URLSessionEngine", "PriceFeed", "FeedCore", "FeedServer", "EnginePlugin",
+        "Spawning",
       ]
     ),
   ],
