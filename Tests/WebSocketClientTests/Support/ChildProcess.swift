@@ -1,5 +1,7 @@
 import Foundation
+import Spawning
 import Synchronization
+import WebSocketClient
 
 #if canImport(Glibc)
   import Glibc
@@ -9,7 +11,7 @@ import Synchronization
 
 /// A child process (found on PATH) whose stdout and stderr are collected together, for tests
 /// that need a real peer such as `openssl s_server`. Terminated on `terminate()` or deinit.
-final class ChildProcess: @unchecked Sendable {
+final class ChildProcess: Sendable {
   struct Failure: Error, CustomStringConvertible {
     var description: String
   }
@@ -21,31 +23,28 @@ final class ChildProcess: @unchecked Sendable {
     let finishedReading = DispatchSemaphore(value: 0)
   }
 
-  private let process = Process()
+  private let child: Spawned
   private let collected = Collected()
-  /// The child's stdin when it was asked to stay open (peers that serve until stdin closes).
-  private let input: Pipe?
-  private let inputClosed = Mutex(false)
   private var changed: DispatchSemaphore { collected.changed }
   private var finishedReading: DispatchSemaphore { collected.finishedReading }
 
   /// With `keepingStandardInputOpen`, the child's stdin is a pipe that stays open until
   /// `closeStandardInput()` or `terminate()`; otherwise stdin is /dev/null.
   init(_ arguments: [String], keepingStandardInputOpen: Bool = false) throws {
-    let pipe = Pipe()
-    input = keepingStandardInputOpen ? Pipe() : nil
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    process.standardOutput = pipe
-    process.standardError = pipe
-    process.standardInput = input ?? FileHandle.nullDevice
-    try process.runOnOneArena()
-    let handle = pipe.fileHandleForReading
-    Thread.detachNewThread { [collected] in
+    child = try Spawned(
+      "/usr/bin/env", arguments, standardInput: keepingStandardInputOpen ? .pipe : .null,
+      standardOutput: .pipe,
+      standardError: .standardOutput)
+    guard let handle = child.standardOutput else {
+      throw Failure(description: "\(arguments): no stdout pipe")
+    }
+    DedicatedThread.start { [collected] in
+      var buffer = [UInt8](repeating: 0, count: 64 << 10)
       while true {
-        let data = handle.availableData
-        if data.isEmpty { break }
-        collected.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+        if count < 0, errno == EINTR { continue }
+        if count <= 0 { break }
+        collected.text.withLock { $0 += String(decoding: buffer[0..<count], as: UTF8.self) }
         collected.changed.signal()
       }
       collected.finishedReading.signal()
@@ -72,37 +71,33 @@ final class ChildProcess: @unchecked Sendable {
     }
   }
 
-  /// Waits for the child to exit (bounded) and returns its status.
+  /// Waits for the child to exit (bounded) and returns its status; throws when it did not
+  /// exit by itself (a signal ended it) or did not end in time.
   func waitForExit(within seconds: Double = 60) throws -> Int32 {
     guard finishedReading.wait(timeout: .now() + seconds) == .success else {
       terminate()
-      throw Failure(description: "\(process.arguments ?? []) did not finish in \(seconds) s")
+      throw Failure(description: "\(child.command) did not finish in \(seconds) s")
     }
     finishedReading.signal()
-    guard process.waitForExit(within: seconds) else {
-      throw Failure(description: "\(process.arguments ?? []) closed its output but did not exit")
+    guard let termination = child.waitForExit(within: seconds) else {
+      throw Failure(description: "\(child.command) closed its output but did not exit")
     }
-    return process.terminationStatus
+    guard let status = termination.status else {
+      throw Failure(description: "\(child.command) ended: \(termination): \(text)")
+    }
+    return status
   }
 
   /// Kills the child without waiting for it: this runs in `defer` blocks of async tests, on the
-  /// concurrency pool, where a wait would hold one of its few threads (Foundation reaps the
-  /// child by itself; its sockets close as it dies).
+  /// concurrency pool, where a wait would hold one of its few threads (`Spawned` reaps the child
+  /// on a thread of its own; its sockets close as it dies).
   func terminate() {
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    child.terminate()
     closeStandardInput()
   }
 
   /// Closes the write end of the child's stdin (when it was kept open): the child sees EOF.
-  func closeStandardInput() {
-    guard let input else { return }
-    let wasClosed = inputClosed.withLock { closed in
-      let was = closed
-      closed = true
-      return was
-    }
-    if !wasClosed { try? input.fileHandleForWriting.close() }
-  }
+  func closeStandardInput() { try? child.standardInput?.close() }
 
   /// Runs a command to completion; throws with its output when it fails.
   @discardableResult

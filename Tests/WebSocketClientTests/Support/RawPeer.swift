@@ -1,4 +1,5 @@
 import Foundation
+import Spawning
 import Synchronization
 
 @testable import WebSocketClient
@@ -70,27 +71,21 @@ final class RawPeer: Sendable {
   }
 
   let port: Int
-  private let process = Process()
-  /// Kept so the child's stdin stays open for as long as the test process lives.
-  private let input = Pipe()
+  /// Kept so the child's stdin (a pipe) stays open for as long as the test process lives.
+  private let child: Spawned
   private let waiters = Mutex(Waiters())
   private let nextRun = Atomic(0)
 
   private init() throws {
     try TestEnvironment.prepare()
     let script = TestEnvironment.repositoryRoot + "/Tests/Support/raw_peer.py"
-    let output = Pipe()
-    process.executableURL = URL(fileURLWithPath: TestEnvironment.python)
-    process.arguments = [script]
-    process.standardOutput = output
-    process.standardError = FileHandle.standardError
-    process.standardInput = input
-    try process.runOnOneArena()
-    let reader = output.fileHandleForReading
-    guard let first = Self.readLine(from: reader), first.hasPrefix("PORT "),
+    child = try Spawned(
+      TestEnvironment.python, [script], standardInput: .pipe, standardOutput: .pipe, standardError: .inherit)
+    guard let reader = child.standardOutput, let first = Self.readLine(from: reader),
+      first.hasPrefix("PORT "),
       let port = Int(first.dropFirst(5))
     else {
-      process.terminate()
+      child.terminate()
       throw ChildProcess.Failure(description: "raw_peer.py did not print its port")
     }
     self.port = port
