@@ -1,5 +1,6 @@
 import FeedServer
 import Foundation
+import Spawning
 import Testing
 import WebSocketClient
 
@@ -134,12 +135,9 @@ final class PrivateResolver: Sendable {
     guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
       return false
     }
-    let probe = Process()
-    probe.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-    probe.arguments = ["-m", "--propagation", "private", "true"]
-    probe.standardError = FileHandle.nullDevice
-    guard (try? probe.runOnOneArena()) != nil, probe.waitForExit(within: 10) else { return false }
-    return probe.terminationStatus == 0
+    let probe = try? Spawned(
+      "/usr/bin/unshare", ["-m", "--propagation", "private", "true"], standardError: .null)
+    return probe?.waitForExit(within: 10) == .exited(0)
   }
 
   let socket: Int32

@@ -1,4 +1,5 @@
 import Foundation
+import Spawning
 import Testing
 import TickerPluginABI
 import WebSocketClient
@@ -116,20 +117,11 @@ struct URLSessionPluginTests {
     static func run(_ executable: String, _ arguments: [String]) async throws -> (
       status: Int32, stderr: String
     ) {
-      let process = Process()
       // `timeout` only bounds a hang (the test then fails on the status); it decides nothing.
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-      process.arguments = ["60", executable] + arguments
-      process.environment = TickerProcess.cleanEnvironment()
-      let err = Pipe()
-      process.standardError = err
-      process.standardOutput = FileHandle.nullDevice
-      process.standardInput = FileHandle.nullDevice
-      try process.runOnOneArena()
-      let errData = Task { await offPool { err.fileHandleForReading.readDataToEndOfFile() } }
-      let text = String(decoding: await errData.value, as: UTF8.self)
-      guard process.waitForExit(within: 60) else { return (-1, text) }
-      return (process.terminationStatus, text)
+      let run = try await Spawned.run(
+        "/usr/bin/timeout", ["60", executable] + arguments, environment: TickerProcess.cleanEnvironment(),
+        standardOutput: .null, timeout: 90)
+      return (run.termination?.status ?? -1, run.errorText)
     }
   #endif
 }

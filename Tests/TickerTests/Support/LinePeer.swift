@@ -1,16 +1,16 @@
 import Foundation
+import Spawning
 import Synchronization
 
 /// A peer or helper process that speaks in lines: a Python WebSocket server from
 /// `Tests/Support/` (prints "PORT <n>" first) or `plugin_client`. Its stdout is collected line
 /// by line on a thread of its own; `expect` waits for a line (bounded, off the concurrency pool).
-final class LinePeer: @unchecked Sendable {
+final class LinePeer: Sendable {
   struct Failure: Error, CustomStringConvertible {
     var description: String
   }
 
-  private let process = Process()
-  private let input = Pipe()
+  private let process: Spawned
   /// Shared with the reading thread (which must not keep `self` alive).
   private final class Lines: Sendable {
     let all = Mutex<[String]>([])
@@ -18,20 +18,15 @@ final class LinePeer: @unchecked Sendable {
   private let lines = Lines()
   private let consumed = Mutex(0)
 
-  /// A child that died must not take the test process with it when we write to it.
-  private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
-
   init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
-    Self.ignoreBrokenPipes
-    let output = Pipe()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = FileHandle.standardError
-    try process.runOnOneArena()
-    let reader = output.fileHandleForReading
+    // A child that died must not take the test process with it when we write to it: `Spawned`
+    // ignores SIGPIPE.
+    process = try Spawned(
+      executable, arguments, environment: environment, standardInput: .pipe, standardOutput: .pipe,
+      standardError: .inherit)
+    guard let reader = process.standardOutput else {
+      throw Failure(description: "\(executable): no stdout pipe")
+    }
     Thread.detachNewThread { [lines] in
       var pending: [UInt8] = []
       while true {
@@ -58,12 +53,12 @@ final class LinePeer: @unchecked Sendable {
   }
 
   deinit {
-    try? input.fileHandleForWriting.close()
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    try? process.standardInput?.close()
+    process.terminate()
   }
 
   func send(_ line: String) {
-    try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+    try? process.standardInput?.write(contentsOf: Data((line + "\n").utf8))
   }
 
   var isRunning: Bool { process.isRunning }
@@ -87,8 +82,8 @@ final class LinePeer: @unchecked Sendable {
 
   /// Closes stdin (peers then exit) and waits for the exit (bounded).
   func finish() async {
-    try? input.fileHandleForWriting.close()
-    _ = await offPool { [process] in process.waitForExit(within: 30) }
+    try? process.standardInput?.close()
+    _ = await process.exited(within: 30)
   }
 }
 

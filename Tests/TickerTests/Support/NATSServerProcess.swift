@@ -1,4 +1,5 @@
 import Foundation
+import Spawning
 import Synchronization
 import Testing
 
@@ -27,14 +28,9 @@ final class NATSServerProcess: @unchecked Sendable {
   static let hasNatsPy: Bool = (try? pythonHasNats()) == true
 
   private static func pythonHasNats() throws -> Bool {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: URLSessionHarness.python)
-    process.arguments = ["-c", "import nats"]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.runOnOneArena()
-    guard process.waitForExit(within: 30) else { return false }
-    return process.terminationStatus == 0
+    let probe = try Spawned(
+      URLSessionHarness.python, ["-c", "import nats"], standardOutput: .null, standardError: .null)
+    return probe.waitForExit(within: 30) == .exited(0)
   }
 
   static let isAvailable = executable != nil && hasNatsPy
@@ -46,7 +42,7 @@ final class NATSServerProcess: @unchecked Sendable {
 
   private(set) var port = 0
   private let storeDirectory: String?
-  private var process: Process?
+  private var process: Spawned?
   /// The server's log (stderr), shared with the thread that reads it.
   private final class Log: Sendable {
     let text = Mutex("")
@@ -74,19 +70,14 @@ final class NATSServerProcess: @unchecked Sendable {
 
   /// Starts the server (again, on the same port once it has one); returns once it listens.
   func start() throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Self.executable ?? "/usr/sbin/nats-server")
     var arguments = ["-a", "127.0.0.1", "-p", port == 0 ? "-1" : String(port)]
     if let storeDirectory { arguments += ["-js", "-sd", storeDirectory] }
     arguments += extraArguments
-    process.arguments = arguments
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
     log.text.withLock { $0 = "" }
-    try process.runOnOneArena()
+    let process = try Spawned(
+      Self.executable ?? "/usr/sbin/nats-server", arguments, standardOutput: .null, standardError: .pipe)
     self.process = process
-    let reader = errors.fileHandleForReading
+    guard let reader = process.standardError else { throw NATSTestError("nats-server: no stderr pipe") }
     Thread.detachNewThread { [log] in
       while true {
         let data = reader.availableData
@@ -122,8 +113,11 @@ final class NATSServerProcess: @unchecked Sendable {
   /// Stops the server (SIGTERM: it closes its clients and, with JetStream, its store) and waits.
   func stop() {
     guard let process, process.isRunning else { return }
-    kill(process.processIdentifier, SIGTERM)
-    if !process.waitForExit(within: 30) { kill(process.processIdentifier, SIGKILL) }
+    process.signal(SIGTERM)
+    if process.waitForExit(within: 30) == nil {
+      process.terminate()
+      _ = process.waitForExit(within: 10)
+    }
     self.process = nil
   }
 }
@@ -148,16 +142,9 @@ enum NATSPeer {
 
   /// Runs a one-shot command (`stream-add`, `stream-count`, `stream-dump`) and returns its lines.
   static func run(_ arguments: [String]) async throws -> [String] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: URLSessionHarness.python)
-    process.arguments = [script] + arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.standardError
-    process.standardInput = FileHandle.nullDevice
-    try process.runOnOneArena()
-    let data = await offPool { output.fileHandleForReading.readDataToEndOfFile() }
-    _ = await offPool { process.waitForExit(within: 30) }
+    let run = try await Spawned.run(
+      URLSessionHarness.python, [script] + arguments, standardError: .inherit, timeout: 30)
+    let data = run.standardOutput
     return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Spawning
 import Synchronization
 import Testing
 
@@ -8,12 +9,12 @@ import Testing
 /// stdout is a pipe this object owns and reads with plain `read(2)` on the caller's thread, so
 /// closing it early (as `head` does) never races a reader.
 final class RunningTicker: @unchecked Sendable {
-  private let process = Process()
-  private let stderrPipe = Pipe()
+  private let process: Spawned
   private var stdoutFD: Int32 = -1
   private var pending: [UInt8] = []
   private var lines: [String] = []
   private var stdinHandle: FileHandle?
+  private var stdoutHandle: FileHandle?
 
   /// Shared with the stderr thread (which must not keep `self` alive).
   private final class Collected: Sendable {
@@ -28,25 +29,14 @@ final class RunningTicker: @unchecked Sendable {
     _ arguments: [String], environment: [String: String] = TickerProcess.cleanEnvironment(),
     stdin: Bool = false
   ) throws {
-    var fds: [Int32] = [0, 0]
-    guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
-    stdoutFD = fds[0]
-    let writeEnd = FileHandle(fileDescriptor: fds[1], closeOnDealloc: true)
-    process.executableURL = TickerProcess.executable
-    process.arguments = arguments
-    process.environment = environment
-    process.standardOutput = writeEnd
-    process.standardError = stderrPipe
-    if stdin {
-      let input = Pipe()
-      process.standardInput = input
-      stdinHandle = input.fileHandleForWriting
-    } else {
-      process.standardInput = FileHandle.nullDevice
-    }
-    try process.runOnOneArena()
-    try writeEnd.close()  // the child has its copy; ours would keep the pipe open forever
-    let err = stderrPipe.fileHandleForReading
+    process = try Spawned(
+      TickerProcess.executable.path, arguments, environment: environment,
+      standardInput: stdin ? .pipe : .null,
+      standardOutput: .pipe, standardError: .pipe)
+    stdinHandle = process.standardInput
+    stdoutHandle = process.standardOutput
+    stdoutFD = stdoutHandle?.fileDescriptor ?? -1
+    guard let err = process.standardError else { throw POSIXError(.EBADF) }
     Thread.detachNewThread { [collected] in
       var bytes: [UInt8] = []
       while true {
@@ -60,8 +50,7 @@ final class RunningTicker: @unchecked Sendable {
   }
 
   deinit {
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    if stdoutFD >= 0 { close(stdoutFD) }
+    process.terminate()
   }
 
   /// Reads until at least `count` stdout lines arrived, stdout ends, or `seconds` pass (a hang
@@ -104,7 +93,10 @@ final class RunningTicker: @unchecked Sendable {
     return lines
   }
 
-  func signal(_ sig: Int32) { kill(process.processIdentifier, sig) }
+  func signal(_ sig: Int32) { process.signal(sig) }
+
+  /// How the ticker ended (an exit status or a signal); nil while it runs.
+  var termination: Spawned.Termination? { process.termination }
 
   /// Writes `text` to the ticker's stdin (see `init(_:environment:stdin:)`).
   func send(_ text: String) {
@@ -129,7 +121,7 @@ final class RunningTicker: @unchecked Sendable {
   /// The files the process has mapped (from /proc/PID/maps), nil once it has exited.
   func mappedFiles() -> Set<String>? {
     guard process.isRunning,
-      let maps = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/maps", encoding: .utf8)
+      let maps = try? String(contentsOfFile: "/proc/\(process.pid)/maps", encoding: .utf8)
     else { return nil }
     return Set(
       maps.split(separator: "\n").compactMap { line in line.firstIndex(of: "/").map { String(line[$0...]) } })
@@ -137,7 +129,7 @@ final class RunningTicker: @unchecked Sendable {
 
   private func statusField(_ name: String) -> Int? {
     guard process.isRunning,
-      let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+      let status = try? String(contentsOfFile: "/proc/\(process.pid)/status", encoding: .utf8),
       let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name) })
     else { return nil }
     return Int(line.split(separator: " ").dropFirst().first ?? "")
@@ -145,20 +137,22 @@ final class RunningTicker: @unchecked Sendable {
 
   /// Closes our end of the ticker's stdout, as `head` does when it has enough.
   func closeStdout() {
-    if stdoutFD >= 0 { close(stdoutFD) }
+    try? stdoutHandle?.close()
+    stdoutHandle = nil
     stdoutFD = -1
   }
 
-  /// Waits for the exit (bounded), returning the status and all of stderr.
+  /// Waits for the exit (bounded), returning the exit status (-1 when the ticker did not exit by
+  /// itself: `termination` tells how it ended) and all of stderr.
   func finish(within seconds: Double = 30) -> (status: Int32, stderr: String) {
-    var exited = process.waitForExit(within: seconds)
-    if !exited {
+    var termination = process.waitForExit(within: seconds)
+    if termination == nil {
       Issue.record("ticker did not exit within \(seconds) s")
-      kill(process.processIdentifier, SIGKILL)
-      exited = process.waitForExit(within: 10)
+      process.terminate()
+      termination = process.waitForExit(within: 10)
     }
     _ = collected.stderrDone.wait(timeout: .now() + 5)
-    return (exited ? process.terminationStatus : -1, collected.stderrText.withLock { $0 })
+    return (termination?.status ?? -1, collected.stderrText.withLock { $0 })
   }
 }
 

@@ -1,5 +1,6 @@
 import FeedServer
 import Foundation
+import Spawning
 import Testing
 
 /// A `ticker serve` under test: the running process and the address it printed on stdout.
@@ -92,30 +93,24 @@ func subscribe(_ symbol: String) -> String { #"{"type":"subscribe","symbol":"\#(
 func unsubscribe(_ symbol: String) -> String { #"{"type":"unsubscribe","symbol":"\#(symbol)"}"# }
 
 /// A client process whose stdout goes to a temporary file.
-final class FileClient: @unchecked Sendable {
-  private let process = Process()
-  private let input = Pipe()
+final class FileClient: Sendable {
+  private let process: Spawned
   let path: String
 
   init(_ executable: String, _ arguments: [String]) throws {
     path =
       FileManager.default.temporaryDirectory.appendingPathComponent("serve-client-\(UUID().uuidString)").path
-    _ = FileManager.default.createFile(atPath: path, contents: nil)
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.standardInput = input
-    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-    process.standardError = FileHandle.nullDevice
-    try process.runOnOneArena()
+    process = try Spawned(
+      executable, arguments, standardInput: .pipe, standardOutput: .file(path), standardError: .null)
   }
 
   deinit {
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.terminate()
     try? FileManager.default.removeItem(atPath: path)
   }
 
   func send(_ line: String) {
-    try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+    try? process.standardInput?.write(contentsOf: Data((line + "\n").utf8))
   }
 
   /// What it received so far.
@@ -123,7 +118,7 @@ final class FileClient: @unchecked Sendable {
 
   /// Closes stdin and waits (bounded) for the exit.
   func finish() async {
-    try? input.fileHandleForWriting.close()
-    _ = await offPool { [process] in process.waitForExit(within: 30) }
+    try? process.standardInput?.close()
+    _ = await process.exited(within: 30)
   }
 }

@@ -1,11 +1,15 @@
 import Foundation
+import Spawning
 import Testing
 
 /// Runs the built `ticker` binary as a person would: arguments, environment, stdin closed,
 /// stdout and stderr captured, the exit status returned.
 struct TickerProcess {
   struct Result: Sendable {
-    var status: Int32
+    /// The exit status; -1 when the ticker did not exit by itself (see `termination`).
+    var status: Int32 { termination?.status ?? -1 }
+    /// How it ended: an exit status or a signal; nil when it did not end (even after SIGKILL).
+    var termination: Spawned.Termination?
     var stdout: String
     var stderr: String
     var stdoutLines: [String] {
@@ -42,34 +46,10 @@ struct TickerProcess {
     _ arguments: [String], environment: [String: String] = cleanEnvironment(), timeout: Double = 60,
     program: URL = executable
   ) async throws -> Result {
-    let process = Process()
-    process.executableURL = program
-    process.arguments = arguments
-    process.environment = environment
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.runOnOneArena()
-    // Read on threads of their own: a blocked read must not hold one of the pool's few threads.
-    let outData = Task { await offPool { out.fileHandleForReading.readDataToEndOfFile() } }
-    let errData = Task { await offPool { err.fileHandleForReading.readDataToEndOfFile() } }
-    var exited = await waitForExit(process, timeout: timeout)
-    if !exited {
-      kill(process.processIdentifier, SIGKILL)
-      Issue.record("ticker \(arguments) did not exit within \(timeout) s")
-      exited = await waitForExit(process, timeout: 10)
-    }
-    return Result(
-      status: exited ? process.terminationStatus : -1,
-      stdout: String(decoding: await outData.value, as: UTF8.self),
-      stderr: String(decoding: await errData.value, as: UTF8.self))
-  }
-
-  /// Waits off the concurrency pool (blocking it starves every other test on 2 cores).
-  private static func waitForExit(_ process: Process, timeout: Double) async -> Bool {
-    await offPool { process.waitForExit(within: timeout) }
+    let run = try await Spawned.run(
+      program.path, arguments, environment: environment, standardInput: .null, timeout: timeout)
+    if run.timedOut { Issue.record("ticker \(arguments) did not exit within \(timeout) s") }
+    return Result(termination: run.termination, stdout: run.outputText, stderr: run.errorText)
   }
 }
 
