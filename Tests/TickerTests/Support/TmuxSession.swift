@@ -1,4 +1,5 @@
 import Foundation
+import Spawning
 import Synchronization
 import Testing
 
@@ -103,71 +104,38 @@ final class TmuxSession: @unchecked Sendable {
 
   enum TmuxError: Error { case failed(String) }
 
-  /// Closes every descriptor above 2, then runs the rest of the arguments: the tmux server
-  /// started by `new-session` lives on, and would otherwise keep whatever the test process had
-  /// open (other tests' pipes and sockets: a pipe would never see its end).
-  static let closingDescriptors = [
-    "/bin/bash", "-c",
-    #"for f in /proc/$$/fd/*; do n=${f##*/}; if [ "$n" -gt 2 ]; then eval "exec $n>&-"; fi; done; exec "$@""#,
-    "tmux",
-  ]
-
-  /// Runs `tmux -S <socket> <arguments>` to the end: its status and output. With `server`, it
-  /// starts the tmux server, which must not inherit the test process's descriptors.
+  /// Runs `tmux -S <socket> <arguments>` to the end: its status and output (-1 when it did not
+  /// exit by itself). With `server`, it starts the tmux server, which keeps none of the test
+  /// process's descriptors (other tests' pipes and sockets: a pipe would never see its end):
+  /// `Spawned` closes them in every child.
   ///
-  /// Spawned with `posix_spawn`, its output going to a file (no pipe whose end another process
-  /// could hold open), and not with Foundation's `Process`, whose wait was seen spinning.
+  /// Its output goes to a file (no pipe whose end another process, the server, could hold open).
   @discardableResult
   func run(_ arguments: [String], server: Bool = false) throws -> (status: Int32, output: String) {
     guard let tmux = Self.executable else { throw TmuxError.failed("tmux is not installed") }
-    let executable = server ? Self.closingDescriptors[0] : tmux
     let outputPath = socket + ".\(UUID()).out"
     defer { unlink(outputPath) }
     var environment = TickerProcess.cleanEnvironment()
     environment["TMUX"] = nil
     environment["TERM"] = "xterm-256color"
-    let command =
-      (server ? Self.closingDescriptors : []) + [tmux, "-S", socket, "-f", "/dev/null"] + arguments
-    let argv = command.map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { (argv + envp).forEach { free($0) } }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_adddup2(&actions, 1, 2)
-    // The test process blocks most signals in its threads (Dispatch); a child inherits that
-    // mask, and a tmux server that cannot receive SIGTERM never ends (`kill-server` is a
-    // SIGTERM to itself). Children start with no signal blocked and every handler default.
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    sigemptyset(&none)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    var all = sigset_t()
-    sigfillset(&all)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-    guard spawned == 0 else { throw TmuxError.failed("cannot start tmux: errno \(spawned)") }
+    // A tmux server that could not receive SIGTERM would never end (`kill-server` is a SIGTERM
+    // to itself): `Spawned` starts children with no signal blocked and every handler default.
+    let child: Spawned
+    do {
+      child = try Spawned(
+        tmux, ["-S", socket, "-f", "/dev/null"] + arguments, environment: environment, standardInput: .null,
+        standardOutput: .file(outputPath), standardError: .standardOutput, ownProcessGroup: false)
+    } catch {
+      throw TmuxError.failed("\(error)")
+    }
     // Bounded: a tmux command that never ends is killed and reported.
-    var status: Int32 = 0
-    let limit = Date().addingTimeInterval(30)
-    let tick = DispatchSemaphore(value: 0)
-    while waitpid(pid, &status, WNOHANG) == 0 {
-      if Date() > limit {
-        kill(pid, SIGKILL)
-        _ = waitpid(pid, &status, 0)
-        throw TmuxError.failed("tmux \(arguments) did not end within 30 s")
-      }
-      _ = tick.wait(timeout: .now() + 0.002)
+    guard let termination = child.waitForExit(within: 30) else {
+      child.terminate()
+      _ = child.waitForExit(within: 10)
+      throw TmuxError.failed("tmux \(arguments) did not end within 30 s")
     }
     let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-    let exited = status & 0x7F == 0
-    return (exited ? (status >> 8) & 0xFF : -1, output)
+    return (termination.status ?? -1, output)
   }
 
   /// Types `text` into the shell and presses Enter.
