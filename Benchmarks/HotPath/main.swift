@@ -1,6 +1,6 @@
 // hotpath — the ticker's per-message work without I/O or threads, for instruction counts:
 //
-//   valgrind --tool=callgrind .build/release/hotpath 40000 [every-trade|default|setup]
+//   valgrind --tool=callgrind .build/release/hotpath 40000 [every-trade|default|setup] [symbols]
 //
 // Per-message cost = (Ir at N=40000 − Ir at N=20000) / 20000, minus the same for `setup`.
 //
@@ -19,13 +19,17 @@ import WebSocketClient
 
 let count = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 100_000 : 100_000
 let mode = CommandLine.arguments.count > 2 ? CommandLine.arguments[2] : "every-trade"
+/// How many symbols the messages cycle through, all subscribed (W9's 1,000 symbols: `default 1000`).
+let symbolCount = CommandLine.arguments.count > 3 ? max(1, Int(CommandLine.arguments[3]) ?? 1) : 1
+let symbols =
+  symbolCount == 1 ? ["BINANCE:BTCUSDT"] : (0..<symbolCount).map { "BINANCE:SYM\($0)USDT" }
 
 func message(_ i: Int) -> String {
   let cents = 9_500_000 + (i * 7919) % 20_000
   let price =
     cents % 100 == 0 ? "\(cents / 100)" : "\(cents / 100).\(cents % 100 < 10 ? "0" : "")\(cents % 100)"
   return
-    #"{"data":[{"c":null,"p":\#(price),"s":"BINANCE:BTCUSDT","t":\#(1_768_655_932_976 + i),"v":0.00063}],"type":"trade"}"#
+    #"{"data":[{"c":null,"p":\#(price),"s":"\#(symbols[i % symbols.count])","t":\#(1_768_655_932_976 + i),"v":0.00063}],"type":"trade"}"#
 }
 
 var wire: [UInt8] = []
@@ -47,14 +51,16 @@ func run(_ wire: [UInt8], mode: String) throws {
   var parser = FrameParser(role: .client, maximumFrameSize: 16 << 20)
   var assembler = MessageAssembler(maximumMessageSize: 16 << 20)
   var machine = FeedMachine<ContinuousClock.Instant>(
-    provider: FinnhubProvider(), symbols: ["BINANCE:BTCUSDT"],
+    provider: FinnhubProvider(), symbols: symbols,
     mode: mode == "every-trade" ? .everyTrade : PriceStageMode(debounce: .milliseconds(500)))
   var formatter = TextFormatter(useColor: false)
   var output: [UInt8] = []
   output.reserveCapacity(1 << 20)
   var lines = 0
   var checksum = 0
-  let now = ContinuousClock.now
+  // Time passes as in W9: about a microsecond per message (10 ns per wire byte), so debounce
+  // deadlines come due and release quotes as they do in the ticker.
+  let start = ContinuousClock.now
 
   // Feed the wire in 64 KiB reads, as the connection's reader does.
   var offset = 0
@@ -68,6 +74,7 @@ func run(_ wire: [UInt8], mode: String) throws {
       guard case .message(let message)? = try assembler.receive(frame) else { continue }
       events.append(.message(message))
     }
+    let now = start.advanced(by: .nanoseconds(10 * offset))
     for action in machine.handle(events, at: now).actions {
       guard case .publish(let quotes) = action else { continue }
       for quote in quotes {

@@ -12,7 +12,9 @@ struct PriceStageModelTests {
     let interval: Duration
     let maxWait: Duration
     var index: [String: Int] = [:]
-    var states: [SymbolState<TestInstant>] = []
+    var states: [SymbolState] = []
+    // The reference holds each instant as its offset from TestInstant's zero; the stage, from the
+    // first instant it was given: the two also differ in their origin.
 
     mutating func receive(_ quotes: [Quote], at now: TestInstant) -> [Quote] {
       var out = tick(at: now)
@@ -23,23 +25,26 @@ struct PriceStageModelTests {
           states.append(SymbolState())
         }
         guard !states[i].isStale(quote) else { continue }
-        states[i].hold(quote, at: now)
+        states[i].hold(quote, at: now.offset)
       }
       out += tick(at: now)
       return out
     }
 
     mutating func tick(at now: TestInstant) -> [Quote] {
-      var due: [(deadline: TestInstant, index: Int)] = []
+      var due: [(deadline: Duration, index: Int)] = []
       for i in states.indices {
-        if let d = states[i].deadline(interval: interval, maxWait: maxWait), d <= now { due.append((d, i)) }
+        if let d = states[i].deadline(interval: interval, maxWait: maxWait), d <= now.offset {
+          due.append((d, i))
+        }
       }
       due.sort { $0.deadline < $1.deadline || ($0.deadline == $1.deadline && $0.index < $1.index) }
       return due.compactMap { states[$0.index].release() }
     }
 
     var nextDeadline: TestInstant? {
-      states.compactMap { $0.deadline(interval: interval, maxWait: maxWait) }.min()
+      states.compactMap { $0.deadline(interval: interval, maxWait: maxWait) }.min().map(
+        TestInstant.init(offset:))
     }
   }
 
@@ -52,7 +57,7 @@ struct PriceStageModelTests {
     let symbolCount = Int(draw(12) + 1)
     var stage = PriceStage<TestInstant>(mode: .debounced(interval: interval, maxWait: maxWait))
     var reference = Reference(interval: interval, maxWait: maxWait)
-    var now: Int64 = 0
+    var now = Int64(draw(100_000))  // any origin: the stage counts from its first instant
     var time: Int64 = 1_000
     for step in 0..<3_000 {
       now += Int64(draw(120))

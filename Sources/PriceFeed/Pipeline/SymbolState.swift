@@ -1,5 +1,6 @@
-/// What the price stage remembers about one symbol.
-struct SymbolState<Instant: InstantProtocol>: Sendable where Instant.Duration == Swift.Duration {
+/// What the price stage remembers about one symbol. Instants are offsets from the stage's first
+/// instant (see `PriceStageCore`).
+struct SymbolState: Sendable {
   /// The last price printed (for dedupe).
   var lastPrinted: Price?
   /// The newest trade time accepted (printed, or suppressed as equal to the printed price);
@@ -7,8 +8,8 @@ struct SymbolState<Instant: InstantProtocol>: Sendable where Instant.Duration ==
   var newestTime: Int64?
   /// The quote waiting for its debounce deadline.
   var pending: Quote?
-  var firstPendingAt: Instant?
-  var lastArrivalAt: Instant?
+  var firstPendingAt: Duration?
+  var lastArrivalAt: Duration?
 
   func isStale(_ quote: Quote) -> Bool {
     if let newestTime { return quote.time < newestTime }
@@ -25,7 +26,7 @@ struct SymbolState<Instant: InstantProtocol>: Sendable where Instant.Duration ==
   }
 
   /// Debounce: `quote` becomes the pending one unless it is older (by trade time) than it.
-  mutating func hold(_ quote: Quote, at now: Instant) {
+  mutating func hold(_ quote: Quote, at now: Duration) {
     if let current = pending {
       if quote.time >= current.time { pending = quote }
     } else {
@@ -35,9 +36,9 @@ struct SymbolState<Instant: InstantProtocol>: Sendable where Instant.Duration ==
     lastArrivalAt = now
   }
 
-  func deadline(interval: Swift.Duration, maxWait: Swift.Duration) -> Instant? {
+  func deadline(interval: Duration, maxWait: Duration) -> Duration? {
     guard pending != nil, let last = lastArrivalAt, let first = firstPendingAt else { return nil }
-    return min(last.advanced(by: interval), first.advanced(by: maxWait))
+    return min(last + interval, first + maxWait)
   }
 
   /// Takes the pending quote out, returning it when dedupe lets it through.
