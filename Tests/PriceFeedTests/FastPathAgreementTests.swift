@@ -120,6 +120,7 @@ import WebSocketClient
     }
     var answered = 0
     let earlier = Quote(symbol: "EARLIER", price: Price("1")!, time: 1)
+    let table = SymbolTable(["A", "BINANCE:BTCUSDT", "IC MARKETS:1", "AAPL", "BINANCE:ETHUSDT", "B"])
     for input in inputs + mutated {
       for message in [WebSocketMessage.text(input), .binary(Array(input.utf8))] {
         // The appending entry point: quotes join the caller's array (nothing else does, even
@@ -127,6 +128,13 @@ import WebSocketClient
         var batch = [earlier]
         let returned = provider.decode(message, appendingQuotesTo: &batch)
         let reference = provider.decode(message)
+        // Given the subscribed symbols, the hot path takes matching symbols' strings from the
+        // table: the same quotes, byte for byte, whether a symbol is in the table or not.
+        var interned = [earlier]
+        #expect(
+          provider.decode(message, appendingQuotesTo: &interned, symbols: table) == returned, "\(input)")
+        #expect(interned == batch, "\(input)")
+        #expect(interned.map { Array($0.symbol.utf8) } == batch.map { Array($0.symbol.utf8) }, "\(input)")
         if case .quotes(let quotes) = reference {
           #expect(returned == nil, "\(input)")
           #expect(batch == [earlier] + quotes, "\(input)")

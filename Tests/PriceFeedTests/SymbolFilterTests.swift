@@ -23,6 +23,17 @@ import Testing
     }
   }
 
+  @Test("symbols compare byte for byte, not by Unicode canonical equivalence")
+  func byteForByte() {
+    // Swift's String == says these are the same symbol (U+212A KELVIN SIGN normalizes to K):
+    // a server must not pass the filter with a spelling the user never subscribed to.
+    #expect("\u{212A}RW-BTC" == "KRW-BTC")
+    let filter = SymbolFilter(symbols: ["KRW-BTC", "caf\u{E9}"])
+    var quotes = [Self.quote("\u{212A}RW-BTC", 1), Self.quote("KRW-BTC", 2), Self.quote("cafe\u{301}", 3)]
+    #expect(filter.retain(&quotes) == (2, "\u{212A}RW-BTC"))
+    #expect(quotes.map(\.time) == [2])
+  }
+
   @Test func leavesQuotesBeforeTheStartAlone() {
     let filter = SymbolFilter(symbols: ["AAPL"])
     var quotes = [Self.quote("MSFT", 1), Self.quote("AAPL", 2), Self.quote("MSFT", 3)]

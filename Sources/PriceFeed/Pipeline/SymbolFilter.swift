@@ -5,20 +5,18 @@
 /// the symbols of the current subscription pass, compared in the venue's own spelling (the
 /// provider maps what the user typed to what its server sends).
 public struct SymbolFilter: Sendable, Equatable {
-  /// The subscribed symbols, as the server spells them.
-  public private(set) var symbols: Set<String>
-  /// With one symbol (the common case) a plain comparison is cheaper than hashing.
-  private var only: String?
+  /// The subscribed symbols, as the server spells them, compared byte for byte (see
+  /// `SymbolTable`). A decoder may take its quotes' symbol strings from here.
+  public private(set) var table: SymbolTable
 
   public init(symbols: some Sequence<String>) {
-    self.symbols = Set(symbols)
-    only = self.symbols.count == 1 ? self.symbols.first : nil
+    table = SymbolTable(symbols)
   }
 
-  public func allows(_ symbol: String) -> Bool {
-    if let only { return symbol == only }
-    return symbols.contains(symbol)
-  }
+  /// The subscribed symbols.
+  public var symbols: Set<String> { Set(table.symbols) }
+
+  public func allows(_ symbol: String) -> Bool { table.contains(symbol) }
 
   /// Removes the quotes of symbols not subscribed from `quotes[start...]`, keeping the order of
   /// the rest; returns how many were removed and the first such symbol.
@@ -38,13 +36,7 @@ public struct SymbolFilter: Sendable, Equatable {
     return (before - quotes.count, example)
   }
 
-  public mutating func insert(_ symbol: String) {
-    symbols.insert(symbol)
-    only = symbols.count == 1 ? symbols.first : nil
-  }
+  public mutating func insert(_ symbol: String) { table.insert(symbol) }
 
-  public mutating func remove(_ symbol: String) {
-    symbols.remove(symbol)
-    only = symbols.count == 1 ? symbols.first : nil
-  }
+  public mutating func remove(_ symbol: String) { table.remove(symbol) }
 }

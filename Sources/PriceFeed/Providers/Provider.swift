@@ -70,6 +70,12 @@ public protocol Provider: Sendable {
   /// returns the event for anything else (partial, keepalive, error, …) and leaves `quotes` as
   /// it was. The default implementation goes through `decode(_:)`.
   func decode(_ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote]) -> ProviderEvent?
+  /// The hot path given the subscribed symbols (as the server spells them): the same result as
+  /// `decode(_:appendingQuotesTo:)`, but a quote for a subscribed symbol may take its symbol
+  /// string from `symbols` instead of a new one. The default ignores `symbols`.
+  func decode(
+    _ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote], symbols: SymbolTable
+  ) -> ProviderEvent?
   /// A message of at least `LargeMessage.threshold` bytes, decoded a chunk at a time; nil when
   /// this provider has no such path (then `decode` is used). The default is nil.
   func decodeLarge(_ message: WebSocketMessage) -> LargeMessage?
@@ -88,6 +94,12 @@ extension Provider {
   public var acknowledgement: Acknowledgement { .none }
 
   public func decodeLarge(_ message: WebSocketMessage) -> LargeMessage? { nil }
+
+  public func decode(
+    _ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote], symbols: SymbolTable
+  ) -> ProviderEvent? {
+    decode(message, appendingQuotesTo: &quotes)
+  }
 
   public func decode(_ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote]) -> ProviderEvent? {
     let event = decode(message)

@@ -22,9 +22,14 @@ enum FinnhubFastPath {
 
   /// Appends a trade message's quotes to `quotes` (`.trades`); `.undecided` leaves `quotes` as
   /// it was and means the model path must decide.
-  static func decode(_ bytes: UnsafeRawBufferPointer, appendingTo quotes: inout [Quote]) -> Verdict {
+  /// With `symbols`, a quote for a subscribed symbol takes its symbol string from the table
+  /// instead of a new one.
+  static func decode(
+    _ bytes: UnsafeRawBufferPointer, appendingTo quotes: inout [Quote], symbols: SymbolTable? = nil
+  ) -> Verdict {
     let before = quotes.count
     var scanner = Scanner(bytes: bytes)
+    scanner.symbols = symbols
     let verdict = scanner.message(into: &quotes)
     if verdict != .trades && quotes.count > before { quotes.removeSubrange(before...) }
     return verdict
@@ -39,6 +44,8 @@ enum FinnhubFastPath {
     var recordEvery = 0
     var starts: [Int] = []
     var tradeCount = 0
+    /// The subscribed symbols, whose strings quotes reuse (see `SymbolTable.symbol(matching:)`).
+    var symbols: SymbolTable?
 
     init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
@@ -154,9 +161,10 @@ enum FinnhubFastPath {
         skipSpace()
       } while take(UInt8(ascii: ","))
       guard take(UInt8(ascii: "}")), let price, let symbol, let time else { return nil }
+      let name = symbol.slice(of: bytes)
       return Quote(
-        symbol: String(decoding: symbol.slice(of: bytes), as: UTF8.self), price: price, volume: volume,
-        time: time)
+        symbol: symbols?.symbol(matching: name) ?? String(decoding: name, as: UTF8.self), price: price,
+        volume: volume, time: time)
     }
 
     /// `null`, or an array of simple strings (the conditions are not part of a `Quote`).

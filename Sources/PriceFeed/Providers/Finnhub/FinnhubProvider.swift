@@ -72,12 +72,26 @@ public struct FinnhubProvider: Provider {
   }
 
   public func decode(_ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote]) -> ProviderEvent? {
+    decode(message, appendingQuotesTo: &quotes, table: nil)
+  }
+
+  public func decode(
+    _ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote], symbols: SymbolTable
+  ) -> ProviderEvent? {
+    decode(message, appendingQuotesTo: &quotes, table: symbols)
+  }
+
+  private func decode(
+    _ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote], table: SymbolTable?
+  ) -> ProviderEvent? {
     let verdict: FinnhubFastPath.Verdict
     switch message {
     case .text(var text):
-      verdict = text.withUTF8 { FinnhubFastPath.decode(UnsafeRawBufferPointer($0), appendingTo: &quotes) }
+      verdict = text.withUTF8 {
+        FinnhubFastPath.decode(UnsafeRawBufferPointer($0), appendingTo: &quotes, symbols: table)
+      }
     case .binary(let bytes):
-      verdict = bytes.withUnsafeBytes { FinnhubFastPath.decode($0, appendingTo: &quotes) }
+      verdict = bytes.withUnsafeBytes { FinnhubFastPath.decode($0, appendingTo: &quotes, symbols: table) }
     }
     switch verdict {
     case .trades: return nil
