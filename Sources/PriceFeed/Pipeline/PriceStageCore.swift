@@ -5,9 +5,9 @@
 /// thin wrapper is generic over the caller's clock.
 struct PriceStageCore: Sendable {
   let mode: PriceStageMode
-  private var indexBySymbol: [String: Int] = [:]
+  /// Each symbol's index into `states` (the order symbols were first seen).
+  private var symbols = SymbolTable()
   private var states: [SymbolState] = []
-  private var symbols: [String] = []
   /// The earliest pending deadline and its symbol's index (debounced mode), kept exact after
   /// every change, so that `tick` and `nextDeadline` do not scan every symbol's state for each
   /// batch (with 1,000 symbols that scan was most of the ticker's time).
@@ -18,12 +18,10 @@ struct PriceStageCore: Sendable {
   }
 
   private mutating func stateIndex(for symbol: String) -> Int {
-    if let index = indexBySymbol[symbol] { return index }
-    let index = states.count
-    indexBySymbol[symbol] = index
+    if let index = symbols.index(of: symbol) { return index }
+    symbols.insert(symbol)
     states.append(SymbolState())
-    symbols.append(symbol)
-    return index
+    return states.count - 1
   }
 
   /// Takes in one batch of quotes (one server message) and returns what to print now.
@@ -114,18 +112,17 @@ struct PriceStageCore: Sendable {
   /// Forgets `symbol` (it is no longer subscribed): returns its pending quote if dedupe lets it
   /// through (nothing valid is lost), and drops its state, so a later subscription starts afresh.
   mutating func remove(_ symbol: String) -> Quote? {
-    guard let index = indexBySymbol.removeValue(forKey: symbol) else { return nil }
+    guard let index = symbols.index(of: symbol) else { return nil }
     let quote = states[index].release()
     states.remove(at: index)
-    symbols.remove(at: index)
-    for i in index..<symbols.count { indexBySymbol[symbols[i]] = i }
+    symbols.remove(symbol)
     findEarliest()
     return quote
   }
 
   /// The last price printed for `symbol`, if any.
   func lastPrinted(for symbol: String) -> Price? {
-    indexBySymbol[symbol].flatMap { states[$0].lastPrinted }
+    symbols.index(of: symbol).flatMap { states[$0].lastPrinted }
   }
 
   /// Sorts each symbol's quotes by trade time (stable), leaving every symbol's slots in place.

@@ -20,40 +20,57 @@ public struct SymbolTable: Sendable, Equatable {
   private final class Storage: Sendable {
     /// The symbols, in insertion order; a symbol's index is its position here.
     let symbols: [String]
-    /// Each symbol's UTF-8 bytes, at the same index.
-    let keys: [[UInt8]]
-    /// Open addressing with linear probing: an index into `symbols`, or -1 for an empty slot.
-    /// The capacity is a power of two at least twice the count.
-    let slots: [Int32]
+    /// Every symbol's UTF-8 bytes, one after another; symbol `i` is at `offsets[i]..<offsets[i + 1]`.
+    let bytes: [UInt8]
+    let offsets: [Int]
+    /// Open addressing with linear probing: 0 for an empty slot, else the upper 32 bits of the
+    /// symbol's hash (compared before any bytes are) over its index + 1. The capacity is a power
+    /// of two at least twice the count.
+    let slots: [UInt64]
 
     init(symbols: [String]) {
       var unique: [String] = []
-      var keys: [[UInt8]] = []
+      var bytes: [UInt8] = []
+      var offsets = [0]
       var capacity = 2
       while capacity < symbols.count * 2 { capacity *= 2 }
-      var slots = [Int32](repeating: -1, count: capacity)
+      var slots = [UInt64](repeating: 0, count: capacity)
       for symbol in symbols {
         let key = Array(symbol.utf8)
-        let found = key.withUnsafeBytes { Storage.find($0, keys: keys, slots: slots) }
-        guard case .empty(let slot) = found else { continue }
-        slots[slot] = Int32(unique.count)
+        let found = key.withUnsafeBytes { Storage.find($0, bytes: bytes, offsets: offsets, slots: slots) }
+        guard case .empty(let slot, let tag) = found else { continue }
+        slots[slot] = tag | UInt64(unique.count + 1)
         unique.append(symbol)
-        keys.append(key)
+        bytes += key
+        offsets.append(bytes.count)
       }
       self.symbols = unique
-      self.keys = keys
+      self.bytes = bytes
+      self.offsets = offsets
       self.slots = slots
     }
 
-    enum Found { case index(Int), empty(slot: Int) }
+    enum Found { case index(Int), empty(slot: Int, tag: UInt64) }
 
-    static func find(_ bytes: UnsafeRawBufferPointer, keys: [[UInt8]], slots: [Int32]) -> Found {
+    static func find(_ key: UnsafeRawBufferPointer, bytes: [UInt8], offsets: [Int], slots: [UInt64]) -> Found
+    {
+      let hash = SymbolTable.hash(key)
+      let tag = hash & 0xFFFF_FFFF_0000_0000
       let mask = slots.count - 1
-      var slot = Int(truncatingIfNeeded: hash(bytes)) & mask
+      var slot = Int(truncatingIfNeeded: hash) & mask
       while true {
-        let entry = Int(slots[slot])
-        if entry < 0 { return .empty(slot: slot) }
-        if equal(keys[entry], bytes) { return .index(entry) }
+        let entry = slots[slot]
+        if entry == 0 { return .empty(slot: slot, tag: tag) }
+        if entry & 0xFFFF_FFFF_0000_0000 == tag {
+          let index = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
+          let start = offsets[index]
+          if offsets[index + 1] - start == key.count
+            && (key.isEmpty
+              || bytes.withUnsafeBytes { memcmp($0.baseAddress! + start, key.baseAddress!, key.count) == 0 })
+          {
+            return .index(index)
+          }
+        }
         slot = (slot + 1) & mask
       }
     }
@@ -72,7 +89,9 @@ public struct SymbolTable: Sendable, Equatable {
 
   /// The index of the symbol spelled by `bytes`, if it is in the table.
   public func index(ofBytes bytes: UnsafeRawBufferPointer) -> Int? {
-    guard case .index(let index) = Storage.find(bytes, keys: storage.keys, slots: storage.slots) else {
+    let storage = storage
+    let found = Storage.find(bytes, bytes: storage.bytes, offsets: storage.offsets, slots: storage.slots)
+    guard case .index(let index) = found else {
       return nil
     }
     return index
@@ -106,20 +125,33 @@ public struct SymbolTable: Sendable, Equatable {
     storage = Storage(symbols: symbols)
   }
 
-  /// FNV-1a, 64 bits.
-  private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes {
-      hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+  /// A 64-bit hash of `bytes`, eight at a time (multiply and shift; not keyed: the table holds
+  /// only the user's own symbols, and a lookup probes at most the cluster its hash lands in).
+  static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    let k: UInt64 = 0x9E37_79B9_7F4A_7C15
+    var hash = UInt64(bytes.count) &* k
+    var i = 0
+    while i + 8 <= bytes.count {
+      hash = (hash ^ bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* k
+      hash ^= hash >> 29
+      i += 8
     }
-    return hash
+    if i < bytes.count {
+      var tail: UInt64 = 0
+      var shift: UInt64 = 0
+      while i < bytes.count {
+        tail |= UInt64(bytes[i]) << shift
+        shift += 8
+        i += 1
+      }
+      hash = (hash ^ tail) &* k
+      hash ^= hash >> 29
+    }
+    hash = (hash ^ (hash >> 32)) &* k
+    return hash ^ (hash >> 29)
   }
 
-  private static func equal(_ key: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
-    guard key.count == bytes.count else { return false }
-    guard !key.isEmpty else { return true }
-    return key.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+  public static func == (a: SymbolTable, b: SymbolTable) -> Bool {
+    a.storage === b.storage || (a.storage.offsets == b.storage.offsets && a.storage.bytes == b.storage.bytes)
   }
-
-  public static func == (a: SymbolTable, b: SymbolTable) -> Bool { a.storage.keys == b.storage.keys }
 }
