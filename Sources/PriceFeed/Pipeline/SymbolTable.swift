@@ -127,24 +127,26 @@ public struct SymbolTable: Sendable, Equatable {
 
   /// A 64-bit hash of `bytes`, eight at a time (multiply and shift; not keyed: the table holds
   /// only the user's own symbols, and a lookup probes at most the cluster its hash lands in).
+  /// A tail of 1–7 bytes after at least one word is taken as the last eight bytes, overlapping.
   static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
     let k: UInt64 = 0x9E37_79B9_7F4A_7C15
-    var hash = UInt64(bytes.count) &* k
-    var i = 0
-    while i + 8 <= bytes.count {
-      hash = (hash ^ bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* k
-      hash ^= hash >> 29
-      i += 8
-    }
-    if i < bytes.count {
-      var tail: UInt64 = 0
-      var shift: UInt64 = 0
-      while i < bytes.count {
-        tail |= UInt64(bytes[i]) << shift
-        shift += 8
-        i += 1
+    let n = bytes.count
+    var hash = UInt64(n) &* k
+    if n >= 8 {
+      var i = 0
+      while i + 8 <= n {
+        hash = (hash ^ bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* k
+        hash ^= hash >> 29
+        i += 8
       }
-      hash = (hash ^ tail) &* k
+      if i < n {
+        hash = (hash ^ bytes.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)) &* k
+        hash ^= hash >> 29
+      }
+    } else if n > 0 {
+      var word: UInt64 = 0
+      for i in 0..<n { word |= UInt64(bytes[i]) << UInt64(8 * i) }
+      hash = (hash ^ word) &* k
       hash ^= hash >> 29
     }
     hash = (hash ^ (hash >> 32)) &* k
