@@ -56,6 +56,26 @@ import Testing
     #expect(checked == 20_000)
   }
 
+  /// The formatters keep the last day's date (`DayCache`): with it, every timestamp is the one
+  /// written without it, whether the next time is on the same day, the next, or far away.
+  @Test func theDayCacheChangesNoTimestamp() {
+    var generator = SplitMix64(seed: 86_400)
+    var days = UTCTimestamp.DayCache()
+    var ms: Int64 = 1_768_655_932_976
+    for step in 0..<20_000 {
+      switch generator.next() % 4 {
+      case 0: ms = Int64(bitPattern: generator.next()) / 1_000  // anywhere, negative included
+      case 1: ms = -ms
+      default: ms += Int64(generator.next() % 7_200_000)  // within hours: mostly the same day
+      }
+      var cached: [UInt8] = []
+      UTCTimestamp.append(milliseconds: ms, to: &cached, days: &days)
+      var fresh: [UInt8] = []
+      UTCTimestamp.append(milliseconds: ms, to: &fresh)
+      #expect(cached == fresh, "step \(step): \(ms)")
+    }
+  }
+
   @Test func daysFromCivilInvertsCivilFromDays() {
     for days in stride(from: Int64(-719_528), through: 2_932_896, by: 97) {
       let (y, m, d) = UTCTimestamp.civil(fromDays: days)

@@ -14,6 +14,7 @@
 /// `TerminalText`, so control characters (TAB, CR and LF included) arrive as visible escapes and a
 /// row is always one line.
 public struct DelimitedFormatter: QuoteFormatter {
+  private var days = UTCTimestamp.DayCache()
   public enum Separator: UInt8, Sendable {
     case comma = 0x2C
     case tab = 0x09
@@ -39,7 +40,7 @@ public struct DelimitedFormatter: QuoteFormatter {
 
   public mutating func append(_ quote: Quote, to buffer: inout [UInt8]) {
     if let time = timestamps.milliseconds(of: quote) {
-      UTCTimestamp.append(milliseconds: time, to: &buffer)
+      UTCTimestamp.append(milliseconds: time, to: &buffer, days: &days)
       buffer.append(separator.rawValue)
     }
     field.removeAll(keepingCapacity: true)

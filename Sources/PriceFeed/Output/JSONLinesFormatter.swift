@@ -9,6 +9,7 @@
 /// `null` when unknown), so `rt - t` is the feed's latency as far as the two clocks agree.
 /// `provider` is the venue as `--provider` names it.
 public struct JSONLinesFormatter: QuoteFormatter {
+  private var days = UTCTimestamp.DayCache()
   /// `,"provider":"finnhub"}` and the newline: the same for every line, made once.
   private let tail: [UInt8]
 
@@ -25,7 +26,7 @@ public struct JSONLinesFormatter: QuoteFormatter {
     buffer.append(contentsOf: #","price":"#.utf8)
     buffer.append(contentsOf: quote.price.text.utf8)
     buffer.append(contentsOf: #","time":""#.utf8)
-    UTCTimestamp.append(milliseconds: quote.time, to: &buffer)
+    UTCTimestamp.append(milliseconds: quote.time, to: &buffer, days: &days)
     buffer.append(contentsOf: #"","t":"#.utf8)
     buffer.append(contentsOf: String(quote.time).utf8)
     buffer.append(contentsOf: #","volume":"#.utf8)
@@ -36,7 +37,7 @@ public struct JSONLinesFormatter: QuoteFormatter {
     }
     if quote.received != 0 {
       buffer.append(contentsOf: #","received":""#.utf8)
-      UTCTimestamp.append(milliseconds: quote.received, to: &buffer)
+      UTCTimestamp.append(milliseconds: quote.received, to: &buffer, days: &days)
       buffer.append(contentsOf: #"","rt":"#.utf8)
       buffer.append(contentsOf: String(quote.received).utf8)
     } else {

@@ -17,6 +17,7 @@
 /// - With `useColor`, the arrow and price are green or red by direction and the change by its
 ///   sign; without it, the line holds no escape byte. Symbols pass through `TerminalText`.
 public struct TerminalLineFormatter: QuoteFormatter {
+  private var days = UTCTimestamp.DayCache()
   public var useColor: Bool
   /// The time lines start with (`--timestamps`), if any.
   public var timestamps: TimestampChoice
@@ -51,7 +52,7 @@ public struct TerminalLineFormatter: QuoteFormatter {
     percentWidth = max(percentWidth, PriceChange.signedWidth(moved.percent))
 
     if let time = timestamps.milliseconds(of: quote) {
-      UTCTimestamp.append(milliseconds: time, to: &buffer)
+      UTCTimestamp.append(milliseconds: time, to: &buffer, days: &days)
       buffer.append(contentsOf: "  ".utf8)
     }
     buffer.append(contentsOf: TerminalWidth.padRight(symbol, to: symbolWidth).utf8)

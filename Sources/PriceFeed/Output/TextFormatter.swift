@@ -15,6 +15,7 @@
 /// (whatever the server sent) is shown as an escape, so every quote is exactly one line of three
 /// fields.
 public struct TextFormatter: QuoteFormatter {
+  private var days = UTCTimestamp.DayCache()
   public var useColor: Bool
   public var timestamps: TimestampChoice
   private var previous: [String: Price] = [:]
@@ -30,7 +31,7 @@ public struct TextFormatter: QuoteFormatter {
 
   public mutating func append(_ quote: Quote, to buffer: inout [UInt8]) {
     if let time = timestamps.milliseconds(of: quote) {
-      UTCTimestamp.append(milliseconds: time, to: &buffer)
+      UTCTimestamp.append(milliseconds: time, to: &buffer, days: &days)
       buffer.append(0x09)
     }
     TerminalText.appendEscaped(quote.symbol, to: &buffer)

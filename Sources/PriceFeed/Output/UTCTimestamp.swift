@@ -4,8 +4,31 @@ public enum UTCTimestamp {
   /// Appends the timestamp for `milliseconds` since 1970-01-01T00:00:00Z. Negative values (before
   /// 1970) are handled; years outside 0...9999 are written with as many digits as they need.
   public static func append(milliseconds: Int64, to out: inout [UInt8]) {
+    var days = DayCache()
+    append(milliseconds: milliseconds, to: &out, days: &days)
+  }
+
+  /// The calendar date of the last day converted. A feed's trades fall on one day for hours, and
+  /// the conversion from a day number to a date was the largest part of a timestamp's cost.
+  public struct DayCache: Sendable {
+    var day = Int64.min
+    var date: (year: Int64, month: Int64, day: Int64) = (0, 0, 0)
+
+    public init() {}
+
+    mutating func date(ofDay day: Int64) -> (year: Int64, month: Int64, day: Int64) {
+      if day != self.day {
+        self.day = day
+        date = UTCTimestamp.civil(fromDays: day)
+      }
+      return date
+    }
+  }
+
+  /// `append(milliseconds:to:)`, remembering the last day's date in `days`.
+  public static func append(milliseconds: Int64, to out: inout [UInt8], days cache: inout DayCache) {
     let (days, msOfDay) = floorDivide(milliseconds, 86_400_000)
-    let (year, month, day) = civil(fromDays: days)
+    let (year, month, day) = cache.date(ofDay: days)
     let hour = msOfDay / 3_600_000
     let minute = msOfDay / 60_000 % 60
     let second = msOfDay / 1000 % 60
