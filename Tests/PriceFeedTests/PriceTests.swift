@@ -52,6 +52,32 @@ import Testing
     #expect(Set([Price("1.0")!, Price("1")!, Price("1E0")!]).count == 1)
   }
 
+  /// The canonical form behind equality, hashing and ordering is derived from the plain text on
+  /// demand; it must be the one the digits-and-exponent reference (`DecimalText.canonical`) gives
+  /// for the text the server sent, whatever its spelling.
+  @Test func canonicalFormMatchesTheReference() {
+    var generator = SplitMix64(seed: 7692)
+    var texts = ["0", "-0", "0.0", "-0.000", "0.5E1", "100E-2", "1.50", "-1.50", "10", "1000.000", "0.00049"]
+    for _ in 0..<5_000 {
+      func digits(_ n: Int) -> String {
+        String((0..<n).map { _ in Character(String(generator.next() % 10)) })
+      }
+      let int =
+        generator.next() % 4 == 0 ? "0" : "\(1 + generator.next() % 9)" + digits(Int(generator.next() % 8))
+      var text = (generator.next() % 3 == 0 ? "-" : "") + int
+      if generator.next() % 2 == 0 { text += "." + digits(1 + Int(generator.next() % 9)) }
+      if generator.next() % 4 == 0 { text += "E\(Int(generator.next() % 21) - 10)" }
+      texts.append(text)
+    }
+    for text in texts {
+      guard let price = Price(text), let reference = DecimalText(text) else {
+        Issue.record("\(text) did not parse")
+        continue
+      }
+      #expect(price.canonical == reference.canonical, "\(text)")
+    }
+  }
+
   @Test func orderingIsNumeric() throws {
     let sorted = ["10", "9.99", "-1", "-1.5", "0.001", "100", "0", "9.999"].map { Price($0)! }.sorted()
     #expect(sorted.map(\.text) == ["-1.5", "-1", "0", "0.001", "9.99", "9.999", "10", "100"])

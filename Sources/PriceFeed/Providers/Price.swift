@@ -14,8 +14,6 @@ public struct Price: Sendable, Hashable, Comparable, CustomStringConvertible {
   public let text: String
   /// The nearest `Double` (correctly rounded).
   public let value: Double
-  /// Sign, integer digits without leading zeros, fraction without trailing zeros; "0" for zero.
-  private let canonical: String
 
   /// Accepts the JSON number grammar (`-? int frac? exp?`), which also covers decimal strings such
   /// as Binance's `"78860.00000000"`. Returns nil for anything else, and for exponents beyond
@@ -32,15 +30,16 @@ public struct Price: Sendable, Hashable, Comparable, CustomStringConvertible {
     guard let parts = DecimalText(text) else { return nil }
     let plain = parts.plainText(original: text)
     guard let value = Double(plain), value.isFinite else { return nil }
-    return Price(text: plain, value: value, canonical: parts.canonical)
+    return Price(text: plain, value: value)
   }
 
   public var description: String { text }
 
-  private init(text: String, value: Double, canonical: String) {
+  /// `text` must be a plain decimal (`-?(0|[1-9][0-9]*)(.[0-9]+)?`): equality, hashing and
+  /// ordering derive the canonical form from it.
+  private init(text: String, value: Double) {
     self.text = text
     self.value = value
-    self.canonical = canonical
   }
 
   /// The common case in one pass over the bytes: a plain decimal without exponent
@@ -84,30 +83,14 @@ public struct Price: Sendable, Hashable, Comparable, CustomStringConvertible {
         guard i == n, i > intEnd + 1 else { return nil }  // an exponent or junk: general path
         fracEnd = n
       }
-      // Canonical: trailing fraction zeros (and a bare ".") removed; negative zero is "0".
-      var canonicalEnd = fracEnd
-      if fracEnd > intEnd {
-        while canonicalEnd > intEnd + 1, bytes[canonicalEnd - 1] == UInt8(ascii: "0") { canonicalEnd -= 1 }
-        if canonicalEnd == intEnd + 1, bytes[intEnd + 1] == UInt8(ascii: "0") { canonicalEnd = intEnd }
-      }
       var mantissa: UInt64 = 0
       var significant = 0
-      var isZero = true
       for k in intStart..<fracEnd where k != intEnd {
         let d = bytes[k] &- 0x30
-        if d != 0 { isZero = false }
         if significant > 0 || d != 0 { significant += 1 }
         if significant <= 19 { mantissa = mantissa &* 10 &+ UInt64(d) }
       }
       let original = text ?? String(decoding: bytes, as: UTF8.self)
-      let canonical: String
-      if isZero {
-        canonical = "0"
-      } else if canonicalEnd == n {
-        canonical = original
-      } else {
-        canonical = String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<canonicalEnd]), as: UTF8.self)
-      }
       let fractionDigits = fracEnd > intEnd ? fracEnd - intEnd - 1 : 0
       var value: Double
       if significant <= 15 && fractionDigits <= 22 {
@@ -117,7 +100,7 @@ public struct Price: Sendable, Hashable, Comparable, CustomStringConvertible {
         guard let parsed = Double(original), parsed.isFinite else { return nil }
         value = parsed
       }
-      return Price(text: original, value: value, canonical: canonical)
+      return Price(text: original, value: value)
     }
   }
 
@@ -128,17 +111,46 @@ public struct Price: Sendable, Hashable, Comparable, CustomStringConvertible {
     return p
   }
 
-  public static func == (lhs: Price, rhs: Price) -> Bool { lhs.canonical == rhs.canonical }
+  /// Calls `body` with the bytes of the canonical form: the sign unless the value is zero, the
+  /// integer digits (a plain decimal has no leading zeros), the fraction without trailing zeros
+  /// (and without the point when none is left); "0" for zero. Derived from `text` on demand
+  /// rather than stored: a quote copies fewer strings, and most prices are never compared.
+  func withCanonicalBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+    var text = text
+    return text.withUTF8 { utf8 in
+      let bytes = UnsafeRawBufferPointer(utf8)
+      var end = bytes.count
+      if let point = bytes.firstIndex(of: UInt8(ascii: ".")) {
+        while end > point + 1, bytes[end - 1] == UInt8(ascii: "0") { end -= 1 }
+        if end == point + 1 { end = point }
+      }
+      let digits = bytes[0..<end]
+      // Zero: nothing but "0", "-" and "." (any other byte is a digit 1-9).
+      if !digits.contains(where: { $0 &- UInt8(ascii: "1") < 9 }) {
+        return withUnsafeBytes(of: UInt8(ascii: "0")) { body($0) }
+      }
+      return body(UnsafeRawBufferPointer(rebasing: digits))
+    }
+  }
 
-  public func hash(into hasher: inout Hasher) { hasher.combine(canonical) }
+  /// The canonical form (see `withCanonicalBytes`): equal values, equal texts.
+  var canonical: String { withCanonicalBytes { String(decoding: $0, as: UTF8.self) } }
+
+  public static func == (lhs: Price, rhs: Price) -> Bool {
+    // Texts are ASCII, where String equality is byte equality: the same spelling is the same value.
+    if lhs.text == rhs.text { return true }
+    return lhs.withCanonicalBytes { a in rhs.withCanonicalBytes { b in a.elementsEqual(b) } }
+  }
+
+  public func hash(into hasher: inout Hasher) { withCanonicalBytes { hasher.combine(bytes: $0) } }
 
   public static func < (lhs: Price, rhs: Price) -> Bool {
-    let lNeg = lhs.canonical.utf8.first == UInt8(ascii: "-")
-    let rNeg = rhs.canonical.utf8.first == UInt8(ascii: "-")
+    let l = lhs.withCanonicalBytes { Array($0) }
+    let r = rhs.withCanonicalBytes { Array($0) }
+    let lNeg = l.first == UInt8(ascii: "-")
+    let rNeg = r.first == UInt8(ascii: "-")
     if lNeg != rNeg { return lNeg }
-    let l = lNeg ? lhs.canonical.utf8.dropFirst() : lhs.canonical.utf8[...]
-    let r = rNeg ? rhs.canonical.utf8.dropFirst() : rhs.canonical.utf8[...]
-    return lNeg ? magnitudeLess(Array(r), Array(l)) : magnitudeLess(Array(l), Array(r))
+    return lNeg ? magnitudeLess(Array(r.dropFirst()), Array(l.dropFirst())) : magnitudeLess(l, r)
   }
 
   /// Compares two canonical unsigned decimals ("123.45", "0.5", "7").
