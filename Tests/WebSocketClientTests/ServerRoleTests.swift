@@ -59,6 +59,37 @@ import Testing
     #expect(answered.last == Frame.close(CloseStatus(code: .goingAway, reason: "bye")))
   }
 
+  /// Once the server has closed (or decided to), it reads on to the client's close frame —
+  /// dropping what comes before it, answering nothing — instead of stopping with bytes unread:
+  /// closing a socket on unread bytes resets the connection, and the client may lose the close.
+  @Test func afterTheServerClosesItDrainsToTheClientsClose() throws {
+    let (server, client) = try Self.pair()
+    defer { client.close() }
+    try Self.send(Frame(opcode: .text, payload: Array("enough".utf8)), on: client)
+    for _ in 0..<500 { try Self.send(Frame(opcode: .text, payload: Array("more".utf8)), on: client) }
+    try Self.send(Frame(opcode: .ping, payload: [9]), on: client)
+    try Self.send(Frame.close(CloseStatus(code: .normalClosure)), on: client)
+    let writer = ServerFrameWriter(stream: server)
+    var handled: [MessageAssembler.Event] = []
+    var closed = false
+    let ending = ClientFrameReader(input: ServerInput(stream: server), writer: writer, maximumMessageSize: 64)
+      .run(initial: [], draining: { closed }) { event in
+        handled.append(event)
+        try? writer.sendClose(CloseStatus(code: .policyViolation, reason: "enough"))
+        closed = true
+        return false  // stop: but the reader drains to the client's close
+      }
+    // Everything the client sent was read: the server's close ends with no byte left unread.
+    var byte: UInt8 = 0
+    let peeked = recv(server.socket.fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+    #expect(peeked == -1 && (errno == EAGAIN || errno == EWOULDBLOCK))
+    server.close()
+    #expect(ending == .clientClosed(CloseStatus(code: .normalClosure)))
+    #expect(handled == [.message(.text("enough"))])
+    // The client got our close and nothing after it (no pong for the drained ping).
+    #expect(Self.frames(on: client) == [Frame.close(CloseStatus(code: .policyViolation, reason: "enough"))])
+  }
+
   @Test func aMessageOverTheLimitEndsReadingBeforeItsPayload() throws {
     let (server, client) = try Self.pair()
     defer { client.close() }

@@ -248,7 +248,10 @@ public final class ServeHub: Sendable {
       burst: options.requestBurst, perSecond: options.requestsPerSecond)
     let reader = ClientFrameReader(
       input: input, writer: writer, maximumMessageSize: options.maximumMessageSize)
-    let ending = reader.run(initial: leftover) { event in
+    // Once the server has closed a client, its further messages are read and dropped until its
+    // close frame (or the grace is over): closing on unread bytes would reset the connection
+    // before the client could read why.
+    let ending = reader.run(initial: leftover, draining: { client.serverEnding != nil }) { event in
       if case .message = event, !budget.spend(at: .now) {
         refuseClient(
           client,
@@ -268,6 +271,9 @@ public final class ServeHub: Sendable {
       default: message = "Protocol error: \(error)"
       }
       refuseClient(client, message: message, code: error.closeCode)
+      // The frames cannot be parsed any more: drop the bytes until the client goes or the
+      // grace is over (then the connection is shut down and the read returns).
+      while let bytes = input.read(timeout: nil), !bytes.isEmpty {}
     case .stopped, .connectionEnded: break
     }
     let (gone, left) = state.withLock { state -> ([String], Int) in

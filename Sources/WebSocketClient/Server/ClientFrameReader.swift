@@ -31,11 +31,17 @@ public struct ClientFrameReader: Sendable {
   /// - Parameters:
   ///   - initial: bytes that followed the upgrade request (already frames).
   ///   - ignoring: while true, events are read and dropped unanswered (a half-open peer).
+  ///   - draining: while true (this side has closed the connection, or decided to), events are
+  ///     read and dropped unanswered, a `handle` that says stop does not stop the reading, and the
+  ///     client's close frame ends it. Closing a socket with unread bytes resets the connection,
+  ///     and the client may lose what it had not read yet (the close frame and its reason); RFC
+  ///     6455 §7.1.1 has the server wait for the client's close instead.
   ///   - beforeRead: asked before each blocking read; false stops reading.
   ///   - handle: each event (after a ping's pong went out; before a close is answered); false
   ///     stops reading.
   public func run(
-    initial: [UInt8], ignoring: () -> Bool = { false }, beforeRead: () -> Bool = { true },
+    initial: [UInt8], ignoring: () -> Bool = { false }, draining: () -> Bool = { false },
+    beforeRead: () -> Bool = { true },
     handle: (MessageAssembler.Event) throws(TransportError) -> Bool
   ) -> Ending {
     var parser = FrameParser(role: .server, maximumFrameSize: maximumMessageSize)
@@ -45,6 +51,10 @@ public struct ClientFrameReader: Sendable {
       do throws(FrameError) {
         while let frame = try parser.next() {
           guard let event = try assembler.receive(frame) else { continue }
+          if draining() {
+            if case .close(let status) = event { return .clientClosed(status) }
+            continue
+          }
           if ignoring() { continue }
           if case .ping(let payload) = event {
             do {
@@ -63,7 +73,7 @@ public struct ClientFrameReader: Sendable {
             try? writer.sendClose(status ?? CloseStatus(code: .normalClosure))
             return .clientClosed(status)
           }
-          guard goOn else { return .stopped }
+          guard goOn || draining() else { return .stopped }
         }
       } catch {
         return .protocolError(error)
