@@ -182,7 +182,12 @@ final class FeedShell<C: Clock>: @unchecked Sendable where C.Duration == Duratio
     connection = nil
     let outcome: FeedOutcome
     switch ended {
-    case .stopped: outcome = stopping ?? .stopped(.signal(2))
+    // Once the run decided to stop (--until held, --count reached, a signal, …), that decides
+    // the outcome, however the session then ended: the server may close first, racing our
+    // close (seen with --until and a server that closed right after the last trade, which
+    // made a met --until exit 1).
+    case _ where stopping != nil: outcome = stopping ?? .stopped(.signal(2))
+    case .stopped: outcome = .stopped(.signal(2))
     case .peerClosedNormally(let status):
       outcome = machine.refusal.map(FeedOutcome.refused) ?? .serverClosed(status)
     case .fatal(let error): outcome = .failed(error)
