@@ -78,16 +78,22 @@ final class NATSServerProcess: @unchecked Sendable {
       Self.executable ?? "/usr/sbin/nats-server", arguments, standardOutput: .null, standardError: .pipe)
     self.process = process
     guard let reader = process.standardError else { throw NATSTestError("nats-server: no stderr pipe") }
-    Thread.detachNewThread { [log] in
+    // The reader signals each chunk of the log (and its end): the wait below wakes on events,
+    // not on a clock.
+    let logged = DispatchSemaphore(value: 0)
+    Thread.detachNewThread { [log, weak process] in
       while true {
         let data = reader.availableData
         if data.isEmpty { break }
         log.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        logged.signal()
       }
+      // The log ended: the server is exiting. Wake the wait once it has (it checks isRunning).
+      _ = process?.waitForExit(within: 5)
+      logged.signal()
     }
-    let limit = Date().addingTimeInterval(30)
-    let tick = DispatchSemaphore(value: 0)
-    while Date() < limit {
+    let limit = DispatchTime.now() + 30
+    while DispatchTime.now() < limit {
       let text = log.text.withLock { $0 }
       if text.contains("Server is ready") {
         if port == 0, let range = text.range(of: "Listening for client connections on 127.0.0.1:") {
@@ -97,7 +103,7 @@ final class NATSServerProcess: @unchecked Sendable {
         return
       }
       if !process.isRunning { break }
-      _ = tick.wait(timeout: .now() + 0.02)
+      _ = logged.wait(timeout: limit)
     }
     throw NATSTestError("nats-server did not start: \(log.text.withLock { $0 })")
   }
