@@ -9,6 +9,13 @@ import Dispatch
 /// Turns SIGINT and SIGTERM into a call on a queue instead of the default instant death, so the
 /// ticker can unsubscribe and close cleanly. A second signal of the same kind exits at once,
 /// after `beforeImmediateExit` (the board gives the terminal back there).
+///
+/// Two signals that arrive before the queue runs the handler are one event (Dispatch coalesces
+/// them; `data` counts them): that is a second signal too. The immediate exit is `_exit`, not
+/// `exit`: it happens on the signal queue's thread, possibly while the main thread is already
+/// in `exit` (a graceful stop finishing at the same moment), and two concurrent `exit` calls
+/// are undefined behaviour (atexit handlers and stdio locks); everything the ticker writes goes
+/// out with write(2) as it is produced, so nothing buffered is lost.
 // `@unchecked`: `sources` is set once in init and never mutated; DispatchSource.cancel is thread-safe.
 final class SignalWatcher: @unchecked Sendable {
   private let sources: [any DispatchSourceSignal]
@@ -22,12 +29,13 @@ final class SignalWatcher: @unchecked Sendable {
       signal(sig, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
       let seen = SeenOnce()
-      source.setEventHandler {
-        if seen.markSeen() {
+      source.setEventHandler { [source] in
+        let first = seen.markSeen()
+        if first && source.data < 2 {
           handler(sig)
         } else {
           beforeImmediateExit()
-          exit(128 + sig)
+          _exit(128 + sig)
         }
       }
       source.resume()
