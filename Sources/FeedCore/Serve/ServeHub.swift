@@ -153,22 +153,40 @@ public final class ServeHub: Sendable {
       FinnhubWire.appendTrade(quote, to: &encoded)
       ranges.append(start..<encoded.count)
     }
-    var made: [[Int]: [UInt8]] = [:]
+    var made: [[Int]: [[UInt8]]] = [:]
     for (client, symbols) in clients {
       let picked = quotes.indices.filter { symbols.contains(quotes[$0].symbol) }
       guard !picked.isEmpty else { continue }
-      let frame: [UInt8]
+      let frames: [[UInt8]]
       if let done = made[picked] {
-        frame = done
+        frames = done
       } else {
-        trades = picked.map { encoded[ranges[$0]] }
-        frame = FrameEncoder.encodeServerFrame(
-          Frame(opcode: .text, payload: FinnhubWire.tradeMessage(trades)))
-        made[picked] = frame
+        // A batch can hold thousands of trades; a message holds at most about
+        // `messageBytes` of them, as a venue's would (websocat refuses messages over 64 KiB
+        // by default, and such a client would lose trades).
+        var built: [[UInt8]] = []
+        var start = 0
+        while start < picked.count {
+          var end = start
+          var bytes = 0
+          while end < picked.count && (end == start || bytes + ranges[picked[end]].count < Self.messageBytes) {
+            bytes += ranges[picked[end]].count + 1
+            end += 1
+          }
+          trades = picked[start..<end].map { encoded[ranges[$0]] }
+          built.append(
+            FrameEncoder.encodeServerFrame(Frame(opcode: .text, payload: FinnhubWire.tradeMessage(trades))))
+          start = end
+        }
+        frames = built
+        made[picked] = frames
       }
-      deliver(frame, to: client)
+      for frame in frames { deliver(frame, to: client) }
     }
   }
+
+  /// The most trade bytes one message to a client carries (a larger single trade goes alone).
+  static let messageBytes = 16 << 10
 
   private func broadcastPing() {
     let clients = state.withLock { Array($0.clients.values) }
