@@ -19,7 +19,7 @@ import WebSocketClient
     return typeFirst ? #"{"type":"\#(type)",\#(data)}"# : #"{\#(data),"type":"\#(type)"}"#
   }
 
-  static let n = 10_000  // three chunks of 4096
+  static let n = 10_000  // ten chunks of 1024, the last one short
 
   static let cases: [(String, String)] = [
     ("the fast path's shape", message((0..<n).map { trade($0) })),
@@ -77,7 +77,7 @@ import WebSocketClient
         // Compared in summary, so that a failure does not print 10,000 quotes.
         #expect(quotes.count == reference.quotes.count, "\(name)")
         #expect(quotes == reference.quotes, "\(name): the quotes differ")
-        #expect(chunkCount == (quotes.count + droppedCount + 4095) / 4096, "\(name)")
+        #expect(chunkCount == (quotes.count + droppedCount + LargeMessage.chunkSize - 1) / LargeMessage.chunkSize, "\(name)")
         switch reference {
         case .partial(_, let all):
           #expect(dropped == Array(all.prefix(LargeMessage.droppedDescriptions)), "\(name): \(dropped)")
@@ -103,6 +103,7 @@ import WebSocketClient
       sizes.append(quotes.count)
       quotes.removeAll()
     }
-    #expect(sizes == [4096, 4096, 1808])
+    #expect(LargeMessage.chunkSize == 1024)
+    #expect(sizes == Array(repeating: 1024, count: 9) + [784])
   }
 }

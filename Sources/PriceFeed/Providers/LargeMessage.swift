@@ -13,7 +13,7 @@ public enum LargeMessage: Sendable {
   /// Messages at least this long are offered to `Provider.decodeLarge`.
   public static let threshold = 64 << 10
   /// Quotes per chunk.
-  public static let chunkSize = 4096
+  public static let chunkSize = 1024
   /// Descriptions of dropped entries kept (a hostile message can have a million).
   public static let droppedDescriptions = 5
 }
