@@ -167,6 +167,63 @@ import WebSocketClient
     #expect(try await next.value == nil)
   }
 
+  @Test("with countsBatchInHand, the batch the consumer took counts until it comes back for more")
+  func batchInHandCounts() async throws {
+    let channel = MessageChannel<[UInt8]>(capacity: 100, costLimit: 1000, countsBatchInHand: true)
+    channel.push(Array(repeating: 1, count: 1200), cost: 1200)
+    #expect(try await channel.nextBatch()?.map(\.count) == [1200])
+    // Nothing waits, but the consumer is still working on 1200 bytes: no room.
+    #expect(channel.bufferedCount == 0)
+    #expect(!channel.hasRoom)
+    async let waited = Blocking.run { channel.waitForRoom() }
+    // The producer thread is parked before the consumer comes back.
+    while channel.waitingProducerCount == 0 { await Task.yield() }
+    let next = Task { try await channel.nextBatch() }
+    #expect(await waited)
+    #expect(channel.hasRoom)
+    channel.push(Array(repeating: 2, count: 10), cost: 10)
+    #expect(try await next.value?.map(\.count) == [10])
+  }
+
+  @Test("without countsBatchInHand, taking a batch makes room at once")
+  func batchInHandDoesNotCountByDefault() async throws {
+    let channel = MessageChannel<[UInt8]>(capacity: 100, costLimit: 1000)
+    channel.push(Array(repeating: 1, count: 1200), cost: 1200)
+    #expect(!channel.hasRoom)
+    #expect(try await channel.nextBatch()?.map(\.count) == [1200])
+    #expect(channel.hasRoom)
+  }
+
+  @Test("a batch handed straight to a waiting consumer counts as in hand too")
+  func directHandOverCountsInHand() async throws {
+    let channel = MessageChannel<[UInt8]>(capacity: 100, costLimit: 1000, countsBatchInHand: true)
+    let consumer = Task { try await channel.nextBatch() }
+    // Returns once the consumer is parked, waiting: the push then hands the batch straight over.
+    #expect(await Blocking.run { channel.waitUntilConsumed(timeout: 60) })
+    channel.push(Array(repeating: 1, count: 1500), cost: 1500)
+    #expect(try await consumer.value?.map(\.count) == [1500])
+    #expect(!channel.hasRoom)
+    // Forced batches count their cost as well, and never wait.
+    #expect(channel.forcePush(contentsOf: [[7]], cost: 1))
+    channel.finish()
+    #expect(try await channel.nextBatch()?.map(\.count) == [1])
+    #expect(try await channel.nextBatch() == nil)
+  }
+
+  @Test("waitForRoom ends with false once the channel is finished or cancelled")
+  func waitForRoomOnAClosedChannel() async {
+    let finished = MessageChannel<Int>(capacity: 1)
+    finished.push(1)
+    async let released = Blocking.run { finished.waitForRoom() }
+    while finished.waitingProducerCount == 0 { await Task.yield() }
+    finished.finish()
+    #expect(await released == false)
+    let cancelled = MessageChannel<Int>(capacity: 1)
+    cancelled.push(1)
+    cancelled.cancel()
+    #expect(await cancelled.waitForRoom() == false)
+  }
+
   @Test("waitUntilConsumed returns at once when the consumer is gone")
   func waitUntilConsumedAfterCancel() {
     let channel = MessageChannel<Int>(capacity: 8)

@@ -61,6 +61,23 @@ struct SessionLivenessMonitorTests {
     #expect(m.check(at: Self.at(350)) == .silent)
   }
 
+  @Test("time our own consumer held the connection back counts against neither silence nor a pong")
+  func heldBackRestartsTheWatches() {
+    var m = monitor(ping: .seconds(30), pong: .seconds(10), silence: .seconds(60))
+    m.sentPing(at: Self.at(130))
+    m.heldBack(at: Self.at(139))
+    #expect(m.check(at: Self.at(145)) == .alive)
+    #expect(m.nextDeadline == Self.at(149))
+    #expect(m.check(at: Self.at(149)) == .pongOverdue)
+    // The silence watch starts again from there too, and it is no sign of life.
+    m.receivedPong(at: Self.at(140))
+    m.heldBack(at: Self.at(200))
+    #expect(m.lastMessage == Self.at(200))
+    #expect(m.lastSignOfLife == Self.at(140))
+    #expect(m.check(at: Self.at(259)) == .sendPing)  // the ping due since 160, no silence yet
+    #expect(m.check(at: Self.at(260)) == .silent)
+  }
+
   @Test func pongsDoNotCountAsMessagesForTheSilenceWatch() {
     var m = monitor(ping: .seconds(30), silence: .seconds(60))
     m.sentPing(at: Self.at(130))

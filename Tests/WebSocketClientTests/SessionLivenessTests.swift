@@ -51,6 +51,38 @@ struct SessionLivenessTests {
     #expect(h.engine.attemptCount == 1)
   }
 
+  @Test("a consumer still working on a large message holds the connection back: not silence, not a lost pong")
+  func aConsumerThatIsBehindIsNotADeadConnection() async {
+    let connection = FakeConnection(answersPings: false)
+    let config = SessionConfiguration(
+      pingInterval: .seconds(30), pongTimeout: .seconds(10), silenceTimeout: .seconds(40))
+    let h = SessionHarness([.succeed(connection), .succeed(FakeConnection())], configuration: config).start()
+    #expect(await h.next() == .connected(attempt: 0))
+    let large = WebSocketMessage.binary(Array(repeating: 7, count: 300 << 10))
+    connection.deliver(large)
+    #expect(await h.next() == .message(large))
+    // The consumer now works on 300 KiB, more than the session's bound: the session takes
+    // nothing more from the connection until it comes back for more.
+    connection.deliver(.text("next"))
+    while h.session.events.waitingProducerCount == 0 { await Task.yield() }
+    // A ping goes out at 30 s; its pong cannot be read while the connection is held back, and no
+    // message has come for 80 s, twice the silence bound: neither counts against the peer.
+    await h.clock.advanceWhenArmed(by: .seconds(30))
+    for _ in 0..<5 { await h.clock.advanceWhenArmed(by: .seconds(10)) }
+    await h.clock.waitForSleeper(until: ManualClock.Instant(.seconds(90)))
+    #expect(connection.closes.isEmpty)
+    #expect(h.engine.attemptCount == 1)
+    #expect(await h.next() == .message(.text("next")))
+    // Once the forwarding task is back at the connection, the watches run as ever: the ping sent
+    // at 30 s still has no pong at 90 s.
+    #expect(await Blocking.run { connection.messages.waitUntilConsumed(timeout: 60) })
+    await h.clock.advanceWhenArmed(by: .seconds(10))
+    #expect(
+      await h.next()
+        == .disconnected(reason: .pongTimeout(.seconds(10)), attempt: 1, retryIn: .milliseconds(500)))
+    await h.session.stop()
+  }
+
   @Test func silenceAbandonsTheConnectionAndReconnects() async {
     let quiet = FakeConnection()
     let h = SessionHarness([.succeed(quiet), .succeed(FakeConnection())], configuration: Self.silenceOnly)

@@ -12,6 +12,10 @@ import Synchronization
 /// shared by all the elements that travel together.
 ///
 /// `forcePush` ignores the capacity: for rare control inputs that must never wait.
+///
+/// With `countsBatchInHand`, the cost of the batch the consumer took last counts against
+/// `costLimit` until the consumer comes back for more: the bound then covers what the consumer is
+/// still working on, not only what waits (a 1 MB message being decoded keeps the next one out).
 /// Iterate it once; the sequence ends after `finish()`, or throws the error given to
 /// `finish(throwing:)` after the buffered elements.
 public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
@@ -22,6 +26,8 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
     var buffer: [Element] = []
     /// The summed `cost` of `buffer`.
     var bufferedCost = 0
+    /// With `countsBatchInHand`: the cost of the batch the consumer took last, until it comes back.
+    var inHandCost = 0
     var finished = false
     var failure: (any Error)?
     /// The consumer will read no more.
@@ -36,6 +42,8 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
   public let capacity: Int
   /// The most total cost (e.g. bytes) that may wait, besides `capacity` elements.
   public let costLimit: Int
+  /// Whether the batch the consumer is working on counts against `costLimit` (see above).
+  public let countsBatchInHand: Bool
   private let state: Mutex<State>
   /// Wakes producer threads blocked in `push` when space frees up.
   private let space = DispatchSemaphore(value: 0)
@@ -46,14 +54,17 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
   ///   - capacity: the most elements that may wait before producers are held back.
   ///   - costLimit: the most total cost that may wait (e.g. bytes, so that a few large messages
   ///     count like many small ones); producers state each batch's cost. Unlimited by default.
-  public init(capacity: Int = 256, costLimit: Int = .max) {
+  ///   - countsBatchInHand: whether the cost of the batch the consumer took last counts against
+  ///     `costLimit` until it asks for the next.
+  public init(capacity: Int = 256, costLimit: Int = .max, countsBatchInHand: Bool = false) {
     self.capacity = Swift.max(1, capacity)
     self.costLimit = Swift.max(1, costLimit)
+    self.countsBatchInHand = countsBatchInHand
     self.state = Mutex(State())
   }
 
   private func isFull(_ state: borrowing State) -> Bool {
-    state.buffer.count >= capacity || state.bufferedCost >= costLimit
+    state.buffer.count >= capacity || state.bufferedCost + state.inHandCost >= costLimit
   }
 
   // MARK: Producing
@@ -85,6 +96,14 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
     offer([element], cost: 0, force: true, registerBlockedThread: false) == .accepted
   }
 
+  /// Adds elements now, whatever the capacity, counting their cost: for a producer that waited
+  /// for room (`waitForRoom`) before it took them from its own source. Never blocks.
+  @discardableResult
+  public func forcePush(contentsOf elements: [Element], cost: Int) -> Bool {
+    guard !elements.isEmpty else { return true }
+    return offer(elements, cost: cost, force: true, registerBlockedThread: false) == .accepted
+  }
+
   /// Adds an element now, never blocking: when `capacity` elements already wait, or their cost
   /// and this one's would pass `costLimit`, the oldest are taken out to make room and returned
   /// (the consumer will not see them; `costOf` gives each one's cost, as `cost` gives this
@@ -96,12 +115,14 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
       if state.finished || state.consumerGone { return ([], nil) }
       if let consumer = state.waitingConsumer {
         state.waitingConsumer = nil
+        if countsBatchInHand { state.inHandCost = cost }
         return ([], consumer)
       }
       var excess = 0
       var freed = 0
       while excess < state.buffer.count
-        && (state.buffer.count - excess >= capacity || state.bufferedCost - freed + cost > costLimit)
+        && (state.buffer.count - excess >= capacity
+          || state.bufferedCost - freed + state.inHandCost + cost > costLimit)
       {
         freed += costOf(state.buffer[excess])
         excess += 1
@@ -152,6 +173,7 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
       if let consumer = state.waitingConsumer {
         // A waiting consumer means an empty buffer: hand the batch over directly.
         state.waitingConsumer = nil
+        if countsBatchInHand { state.inHandCost = cost }
         return (.accepted, consumer)
       }
       if !force && isFull(state) {
@@ -192,6 +214,7 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
         state.consumerGone = true
         state.buffer = []
         state.bufferedCost = 0
+        state.inHandCost = 0
         let consumer = state.waitingConsumer
         state.waitingConsumer = nil
         return (consumer, wakeAllProducers(&state), state.drainWaiters)
@@ -226,12 +249,62 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
     }
   }
 
+  /// Blocks the calling (producer) thread while the channel is full: e.g. a reader that should not
+  /// read more before there is room for what it reads. False when the channel is closed.
+  @discardableResult
+  public func waitForRoom() -> Bool {
+    while true {
+      let outcome = state.withLock { state -> Offer in
+        if state.finished || state.consumerGone { return .closed }
+        if !isFull(state) { return .accepted }
+        state.blockedThreads += 1
+        return .full
+      }
+      switch outcome {
+      case .accepted: return true
+      case .closed: return false
+      case .full: space.wait()
+      }
+    }
+  }
+
+  /// Suspends the calling task while the channel is full. False when the channel is closed.
+  @discardableResult
+  public func waitForRoom() async -> Bool {
+    while true {
+      let outcome = state.withLock { state -> Offer in
+        if state.finished || state.consumerGone { return .closed }
+        return isFull(state) ? .full : .accepted
+      }
+      switch outcome {
+      case .accepted: return true
+      case .closed: return false
+      case .full:
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+          let resumeNow = state.withLock { state -> Bool in
+            if !isFull(state) || state.finished || state.consumerGone { return true }
+            state.waitingSenders.append(continuation)
+            return false
+          }
+          if resumeNow { continuation.resume() }
+        }
+      }
+    }
+  }
+
   /// Wakes the threads in `waitUntilConsumed` (call outside the lock).
   private func signalDrainWaiters(_ count: Int) {
     for _ in 0..<count { drained.signal() }
   }
 
   // MARK: Consuming
+
+  /// Whether a producer could add a batch now without waiting.
+  public var hasRoom: Bool { state.withLock { !isFull($0) } }
+
+  /// Producers waiting for room: threads blocked in `push` or `waitForRoom`, tasks suspended in
+  /// `send` or `waitForRoom`.
+  public var waitingProducerCount: Int { state.withLock { $0.blockedThreads + $0.waitingSenders.count } }
 
   /// Elements waiting to be read.
   public var bufferedCount: Int { state.withLock { $0.buffer.count } }
@@ -244,14 +317,22 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
   }
 
   /// Takes everything buffered, the end, or the failure; `.empty` when the consumer must wait.
-  /// Taking frees the whole buffer, so every blocked producer may try again.
+  /// Taking frees the whole buffer, so every blocked producer may try again. The consumer is
+  /// back, so the batch it had is done with.
   private func take(_ state: inout State) -> (Take, [CheckedContinuation<Void, Never>]) {
+    let released = state.inHandCost > 0
+    state.inHandCost = 0
     if !state.buffer.isEmpty {
       var batch: [Element] = []
       swap(&batch, &state.buffer)
+      if countsBatchInHand { state.inHandCost = state.bufferedCost }
       state.bufferedCost = 0
       state.buffer.reserveCapacity(Swift.min(batch.count, capacity))
       return (.batch(batch), wakeAllProducers(&state))
+    }
+    if released && !state.finished && !state.consumerGone {
+      // Nothing waits, and the batch in hand no longer counts: producers may go on.
+      return (.empty, wakeAllProducers(&state))
     }
     if state.finished {
       guard let failure = state.failure else { return (.end, []) }

@@ -246,9 +246,9 @@ public final class NativeConnection: WebSocketConnection {
     let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
     defer { chunk.deallocate() }
     var outcome: Outcome
-    // Messages parsed from one read travel to the consumer together; `push` blocks while the
-    // consumer is `messageCapacity` messages behind, which stops reading the socket (TCP flow
-    // control then slows the server) instead of buffering without bound.
+    // Messages parsed from one read travel to the consumer together; while the consumer is
+    // `messageCapacity` messages or `byteCapacity` bytes behind, the reader stops reading the
+    // socket (TCP flow control then slows the server) instead of buffering without bound.
     var batch: [WebSocketMessage] = []
     var batchBytes = 0
     reading: while true {
@@ -277,6 +277,10 @@ public final class NativeConnection: WebSocketConnection {
         batch.removeAll(keepingCapacity: true)
         batchBytes = 0
       }
+      // Read no further while the consumer is that far behind: what would be read (a large
+      // message, say) has nowhere to go but this thread's memory. (False once the consumer is
+      // gone: then reading goes on, for the close.)
+      messages.waitForRoom()
       let count: Int
       do {
         count = try stream.read(into: chunk, timeout: nil)

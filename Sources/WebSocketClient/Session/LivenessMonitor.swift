@@ -41,6 +41,14 @@ public struct LivenessMonitor<Instant: InstantProtocol>: Sendable where Instant.
     lastSignOfLife = max(lastSignOfLife, instant)
   }
 
+  /// The connection went unread until `instant` because our own consumer was behind: the
+  /// silence and the wait for a pong start again from there (a pong may be among the unread
+  /// bytes). Not a sign of life.
+  public mutating func heldBack(at instant: Instant) {
+    lastMessage = max(lastMessage, instant)
+    if let sent = outstandingPing { outstandingPing = max(sent, instant) }
+  }
+
   public mutating func sentPing(at instant: Instant) {
     outstandingPing = instant
     nextPing = pingInterval.map { instant.advanced(by: $0) }

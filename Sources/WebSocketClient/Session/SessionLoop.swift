@@ -19,6 +19,8 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     /// Why `onConnect` failed, if it did, and the peer's close status at that moment (the peer
     /// closed first when it had one); the connection is then on its way out.
     var subscribeFailure: (error: WebSocketError, peerClose: CloseStatus?)? = nil
+    /// Set while the session's own consumer holds this connection's messages back.
+    var heldBack: HeldBack? = nil
   }
 
   private let clock: C
@@ -46,7 +48,7 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     beginAttempt()
     running: while let inputs = try? await inbox.nextBatch() {
       for input in inputs {
-        await handle(input)
+        handle(input)
         if outcome != nil { break running }
       }
     }
@@ -57,11 +59,11 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     return outcome ?? .stopped
   }
 
-  private func handle(_ input: SessionInput) async {
+  private func handle(_ input: SessionInput) {
     switch input {
     case .connectFinished(let id, let result): connectFinished(id: id, result)
     case .subscribed(let id, let error): subscribed(id: id, error)
-    case .messages(let id, let batch): await received(batch, id: id)
+    case .messages(let id, let batch): received(batch, id: id)
     case .connectionEnded(let id, let error): connectionEnded(id: id, error)
     case .pong(let id):
       guard case .open(var open) = phase, open.id == id else { return }
@@ -148,13 +150,23 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
       open.subscribeFailure = (error, connection.peerCloseStatus)
       abandon(connection)
     }
+    let (inbox, events, heldBack) = (context.inbox, context.events, HeldBack())
+    open.heldBack = heldBack
     phase = .open(open)
-    let inbox = context.inbox
     reader = Task {
       do {
-        // One inbox element per read batch; `send` waits while the loop is behind (it is
-        // itself held back by the session's consumer), so nothing piles up here.
-        while let batch = try await connection.messages.nextBatch() {
+        // One inbox element per read batch. A batch is taken from the connection only once the
+        // session's consumer has room for it (`events` counts the batch it is working on), so
+        // a large message waits in the connection, which then reads no further, instead of in
+        // this task, the inbox and the loop as well: the messages held between the socket and
+        // the consumer's hands stay at about one.
+        while true {
+          if !events.hasRoom {
+            heldBack.set(true)
+            await events.waitForRoom()
+            heldBack.set(false)
+          }
+          guard let batch = try await connection.messages.nextBatch() else { break }
           guard await inbox.send(.messages(id: id, batch)) else { break }
         }
         inbox.forcePush(.connectionEnded(id: id, nil))
@@ -170,7 +182,7 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
 
   // MARK: - Open connection
 
-  private func received(_ batch: [WebSocketMessage], id: Int) async {
+  private func received(_ batch: [WebSocketMessage], id: Int) {
     switch phase {
     case .open(var open) where open.id == id:
       open.monitor.receivedMessage(at: clock.now)
@@ -178,8 +190,11 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     case .stopping(let current) where current == id: break
     default: return
     }
+    // The forwarding task waited for room before it took the batch from the connection, so it
+    // goes in at once: the loop never waits for the consumer, and timers and stops are handled
+    // while the consumer is behind.
     let bytes = batch.reduce(0) { $0 + $1.byteCount }
-    await context.events.send(contentsOf: batch.map(SessionEvent.message), cost: bytes)
+    context.events.forcePush(contentsOf: batch.map(SessionEvent.message), cost: bytes)
   }
 
   private func connectionEnded(id: Int, _ error: WebSocketError?) {
@@ -204,6 +219,11 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     case .open(var open):
       open.armed = nil
       let now = clock.now
+      if open.heldBack?.isSet == true {
+        // Our consumer is behind, so the connection is not being read: neither silence nor a
+        // missing pong can be told apart from that, and neither is the peer's doing.
+        open.monitor.heldBack(at: now)
+      }
       switch open.monitor.check(at: now) {
       case .alive:
         phase = .open(open)

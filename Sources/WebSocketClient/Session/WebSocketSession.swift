@@ -59,8 +59,9 @@ public final class WebSocketSession: Sendable {
     self.makeRandom = makeRandom
     self.onConnect = onConnect
     // Bounded: a consumer that falls behind holds the session back, and through it the
-    // connection's reader and the socket. The inbox counts read batches, not messages.
-    events = MessageChannel(capacity: 512, costLimit: 256 << 10)
+    // connection's reader and the socket. The bytes bound counts the batch the consumer is
+    // working on too. The inbox counts read batches, not messages.
+    events = MessageChannel(capacity: 512, costLimit: 256 << 10, countsBatchInHand: true)
     inbox = MessageChannel(capacity: 2)
   }
 
