@@ -77,7 +77,9 @@ import WebSocketClient
         // Compared in summary, so that a failure does not print 10,000 quotes.
         #expect(quotes.count == reference.quotes.count, "\(name)")
         #expect(quotes == reference.quotes, "\(name): the quotes differ")
-        #expect(chunkCount == (quotes.count + droppedCount + LargeMessage.chunkSize - 1) / LargeMessage.chunkSize, "\(name)")
+        #expect(
+          chunkCount == (quotes.count + droppedCount + LargeMessage.chunkSize - 1) / LargeMessage.chunkSize,
+          "\(name)")
         switch reference {
         case .partial(_, let all):
           #expect(dropped == Array(all.prefix(LargeMessage.droppedDescriptions)), "\(name): \(dropped)")

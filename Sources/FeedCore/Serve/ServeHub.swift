@@ -169,7 +169,8 @@ public final class ServeHub: Sendable {
         while start < picked.count {
           var end = start
           var bytes = 0
-          while end < picked.count && (end == start || bytes + ranges[picked[end]].count < Self.messageBytes) {
+          while end < picked.count && (end == start || bytes + ranges[picked[end]].count < Self.messageBytes)
+          {
             bytes += ranges[picked[end]].count + 1
             end += 1
           }
