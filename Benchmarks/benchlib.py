@@ -4,8 +4,10 @@ import base64
 import hashlib
 import os
 import pathlib
+import select
 import shutil
 import socket
+import ssl
 import struct
 import subprocess
 import tempfile
@@ -157,6 +159,88 @@ class FeedServe:
     def __exit__(self, *exc) -> None:
         self.process.kill()
         self.measured = self.child.wait(10)  # CPU time only: its ru_maxrss includes ours
+
+
+# MARK: a TLS relay (W1S)
+
+
+class TLSRelay:
+    """A TLS server on loopback in front of a plain TCP port (a `feedserve`): each connection is
+    terminated here with a certificate for localhost and 127.0.0.1 from a throwaway CA made with
+    the `openssl` command, and relayed byte for byte both ways. So the consumers speak wss:// to a
+    local server; only their memory and CPU are judged (Python's TLS sets the pace)."""
+
+    def __init__(self, upstream_port: int, directory: pathlib.Path):
+        self.upstream_port = upstream_port
+        self.directory = directory
+        self.ca_file = directory / "ca.pem"
+        if not self.ca_file.exists():
+            self._make_certificates()
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(directory / "server.pem", directory / "server.key")
+        self.context = context
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.threads: list[threading.Thread] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _make_certificates(self) -> None:
+        d = self.directory
+        key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        run = lambda args: subprocess.run(["openssl", *args], check=True, capture_output=True)  # noqa: E731
+        run(["req", "-x509", *key, "-keyout", d / "ca.key", "-out", d / "ca.pem", "-days", "2",
+             "-subj", "/CN=ticker bench CA", "-addext", "basicConstraints=critical,CA:TRUE",
+             "-addext", "keyUsage=critical,keyCertSign,cRLSign"])
+        run(["req", "-new", *key, "-keyout", d / "server.key", "-out", d / "server.csr", "-subj", "/CN=localhost"])
+        (d / "server.ext").write_text("subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\n"
+                                      "keyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\n")
+        run(["x509", "-req", "-in", d / "server.csr", "-CA", d / "ca.pem", "-CAkey", d / "ca.key",
+             "-CAcreateserial", "-out", d / "server.pem", "-days", "2", "-extfile", d / "server.ext"])
+
+    @property
+    def url(self) -> str:
+        return f"wss://localhost:{self.port}/"
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._relay, args=(client,), daemon=True).start()
+
+    def _relay(self, client: socket.socket) -> None:
+        try:
+            secure = self.context.wrap_socket(client, server_side=True)
+            upstream = socket.create_connection(("127.0.0.1", self.upstream_port))
+        except (OSError, ssl.SSLError):
+            client.close()
+            return
+
+        # One thread per connection (an SSL object must not be read and written from two threads).
+        try:
+            while True:
+                readable = [secure] if secure.pending() else select.select([secure, upstream], [], [])[0]
+                if upstream in readable:
+                    data = upstream.recv(1 << 18)
+                    if not data:
+                        break
+                    secure.sendall(data)
+                if secure in readable:
+                    data = secure.recv(1 << 16)
+                    if not data:
+                        break
+                    upstream.sendall(data)
+        except (OSError, ssl.SSLError):
+            pass
+        for end in (secure, upstream):
+            try:
+                end.close()
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        self.listener.close()
 
 
 # MARK: a paced raw WebSocket server (W2)
