@@ -98,10 +98,14 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
 
   /// Adds elements now, whatever the capacity, counting their cost: for a producer that waited
   /// for room (`waitForRoom`) before it took them from its own source. Never blocks.
+  /// `condition`, when given, is checked under the channel's lock: the elements go in only if it
+  /// holds, so a producer can be shut out at a precise point in the sequence.
   @discardableResult
-  public func forcePush(contentsOf elements: [Element], cost: Int) -> Bool {
+  public func forcePush(contentsOf elements: [Element], cost: Int, if condition: () -> Bool = { true })
+    -> Bool
+  {
     guard !elements.isEmpty else { return true }
-    return offer(elements, cost: cost, force: true, registerBlockedThread: false) == .accepted
+    return offer(elements, cost: cost, force: true, registerBlockedThread: false, if: condition) == .accepted
   }
 
   /// Adds an element now, never blocking: when `capacity` elements already wait, or their cost
@@ -167,9 +171,12 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
 
   private enum Offer { case accepted, full, closed }
 
-  private func offer(_ elements: [Element], cost: Int, force: Bool, registerBlockedThread: Bool) -> Offer {
+  private func offer(
+    _ elements: [Element], cost: Int, force: Bool, registerBlockedThread: Bool,
+    if condition: () -> Bool = { true }
+  ) -> Offer {
     let (outcome, consumer): (Offer, Consumer?) = state.withLock { state in
-      if state.finished || state.consumerGone { return (.closed, nil) }
+      if state.finished || state.consumerGone || !condition() { return (.closed, nil) }
       if let consumer = state.waitingConsumer {
         // A waiting consumer means an empty buffer: hand the batch over directly.
         state.waitingConsumer = nil

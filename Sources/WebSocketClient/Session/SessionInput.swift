@@ -1,11 +1,10 @@
 /// Everything the session loop reacts to, funnelled through one inbox so that it is handled in
-/// order by one task. Inputs carry the connection id or timer token they belong to; stale ones
+/// order by one task. (A connection's messages do not pass through it: its forwarding task puts
+/// them into the session's events itself; see `Forwarding`.) Inputs carry the connection id or timer token they belong to; stale ones
 /// (from an abandoned connection or a replaced timer) are ignored.
 enum SessionInput: Sendable {
   case connectFinished(id: Int, Result<any WebSocketConnection, WebSocketError>)
   case subscribed(id: Int, WebSocketError?)
-  /// The messages of one read of the connection, in order.
-  case messages(id: Int, [WebSocketMessage])
   /// The connection's message stream finished: nil after a close handshake, else the error.
   case connectionEnded(id: Int, WebSocketError?)
   case pong(id: Int)

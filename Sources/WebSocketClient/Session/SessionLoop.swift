@@ -19,8 +19,8 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     /// Why `onConnect` failed, if it did, and the peer's close status at that moment (the peer
     /// closed first when it had one); the connection is then on its way out.
     var subscribeFailure: (error: WebSocketError, peerClose: CloseStatus?)? = nil
-    /// Set while the session's own consumer holds this connection's messages back.
-    var heldBack: HeldBack? = nil
+    /// Shared with the task that forwards this connection's messages.
+    var forwarding: Forwarding<C.Instant>? = nil
   }
 
   private let clock: C
@@ -36,6 +36,8 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
   private var timerSerial = 0
   private var timer: (token: Int, task: Task<Void, Never>)?
   private var reader: Task<Void, Never>?
+  /// The open connection's forwarding (see `Forwarding`), closed when the loop leaves it.
+  private var forwarding: Forwarding<C.Instant>?
   private var pinger: Task<Void, Never>?
 
   init(clock: C, context: SessionContext) {
@@ -53,6 +55,8 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
       }
     }
     timer?.task.cancel()
+    // No message may follow the `.ended` the session emits next.
+    forwarding?.close()
     reader?.cancel()
     pinger?.cancel()
     if case .subscribing(_, _, let task) = phase { task.cancel() }
@@ -63,7 +67,6 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     switch input {
     case .connectFinished(let id, let result): connectFinished(id: id, result)
     case .subscribed(let id, let error): subscribed(id: id, error)
-    case .messages(let id, let batch): received(batch, id: id)
     case .connectionEnded(let id, let error): connectionEnded(id: id, error)
     case .pong(let id):
       guard case .open(var open) = phase, open.id == id else { return }
@@ -150,24 +153,28 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
       open.subscribeFailure = (error, connection.peerCloseStatus)
       abandon(connection)
     }
-    let (inbox, events, heldBack) = (context.inbox, context.events, HeldBack())
-    open.heldBack = heldBack
+    let (inbox, events, clock, forwarding) = (context.inbox, context.events, clock, Forwarding<C.Instant>())
+    open.forwarding = forwarding
+    self.forwarding = forwarding
     phase = .open(open)
+    // Before the first message: the forwarding task below puts messages into the events itself.
+    if error == nil { events.forcePush(.connected(attempt: retry)) }
     reader = Task {
       do {
-        // One inbox element per read batch. A batch is taken from the connection only once the
-        // session's consumer has room for it (`events` counts the batch it is working on), so
-        // a large message waits in the connection, which then reads no further, instead of in
-        // this task, the inbox and the loop as well: the messages held between the socket and
-        // the consumer's hands stay at about one.
+        // A batch is taken from the connection only once the session's consumer has room for it
+        // (`events` counts the batch it is working on), so a large message waits in the
+        // connection, which then reads no further: about one message is held between the socket
+        // and the consumer's hands. Then it goes straight into the events.
         while true {
           if !events.hasRoom {
-            heldBack.set(true)
+            forwarding.setHeldBack(true)
             await events.waitForRoom()
-            heldBack.set(false)
+            forwarding.setHeldBack(false)
           }
           guard let batch = try await connection.messages.nextBatch() else { break }
-          guard await inbox.send(.messages(id: id, batch)) else { break }
+          forwarding.forwarded(at: clock.now)
+          let bytes = batch.reduce(0) { $0 + $1.byteCount }
+          events.forcePush(contentsOf: batch.map(SessionEvent.message), cost: bytes) { forwarding.isOpen }
         }
         inbox.forcePush(.connectionEnded(id: id, nil))
       } catch let error as WebSocketError {
@@ -176,26 +183,10 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
         inbox.forcePush(.connectionEnded(id: id, .abnormalClosure))
       }
     }
-    if error == nil { context.events.forcePush(.connected(attempt: retry)) }
     armLivenessTimer()
   }
 
   // MARK: - Open connection
-
-  private func received(_ batch: [WebSocketMessage], id: Int) {
-    switch phase {
-    case .open(var open) where open.id == id:
-      open.monitor.receivedMessage(at: clock.now)
-      phase = .open(open)
-    case .stopping(let current) where current == id: break
-    default: return
-    }
-    // The forwarding task waited for room before it took the batch from the connection, so it
-    // goes in at once: the loop never waits for the consumer, and timers and stops are handled
-    // while the consumer is behind.
-    let bytes = batch.reduce(0) { $0 + $1.byteCount }
-    context.events.forcePush(contentsOf: batch.map(SessionEvent.message), cost: bytes)
-  }
 
   private func connectionEnded(id: Int, _ error: WebSocketError?) {
     guard case .open(let open) = phase, open.id == id else { return }
@@ -219,7 +210,8 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     case .open(var open):
       open.armed = nil
       let now = clock.now
-      if open.heldBack?.isSet == true {
+      noteForwarded(&open)
+      if open.forwarding?.isHeldBack == true {
         // Our consumer is behind, so the connection is not being read: neither silence nor a
         // missing pong can be told apart from that, and neither is the peer's doing.
         open.monitor.heldBack(at: now)
@@ -256,6 +248,11 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     }
   }
 
+  /// Tells the monitor when the forwarding task last forwarded messages.
+  private func noteForwarded(_ open: inout OpenConnection) {
+    if let instant = open.forwarding?.takeLastMessage() { open.monitor.receivedMessage(at: instant) }
+  }
+
   private func dead(_ open: OpenConnection, reason: DisconnectReason) {
     leaveOpenConnection()
     abandon(open.connection)
@@ -274,6 +271,9 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
 
   private func leaveOpenConnection(keepReader: Bool = false) {
     if !keepReader {
+      // Closed before whatever the loop emits next: nothing from this connection follows it.
+      forwarding?.close()
+      forwarding = nil
       reader?.cancel()
       reader = nil
     }
