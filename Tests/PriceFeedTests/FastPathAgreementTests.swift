@@ -154,4 +154,79 @@ import WebSocketClient
     // The fast path must actually cover the common messages, or this test proves nothing.
     #expect(answered > 1000)
   }
+
+  /// The Finnhub scanner reads prices and times in one pass over the message (no span, then a
+  /// second parse): for every number spelling, inside a trade and alone, the fast answer (when
+  /// there is one) is the model path's, to the `Double`'s bits, and what follows the number is
+  /// where the scanner stops.
+  @Test("Finnhub: one-pass numbers agree with Price and the model path")
+  func finnhubNumbers() {
+    let provider = FinnhubProvider()
+    var rng = Random(state: 7)
+    var numbers = [
+      "0", "-0", "0.0", "-0.000", "7", "95372.09", "95372.10", "95380", "95380.0", "0.00063", "122.1",
+      "-12.5", "123456789012345", "1234567890123456", "12345678901234567890.5", "0.0000000000000000000001",
+      "0.00000000000000000000001", "9007199254740993", "1.7976931348623157", "00", "01", "1.", ".5", "-",
+      "1e5", "1.5E-3", "1E+2", "1e", "1e+", "-1.5e400", "1.2.3", "+1", "0x10", "1_000", "--1", "-.5",
+      "999999999999999999", "1000000000000000000", "9223372036854775807", "0.1e1", "12a", "1 ", "1,",
+    ]
+    for _ in 0..<3000 {
+      let intDigits = Int(rng.next() % 20) + 1
+      let fracDigits = Int(rng.next() % 25)
+      var text = rng.next() % 4 == 0 ? "-" : ""
+      for k in 0..<intDigits {
+        text += String(k == 0 && intDigits > 1 ? 1 + rng.next() % 9 : rng.next() % 10)
+      }
+      if fracDigits > 0 {
+        text += "."
+        for _ in 0..<fracDigits { text += String(rng.next() % 10) }
+      }
+      if rng.next() % 8 == 0 { text += "e\(Int(rng.next() % 40) - 20)" }
+      numbers.append(text)
+    }
+    var answered = 0
+    for number in numbers {
+      // The scanner alone, with something after the number.
+      for tail in ["", ",", "}", " ", "x", "."] {
+        let bytes = Array((number + tail).utf8)
+        bytes.withUnsafeBytes { raw in
+          var scanner = FinnhubFastPath.Scanner(bytes: raw)
+          let scanned = scanner.price()
+          var reference = FinnhubFastPath.Scanner(bytes: raw)
+          if let span = reference.number() {
+            let text = String(decoding: span.slice(of: raw), as: UTF8.self)
+            if let price = Price(text) {
+              guard let scanned else {
+                Issue.record("\(number + tail): the scanner declined a JSON number Price accepts")
+                return
+              }
+              expectSame(scanned, price, number + tail)
+              #expect(scanner.i == reference.i, "\(number + tail)")
+            } else {
+              #expect(scanned == nil, "\(number + tail)")
+            }
+          } else {
+            #expect(scanned == nil, "\(number + tail)")
+          }
+        }
+      }
+      // Inside a message, as price, volume and time.
+      for message in [
+        #"{"data":[{"p":\#(number),"s":"A","t":1,"v":1}],"type":"trade"}"#,
+        #"{"data":[{"p":1,"s":"A","t":1,"v":\#(number)}],"type":"trade"}"#,
+        #"{"data":[{"p":1,"s":"A","t":\#(number)}],"type":"trade"}"#,
+      ] {
+        guard let fast = provider.fastDecode(.text(message)) else { continue }
+        answered += 1
+        let model = provider.decodeThroughModel(.text(message))
+        #expect(fast == model, "\(message)")
+        for (f, m) in zip(fast.quotes, model.quotes) {
+          expectSame(f.price, m.price, message)
+          if let fv = f.volume, let mv = m.volume { expectSame(fv, mv, message) }
+          #expect((f.volume == nil) == (m.volume == nil), "\(message)")
+        }
+      }
+    }
+    #expect(answered > 3000)
+  }
 }

@@ -37,6 +37,11 @@ enum FinnhubFastPath {
 
   struct Scanner {
     let bytes: UnsafeRawBufferPointer
+    /// `bytes` as typed bytes, and its count. Every read is guarded in the function that reads:
+    /// by `k < n` for one byte, `k + width <= n` for a word. An empty buffer may have no base
+    /// address; then `n` is 0 and `p` is never read.
+    let p: UnsafePointer<UInt8>
+    let n: Int
     var i = 0
     /// Large messages (`FinnhubLargeMessage`): false checks the trades without keeping them,
     /// recording the offset of every `recordEvery`-th one in `starts`.
@@ -47,7 +52,12 @@ enum FinnhubFastPath {
     /// The subscribed symbols, whose strings quotes reuse (see `SymbolTable.symbol(matching:)`).
     var symbols: SymbolTable?
 
-    init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    init(bytes: UnsafeRawBufferPointer) {
+      self.bytes = bytes
+      n = bytes.count
+      // Never read when there is no base address (`n` is 0).
+      p = bytes.baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) } ?? UnsafePointer(bitPattern: 0x10)!
+    }
 
     // MARK: Message
 
@@ -64,10 +74,10 @@ enum FinnhubFastPath {
           skipSpace()
           guard take(UInt8(ascii: ":")) else { return .undecided }
           skipSpace()
-          if key.equals("type", in: bytes) {
+          if key.count == 4 && word(at: key.start) == Self.typeWord {
             guard type == nil, let value = simpleString() else { return .undecided }
             type = value
-          } else if key.equals("data", in: bytes) {
+          } else if key.count == 4 && word(at: key.start) == Self.dataWord {
             guard !hasData, trades(into: &quotes) else { return .undecided }
             hasData = true
           } else {
@@ -78,9 +88,14 @@ enum FinnhubFastPath {
         guard take(UInt8(ascii: "}")) else { return .undecided }
       }
       skipSpace()
-      guard i == bytes.count, let type else { return .undecided }
-      if type.equals("trade", in: bytes), hasData { return .trades }
-      if type.equals("ping", in: bytes), !hasData { return .keepalive }
+      guard i == n, let type else { return .undecided }
+      if type.count == 5, type.end <= n, word(at: type.start) == Self.tradWord,
+        p[type.start + 4] == UInt8(ascii: "e"),
+        hasData
+      {
+        return .trades
+      }
+      if type.count == 4 && word(at: type.start) == Self.pingWord, !hasData { return .keepalive }
       return .undecided
     }
 
@@ -102,12 +117,12 @@ enum FinnhubFastPath {
 
     /// `count` trades of an array already checked, the first at offset `i`.
     mutating func trades(count: Int, into quotes: inout [Quote]) -> Bool {
-      for n in 0..<count {
+      for k in 0..<count {
         skipSpace()
         guard let quote = trade() else { return false }
         quotes.append(quote)
         skipSpace()
-        if n + 1 < count, !take(UInt8(ascii: ",")) { return false }
+        if k + 1 < count, !take(UInt8(ascii: ",")) { return false }
       }
       return true
     }
@@ -124,31 +139,36 @@ enum FinnhubFastPath {
       if take(UInt8(ascii: "}")) { return nil }
       repeat {
         skipSpace()
-        guard let key = simpleString(), key.count == 1 else { return nil }
+        // Every key is one letter: `"x"` read as three bytes. Any other key (longer, empty, an
+        // escape, a control byte) is not one of the five letters below, so the model path
+        // decides, as it would after reading the whole key.
+        guard i + 3 <= n, p[i] == UInt8(ascii: "\""), p[i + 2] == UInt8(ascii: "\"") else { return nil }
+        let key = p[i + 1]
+        i += 3
         skipSpace()
         guard take(UInt8(ascii: ":")) else { return nil }
         skipSpace()
         let bit: UInt8
-        switch bytes[key.start] {
+        switch key {
         case UInt8(ascii: "p"):
           bit = 1
-          guard let value = number(), let p = Self.price(value.slice(of: bytes)) else { return nil }
-          price = p
+          guard let value = self.price() else { return nil }
+          price = value
         case UInt8(ascii: "s"):
           bit = 2
           guard let value = simpleString(), value.count > 0 else { return nil }
           symbol = value
         case UInt8(ascii: "t"):
           bit = 4
-          guard let value = number(), let t = Self.integer(value.slice(of: bytes)) else { return nil }
-          time = t
+          guard let value = integer() else { return nil }
+          time = value
         case UInt8(ascii: "v"):
           bit = 8
-          if takeLiteral("null") {
+          if takeNull() {
             volume = nil
           } else {
-            guard let value = number(), let v = Self.price(value.slice(of: bytes)) else { return nil }
-            volume = v
+            guard let value = self.price() else { return nil }
+            volume = value
           }
         case UInt8(ascii: "c"):
           bit = 16
@@ -161,7 +181,7 @@ enum FinnhubFastPath {
         skipSpace()
       } while take(UInt8(ascii: ","))
       guard take(UInt8(ascii: "}")), let price, let symbol, let time else { return nil }
-      let name = symbol.slice(of: bytes)
+      let name = UnsafeRawBufferPointer(start: p + symbol.start, count: symbol.count)
       return Quote(
         symbol: symbols?.symbol(matching: name) ?? String(decoding: name, as: UTF8.self), price: price,
         volume: volume, time: time)
@@ -169,7 +189,7 @@ enum FinnhubFastPath {
 
     /// `null`, or an array of simple strings (the conditions are not part of a `Quote`).
     mutating func conditions() -> Bool {
-      if takeLiteral("null") { return true }
+      if takeNull() { return true }
       guard take(UInt8(ascii: "[")) else { return false }
       skipSpace()
       if take(UInt8(ascii: "]")) { return true }
@@ -191,27 +211,45 @@ enum FinnhubFastPath {
       func slice(of bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: bytes[start..<end])
       }
-
-      func equals(_ text: StaticString, in bytes: UnsafeRawBufferPointer) -> Bool {
-        guard text.utf8CodeUnitCount == count else { return false }
-        let p = text.utf8Start
-        for k in 0..<count where bytes[start + k] != p[k] { return false }
-        return true
-      }
     }
+
+    /// The four bytes at `k` as a little-endian word; 0 (no key or value spells it) when fewer
+    /// than four bytes are left.
+    @inline(__always) func word(at k: Int) -> UInt32 {
+      guard k >= 0, k + 4 <= n else { return 0 }
+      return UInt32(littleEndian: UnsafeRawPointer(p + k).loadUnaligned(as: UInt32.self))
+    }
+
+    /// Four letters as the word `word(at:)` reads where they are spelled.
+    @inline(__always) static func word(
+      _ a: Unicode.Scalar, _ b: Unicode.Scalar, _ c: Unicode.Scalar, _ d: Unicode.Scalar
+    )
+      -> UInt32
+    {
+      UInt32(a.value) | UInt32(b.value) << 8 | UInt32(c.value) << 16 | UInt32(d.value) << 24
+    }
+
+    static var typeWord: UInt32 { word("t", "y", "p", "e") }
+    static var dataWord: UInt32 { word("d", "a", "t", "a") }
+    static var tradWord: UInt32 { word("t", "r", "a", "d") }
+    static var pingWord: UInt32 { word("p", "i", "n", "g") }
+    static var nullWord: UInt32 { word("n", "u", "l", "l") }
 
     /// A string of printable ASCII without escapes; nil (model path) for anything else.
     mutating func simpleString() -> Span? {
-      guard take(UInt8(ascii: "\"")) else { return nil }
-      let start = i
-      while i < bytes.count {
-        let b = bytes[i]
+      var k = i
+      guard k < n, p[k] == UInt8(ascii: "\"") else { return nil }
+      k += 1
+      let start = k
+      while k < n {
+        let b = p[k]
         if b == UInt8(ascii: "\"") {
-          defer { i += 1 }
-          return Span(start: start, end: i)
+          i = k + 1
+          return Span(start: start, end: k)
         }
-        guard b >= 0x20, b < 0x7F, b != UInt8(ascii: "\\") else { return nil }
-        i += 1
+        // Printable ASCII (0x20–0x7E) but the backslash.
+        guard b &- 0x20 < 0x5F, b != UInt8(ascii: "\\") else { return nil }
+        k += 1
       }
       return nil
     }
@@ -220,68 +258,116 @@ enum FinnhubFastPath {
     mutating func number() -> Span? {
       let start = i
       if peek(UInt8(ascii: "-")) { i += 1 }
-      guard i < bytes.count, isDigit(bytes[i]) else { return nil }
-      if bytes[i] == UInt8(ascii: "0") {
+      guard i < n, isDigit(p[i]) else { return nil }
+      if p[i] == UInt8(ascii: "0") {
         i += 1
       } else {
-        while i < bytes.count, isDigit(bytes[i]) { i += 1 }
+        while i < n, isDigit(p[i]) { i += 1 }
       }
       if peek(UInt8(ascii: ".")) {
         i += 1
-        guard i < bytes.count, isDigit(bytes[i]) else { return nil }
-        while i < bytes.count, isDigit(bytes[i]) { i += 1 }
+        guard i < n, isDigit(p[i]) else { return nil }
+        while i < n, isDigit(p[i]) { i += 1 }
       }
-      if i < bytes.count, bytes[i] | 0x20 == UInt8(ascii: "e") {
+      if i < n, p[i] | 0x20 == UInt8(ascii: "e") {
         i += 1
-        if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
-        guard i < bytes.count, isDigit(bytes[i]) else { return nil }
-        while i < bytes.count, isDigit(bytes[i]) { i += 1 }
+        if i < n, p[i] == UInt8(ascii: "+") || p[i] == UInt8(ascii: "-") { i += 1 }
+        guard i < n, isDigit(p[i]) else { return nil }
+        while i < n, isDigit(p[i]) { i += 1 }
       }
       return Span(start: start, end: i)
     }
 
-    /// The price of a JSON number: plain decimals straight from the bytes; exponent forms
-    /// through the general `Price` initialiser.
-    static func price(_ number: UnsafeRawBufferPointer) -> Price? {
-      Price.plain(bytes: number) ?? Price(String(decoding: number, as: UTF8.self))
+    /// A JSON number as a `Price`, in one pass: a plain decimal straight from its digits (what
+    /// `Price.plain(bytes:)` gives for the same bytes); an exponent form through the general
+    /// `Price` initialiser. nil when the bytes are not a JSON number.
+    mutating func price() -> Price? {
+      let start = i
+      var k = i
+      let negative = k < n && p[k] == UInt8(ascii: "-")
+      if negative { k += 1 }
+      guard k < n, p[k] &- 0x30 < 10 else { return nil }
+      var mantissa: UInt64 = 0
+      // Digits from the first non-zero one on (the integer part has no leading zeros).
+      var significant = 0
+      if p[k] == UInt8(ascii: "0") {
+        k += 1
+      } else {
+        let intStart = k
+        while k < n, p[k] &- 0x30 < 10 {
+          mantissa = mantissa &* 10 &+ UInt64(p[k] &- 0x30)
+          k += 1
+        }
+        significant = k - intStart
+      }
+      var fractionDigits = 0
+      if k < n, p[k] == UInt8(ascii: ".") {
+        k += 1
+        let fracStart = k
+        while k < n, p[k] &- 0x30 < 10 {
+          let d = p[k] &- 0x30
+          if significant > 0 || d != 0 { significant += 1 }
+          mantissa = mantissa &* 10 &+ UInt64(d)
+          k += 1
+        }
+        guard k > fracStart else { return nil }
+        fractionDigits = k - fracStart
+      }
+      if k < n, p[k] | 0x20 == UInt8(ascii: "e") {
+        // Rare: the grammar, then the general path.
+        guard let span = number() else { return nil }
+        return Price(String(decoding: span.slice(of: bytes), as: UTF8.self))
+      }
+      i = k
+      let text = String(decoding: UnsafeRawBufferPointer(start: p + start, count: k - start), as: UTF8.self)
+      return Price(
+        plainText: text, mantissa: mantissa, significantDigits: significant, fractionDigits: fractionDigits,
+        negative: negative)
     }
 
-    /// Plain digits that fit an Int64 (what `Int64(text)` accepts for a JSON integer without a
-    /// sign); nil otherwise, leaving signs, fractions and exponents to the model path.
-    static func integer(_ digits: UnsafeRawBufferPointer) -> Int64? {
-      guard !digits.isEmpty, digits.count <= 18 else { return nil }
+    /// A JSON integer of plain digits that fits an Int64 (at most 18 digits; what `Int64(text)`
+    /// accepts for a JSON integer without a sign), in one pass; nil for anything else, leaving
+    /// signs, fractions, exponents and malformed numbers to the model path.
+    mutating func integer() -> Int64? {
+      var k = i
+      guard k < n, p[k] &- 0x30 < 10 else { return nil }
       var value: Int64 = 0
-      for b in digits {
-        guard b >= 0x30, b <= 0x39 else { return nil }
-        value = value * 10 + Int64(b - 0x30)
+      if p[k] == UInt8(ascii: "0") {
+        k += 1
+      } else {
+        let start = k
+        while k < n, p[k] &- 0x30 < 10 {
+          guard k - start < 18 else { return nil }
+          value = value * 10 + Int64(p[k] &- 0x30)
+          k += 1
+        }
       }
+      if k < n, p[k] == UInt8(ascii: ".") || p[k] | 0x20 == UInt8(ascii: "e") { return nil }
+      i = k
       return value
     }
 
-    mutating func takeLiteral(_ literal: StaticString) -> Bool {
-      let n = literal.utf8CodeUnitCount
-      guard i + n <= bytes.count else { return false }
-      let p = literal.utf8Start
-      for k in 0..<n where bytes[i + k] != p[k] { return false }
-      // A literal must not run into more letters ("nullx").
-      if i + n < bytes.count, isLetter(bytes[i + n]) { return false }
-      i += n
+    /// The literal `null`, not running into more letters (`nullx`).
+    mutating func takeNull() -> Bool {
+      guard word(at: i) == Self.nullWord else { return false }
+      if i + 4 < n, isLetter(p[i + 4]) { return false }
+      i += 4
       return true
     }
 
-    @inline(__always) func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
-    @inline(__always) func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
-    @inline(__always) func peek(_ b: UInt8) -> Bool { i < bytes.count && bytes[i] == b }
+    @inline(__always) func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
+    @inline(__always) func isLetter(_ b: UInt8) -> Bool { (b | 0x20) &- 0x61 < 26 }
+    @inline(__always) func peek(_ b: UInt8) -> Bool { i < n && p[i] == b }
 
     @inline(__always) mutating func take(_ b: UInt8) -> Bool {
-      guard i < bytes.count, bytes[i] == b else { return false }
+      guard i < n, p[i] == b else { return false }
       i += 1
       return true
     }
 
     @inline(__always) mutating func skipSpace() {
-      while i < bytes.count {
-        switch bytes[i] {
+      while i < n {
+        switch p[i] {
         case 0x20, 0x09, 0x0A, 0x0D: i += 1
         default: return
         }
