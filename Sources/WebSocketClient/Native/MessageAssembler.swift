@@ -136,18 +136,29 @@ public struct MessageAssembler: Sendable {
     bytes.withUnsafeBytes { isASCII($0) }
   }
 
+  /// Thirty-two bytes a step; the last 1–7 bytes after a word as one overlapping word.
   static func isASCII(_ raw: UnsafeRawBufferPointer) -> Bool {
-    var i = 0
     let n = raw.count
+    guard n >= 8 else {
+      for byte in raw where byte & 0x80 != 0 { return false }
+      return true
+    }
+    var any: UInt64 = 0
+    var i = 0
+    while i + 32 <= n {
+      any |=
+        raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        | raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)
+        | raw.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self)
+        | raw.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self)
+      i += 32
+    }
     while i + 8 <= n {
-      if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+      any |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
       i += 8
     }
-    while i < n {
-      if raw[i] & 0x80 != 0 { return false }
-      i += 1
-    }
-    return true
+    if i < n { any |= raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self) }
+    return any & 0x8080_8080_8080_8080 == 0
   }
 
   /// Decodes a close payload (RFC 6455 §5.5.1): empty, or a 2-byte code plus a UTF-8 reason.

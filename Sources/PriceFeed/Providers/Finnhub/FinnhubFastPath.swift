@@ -142,11 +142,19 @@ enum FinnhubFastPath {
         // Every key is one letter: `"x"` read as three bytes. Any other key (longer, empty, an
         // escape, a control byte) is not one of the five letters below, so the model path
         // decides, as it would after reading the whole key.
-        guard i + 3 <= n, p[i] == UInt8(ascii: "\""), p[i + 2] == UInt8(ascii: "\"") else { return nil }
-        let key = p[i + 1]
-        i += 3
-        skipSpace()
-        guard take(UInt8(ascii: ":")) else { return nil }
+        let key: UInt8
+        let w = word(at: i)
+        if w & 0xFFFF_00FF == Self.compactKey {
+          // `"x":`, the usual spelling, as one word.
+          key = UInt8(truncatingIfNeeded: w >> 8)
+          i += 4
+        } else {
+          guard i + 3 <= n, p[i] == UInt8(ascii: "\""), p[i + 2] == UInt8(ascii: "\"") else { return nil }
+          key = p[i + 1]
+          i += 3
+          skipSpace()
+          guard take(UInt8(ascii: ":")) else { return nil }
+        }
         skipSpace()
         let bit: UInt8
         switch key {
@@ -234,6 +242,8 @@ enum FinnhubFastPath {
     static var tradWord: UInt32 { word("t", "r", "a", "d") }
     static var pingWord: UInt32 { word("p", "i", "n", "g") }
     static var nullWord: UInt32 { word("n", "u", "l", "l") }
+    /// `"x":` with any `x` (masked out by `0xFFFF_00FF`).
+    static var compactKey: UInt32 { word("\"", "\0", "\"", ":") }
 
     /// A string of printable ASCII without escapes; nil (model path) for anything else.
     mutating func simpleString() -> Span? {
