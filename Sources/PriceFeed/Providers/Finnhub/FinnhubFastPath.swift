@@ -329,7 +329,7 @@ enum FinnhubFastPath {
         return Price(String(decoding: span.slice(of: bytes), as: UTF8.self))
       }
       i = k
-      let text = String(decoding: UnsafeRawBufferPointer(start: p + start, count: k - start), as: UTF8.self)
+      let text = Price.text(ofDigits: UnsafeRawBufferPointer(start: p + start, count: k - start))
       return Price(
         plainText: text, mantissa: mantissa, significantDigits: significant, fractionDigits: fractionDigits,
         negative: negative)
