@@ -119,6 +119,7 @@ import WebSocketClient
       }
     }
     var answered = 0
+    var allInTableCount = 0
     let earlier = Quote(symbol: "EARLIER", price: Price("1")!, time: 1)
     let table = SymbolTable(["A", "BINANCE:BTCUSDT", "IC MARKETS:1", "AAPL", "BINANCE:ETHUSDT", "B"])
     for input in inputs + mutated {
@@ -134,6 +135,22 @@ import WebSocketClient
         #expect(
           provider.decode(message, appendingQuotesTo: &interned, symbols: table) == returned, "\(input)")
         #expect(interned == batch, "\(input)")
+        // Saying every quote is the table's lets the caller skip its filter: never wrongly.
+        var told = [earlier]
+        var allInTable = false
+        #expect(
+          provider.decode(message, appendingQuotesTo: &told, symbols: table, allInTable: &allInTable)
+            == returned,
+          "\(input)")
+        #expect(told == batch, "\(input)")
+        if allInTable {
+          allInTableCount += 1
+          #expect(told.dropFirst().allSatisfy { table.contains($0.symbol) }, "\(input)")
+        } else if returned == nil, told.count > 1, told.dropFirst().allSatisfy({ table.contains($0.symbol) })
+        {
+          // Only the model path's quotes are not vouched for.
+          #expect(provider.fastDecode(message) == nil, "\(input)")
+        }
         #expect(interned.map { Array($0.symbol.utf8) } == batch.map { Array($0.symbol.utf8) }, "\(input)")
         if case .quotes(let quotes) = reference {
           #expect(returned == nil, "\(input)")
@@ -153,6 +170,7 @@ import WebSocketClient
     }
     // The fast path must actually cover the common messages, or this test proves nothing.
     #expect(answered > 1000)
+    #expect(allInTableCount > 100)
   }
 
   /// The Finnhub scanner reads prices and times in one pass over the message (no span, then a

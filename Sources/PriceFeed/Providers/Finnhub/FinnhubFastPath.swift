@@ -27,11 +27,22 @@ enum FinnhubFastPath {
   static func decode(
     _ bytes: UnsafeRawBufferPointer, appendingTo quotes: inout [Quote], symbols: SymbolTable? = nil
   ) -> Verdict {
+    var unmatched = 0
+    return decode(bytes, appendingTo: &quotes, symbols: symbols, unmatched: &unmatched)
+  }
+
+  /// `decode(_:appendingTo:symbols:)`, counting in `unmatched` the quotes whose symbol is not
+  /// in `symbols` (all of them without a table).
+  static func decode(
+    _ bytes: UnsafeRawBufferPointer, appendingTo quotes: inout [Quote], symbols: SymbolTable?,
+    unmatched: inout Int
+  ) -> Verdict {
     let before = quotes.count
     var scanner = Scanner(bytes: bytes)
     scanner.symbols = symbols
     let verdict = scanner.message(into: &quotes)
     if verdict != .trades && quotes.count > before { quotes.removeSubrange(before...) }
+    unmatched = scanner.unmatched
     return verdict
   }
 
@@ -51,6 +62,8 @@ enum FinnhubFastPath {
     var tradeCount = 0
     /// The subscribed symbols, whose strings quotes reuse (see `SymbolTable.symbol(matching:)`).
     var symbols: SymbolTable?
+    /// How many quotes had a symbol not in `symbols`.
+    var unmatched = 0
 
     init(bytes: UnsafeRawBufferPointer) {
       self.bytes = bytes
@@ -190,9 +203,10 @@ enum FinnhubFastPath {
       } while take(UInt8(ascii: ","))
       guard take(UInt8(ascii: "}")), let price, let symbol, let time else { return nil }
       let name = UnsafeRawBufferPointer(start: p + symbol.start, count: symbol.count)
+      let interned = symbols?.symbol(matching: name)
+      if interned == nil { unmatched += 1 }
       return Quote(
-        symbol: symbols?.symbol(matching: name) ?? String(decoding: name, as: UTF8.self), price: price,
-        volume: volume, time: time)
+        symbol: interned ?? String(decoding: name, as: UTF8.self), price: price, volume: volume, time: time)
     }
 
     /// `null`, or an array of simple strings (the conditions are not part of a `Quote`).
