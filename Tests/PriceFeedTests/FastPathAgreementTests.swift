@@ -88,6 +88,18 @@ import WebSocketClient
       #"{"data":[{"p":1e2,"s":"A","t":1.0}],"type":"trade"}"#,
       #"{"data":[{"p":1,"s":"\u0041","t":1}],"type":"trade"}"#,
       #"{"type":"trade"}"#, #"{"type":"ping","data":[]}"#, #"{"type":"error","msg":"x"}"#,
+      // Around the opening and ending read as words.
+      #"{"data":[{"p":1,"s":"A","t":1}],"type":"trade"} "#,
+      #"{"data":[{"p":1,"s":"A","t":1}],"type":"trade"}}"#,
+      #"{"data":[{"p":1,"s":"A","t":1}],"type":"ping"}"#, #"{"data":[{"p":1,"s":"A","t":1}]}"#,
+      #"{"data":[{"p":1,"s":"A","t":1}],"type":"trade","type":"trade"}"#,
+      #"{"data":[{"p":1,"s":"A","t":1}],"data":[],"type":"trade"}"#,
+      #"{"data": [{"p":1,"s":"A","t":1}] , "type":"trade"}"#, #"{"data":[],"type":"trade"}"#,
+      #"{"data":[{"p":1,"s":"A","t":1}],"type":"trades"}"#,
+      #"{"data":[{"p":1,"s":"A","t":1}],"type":"trad"}"#,
+      #"{"data":[{"p":1,"s":"A","t":1}],"type":"trade" }"#,
+      #"{"data":[{"p":1,"s":"A","t":1}],"type":"trade""#,
+      #"{"data":[{"p":1,"s":"A","t":1}],"msg":"x","type":"trade"}"#, #"{"data":"#, #"{"data":[]"#,
     ]
     for name in [
       "finnhub-session.ndjson", "upbit-session.ndjson", "binance-session.ndjson", "coinbase-session.ndjson",
@@ -246,5 +258,15 @@ import WebSocketClient
       }
     }
     #expect(answered > 3000)
+  }
+
+  /// The words the scanner compares the usual message's opening and ending with are those texts.
+  @Test func finnhubWords() {
+    func word(_ text: String) -> UInt64 {
+      Array(text.utf8).withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+    }
+    #expect(FinnhubFastPath.Scanner.dataOpening == word(#"{"data":"#))
+    #expect(FinnhubFastPath.Scanner.typeMember == word(#","type":"#))
+    #expect(FinnhubFastPath.Scanner.tradeEnd == word(#""trade"}"#))
   }
 }

@@ -75,30 +75,32 @@ enum FinnhubFastPath {
     // MARK: Message
 
     mutating func message(into quotes: inout [Quote]) -> Verdict {
-      skipSpace()
-      guard take(UInt8(ascii: "{")) else { return .undecided }
       var type: Span?
       var hasData = false
-      skipSpace()
-      if !take(UInt8(ascii: "}")) {
-        repeat {
-          skipSpace()
-          guard let key = simpleString() else { return .undecided }
-          skipSpace()
-          guard take(UInt8(ascii: ":")) else { return .undecided }
-          skipSpace()
-          if key.count == 4 && word(at: key.start) == Self.typeWord {
-            guard type == nil, let value = simpleString() else { return .undecided }
-            type = value
-          } else if key.count == 4 && word(at: key.start) == Self.dataWord {
-            guard !hasData, trades(into: &quotes) else { return .undecided }
-            hasData = true
-          } else {
-            return .undecided  // "msg", unknown keys: the model path
-          }
-          skipSpace()
-        } while take(UInt8(ascii: ","))
-        guard take(UInt8(ascii: "}")) else { return .undecided }
+      if word64(at: 0) == Self.dataOpening {
+        // The usual opening as one word: what the members below read as `{` and the key "data".
+        i = 8
+        skipSpace()
+        guard trades(into: &quotes) else { return .undecided }
+        hasData = true
+        // The usual ending, `,"type":"trade"}` and nothing after it, as two words.
+        if n - i == 16 && word64(at: i) == Self.typeMember && word64(at: i + 8) == Self.tradeEnd {
+          i = n
+          return .trades
+        }
+        skipSpace()
+        if take(UInt8(ascii: ",")) {
+          guard members(type: &type, hasData: &hasData, into: &quotes) else { return .undecided }
+        } else {
+          guard take(UInt8(ascii: "}")) else { return .undecided }
+        }
+      } else {
+        skipSpace()
+        guard take(UInt8(ascii: "{")) else { return .undecided }
+        skipSpace()
+        if !take(UInt8(ascii: "}")) {
+          guard members(type: &type, hasData: &hasData, into: &quotes) else { return .undecided }
+        }
       }
       skipSpace()
       guard i == n, let type else { return .undecided }
@@ -110,6 +112,29 @@ enum FinnhubFastPath {
       }
       if type.count == 4 && word(at: type.start) == Self.pingWord, !hasData { return .keepalive }
       return .undecided
+    }
+
+    /// The members of the message object from the next key to the closing brace; false when the
+    /// model path must decide.
+    mutating func members(type: inout Span?, hasData: inout Bool, into quotes: inout [Quote]) -> Bool {
+      repeat {
+        skipSpace()
+        guard let key = simpleString() else { return false }
+        skipSpace()
+        guard take(UInt8(ascii: ":")) else { return false }
+        skipSpace()
+        if key.count == 4 && word(at: key.start) == Self.typeWord {
+          guard type == nil, let value = simpleString() else { return false }
+          type = value
+        } else if key.count == 4 && word(at: key.start) == Self.dataWord {
+          guard !hasData, trades(into: &quotes) else { return false }
+          hasData = true
+        } else {
+          return false  // "msg", unknown keys: the model path
+        }
+        skipSpace()
+      } while take(UInt8(ascii: ","))
+      return take(UInt8(ascii: "}"))
     }
 
     /// `[ {trade}, … ]`, each appended to `quotes`; false when the model path must decide.
@@ -241,6 +266,17 @@ enum FinnhubFastPath {
       guard k >= 0, k + 4 <= n else { return 0 }
       return UInt32(littleEndian: UnsafeRawPointer(p + k).loadUnaligned(as: UInt32.self))
     }
+
+    /// The eight bytes at `k` as a little-endian word; 0 (no constant below) when fewer are left.
+    @inline(__always) func word64(at k: Int) -> UInt64 {
+      guard k >= 0, k + 8 <= n else { return 0 }
+      return UInt64(littleEndian: UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self))
+    }
+
+    /// `{"data":`, `,"type":` and `"trade"}` as `word64(at:)` reads them.
+    static var dataOpening: UInt64 { 0x3A22_6174_6164_227B }
+    static var typeMember: UInt64 { 0x3A22_6570_7974_222C }
+    static var tradeEnd: UInt64 { 0x7D22_6564_6172_7422 }
 
     /// Four letters as the word `word(at:)` reads where they are spelled.
     @inline(__always) static func word(
