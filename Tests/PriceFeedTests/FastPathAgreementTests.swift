@@ -269,4 +269,59 @@ import WebSocketClient
     #expect(FinnhubFastPath.Scanner.typeMember == word(#","type":"#))
     #expect(FinnhubFastPath.Scanner.tradeEnd == word(#""trade"}"#))
   }
+
+  /// The scanner's word-at-a-time steps: eight digits at once, and eight plain string bytes at
+  /// once, against byte-by-byte references, with every byte value at every position.
+  @Test func finnhubWordSteps() {
+    func word(_ bytes: [UInt8]) -> UInt64 {
+      bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+    }
+    var rng = Random(state: 11)
+    for _ in 0..<200 {
+      let digits = (0..<8).map { _ in UInt8(ascii: "0") + UInt8(rng.next() % 10) }
+      let plain = (0..<8).map { _ in UInt8(0x20 + rng.next() % 0x5F) }.map {
+        $0 == 0x22 || $0 == 0x5C ? 0x41 : $0
+      }
+      #expect(FinnhubFastPath.Scanner.isEightDigits(word(digits)))
+      #expect(
+        FinnhubFastPath.Scanner.eightDigits(word(digits)) == UInt64(String(decoding: digits, as: UTF8.self))!)
+      #expect(!FinnhubFastPath.Scanner.mayEndString(word(plain)))
+      for position in 0..<8 {
+        for byte in UInt8.min...UInt8.max {
+          var d = digits
+          d[position] = byte
+          #expect(FinnhubFastPath.Scanner.isEightDigits(word(d)) == (byte &- 0x30 < 10))
+          var q = plain
+          q[position] = byte
+          let special = byte < 0x20 || byte >= 0x7F || byte == 0x22 || byte == 0x5C
+          // Never a miss; a false alarm only costs the byte loop, and never happens for a lone byte.
+          #expect(FinnhubFastPath.Scanner.mayEndString(word(q)) == special)
+        }
+      }
+    }
+    // Simple strings of every length, with a special byte anywhere, scan as the byte loop does.
+    for length in 0..<40 {
+      let body = (0..<length).map { UInt8(0x41 + $0 % 26) }
+      for position in -1..<length {
+        for special: UInt8 in [0x22, 0x5C, 0x1F, 0x7F, 0x80, 0xFF, 0x00] {
+          var bytes = body
+          if position >= 0 { bytes[position] = special }
+          let input = [0x22] + bytes + [0x22, 0x2C]
+          input.withUnsafeBytes { raw in
+            var scanner = FinnhubFastPath.Scanner(bytes: raw)
+            let span = scanner.simpleString()
+            // The reference: the first quote ends the string; anything not plain before it fails.
+            let end = bytes.firstIndex(of: 0x22) ?? length
+            let plain = bytes[..<end].allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x5C }
+            if plain {
+              #expect(span?.start == 1 && span?.end == 1 + end, "\(length) \(position) \(special)")
+              #expect(scanner.i == 2 + end)
+            } else {
+              #expect(span == nil, "\(length) \(position) \(special)")
+            }
+          }
+        }
+      }
+    }
+  }
 }

@@ -301,6 +301,12 @@ enum FinnhubFastPath {
       guard k < n, p[k] == UInt8(ascii: "\"") else { return nil }
       k += 1
       let start = k
+      // Eight plain bytes a step; from a word holding anything else on, byte by byte.
+      while k + 8 <= n,
+        !Self.mayEndString(UInt64(littleEndian: UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self)))
+      {
+        k += 8
+      }
       while k < n {
         let b = p[k]
         if b == UInt8(ascii: "\"") {
@@ -396,6 +402,14 @@ enum FinnhubFastPath {
         k += 1
       } else {
         let start = k
+        // Eight digits in one step when there are (a millisecond time has 13).
+        if k + 8 <= n {
+          let w = UInt64(littleEndian: UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self))
+          if Self.isEightDigits(w) {
+            value = Int64(Self.eightDigits(w))
+            k += 8
+          }
+        }
         while k < n, p[k] &- 0x30 < 10 {
           guard k - start < 18 else { return nil }
           value = value * 10 + Int64(p[k] &- 0x30)
@@ -405,6 +419,38 @@ enum FinnhubFastPath {
       if k < n, p[k] == UInt8(ascii: ".") || p[k] | 0x20 == UInt8(ascii: "e") { return nil }
       i = k
       return value
+    }
+
+    /// Whether any byte of `w` is not plain in a simple string: a quote, a backslash, a control
+    /// byte (below 0x20), 0x7F or above. Never false when one is; may be true when none is (a
+    /// borrow or carry next to such a byte), which only sends the word to the byte loop.
+    @inline(__always) static func mayEndString(_ w: UInt64) -> Bool {
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      let highs: UInt64 = 0x8080_8080_8080_8080
+      func hasZero(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
+      let high = w & highs
+      let del = (w &+ ones) & highs
+      let control = (w &- 0x2020_2020_2020_2020) & ~w & highs
+      let quote = hasZero(w ^ 0x2222_2222_2222_2222)
+      let backslash = hasZero(w ^ 0x5C5C_5C5C_5C5C_5C5C)
+      return high | del | control | quote | backslash != 0
+    }
+
+    /// Whether all eight bytes of `w` are ASCII digits: each high nibble is 3, and stays 3 when
+    /// 6 is added (0x3A…0x3F would carry into it; no byte can carry into the next).
+    @inline(__always) static func isEightDigits(_ w: UInt64) -> Bool {
+      w & 0xF0F0_F0F0_F0F0_F0F0 == 0x3030_3030_3030_3030
+        && (w &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0 == 0x3030_3030_3030_3030
+    }
+
+    /// The value of eight ASCII digits read as a little-endian word (the first digit in the
+    /// lowest byte): pairs, then fours, then all eight, by multiplications.
+    @inline(__always) static func eightDigits(_ w: UInt64) -> UInt64 {
+      var v = w &- 0x3030_3030_3030_3030
+      v = (v &* 10) &+ (v >> 8)
+      let low = (v & 0x0000_00FF_0000_00FF) &* (100 &+ (1_000_000 << 32))
+      let high = ((v >> 16) & 0x0000_00FF_0000_00FF) &* (1 &+ (10_000 << 32))
+      return (low &+ high) >> 32
     }
 
     /// The literal `null`, not running into more letters (`nullx`).
