@@ -370,14 +370,19 @@ enum FinnhubFastPath {
       if k < n, p[k] == UInt8(ascii: ".") {
         k += 1
         let fracStart = k
+        // After a zero integer part, the fraction's leading zeros are not significant (and
+        // leave the mantissa 0); every digit after them is.
+        if significant == 0 {
+          while k < n, p[k] == UInt8(ascii: "0") { k += 1 }
+        }
+        let leadingZeros = k - fracStart
         while k < n, p[k] &- 0x30 < 10 {
-          let d = p[k] &- 0x30
-          if significant > 0 || d != 0 { significant += 1 }
-          mantissa = mantissa &* 10 &+ UInt64(d)
+          mantissa = mantissa &* 10 &+ UInt64(p[k] &- 0x30)
           k += 1
         }
         guard k > fracStart else { return nil }
         fractionDigits = k - fracStart
+        significant += fractionDigits - leadingZeros
       }
       if k < n, p[k] | 0x20 == UInt8(ascii: "e") {
         // Rare: the grammar, then the general path.
