@@ -80,7 +80,11 @@ public struct MessageAssembler: Sendable {
   /// its `String` straight from the parser's buffer, without a payload array in between.
   public mutating func next(from parser: inout FrameParser) throws(FrameError) -> Event? {
     while true {
-      let item = try parser.next(inPlace: true, text: { wholeText($0) })
+      // The closure captures two values, not `self` (a copy of the assembler, fragments and all).
+      let assembling = openOpcode != nil
+      let limit = maximumMessageSize
+      let item = try parser.next(
+        inPlace: true, text: { Self.wholeText($0, assembling: assembling, limit: limit) })
       switch item {
       case nil: return nil
       case .text(let text): return .message(.text(try text.get()))
@@ -89,10 +93,13 @@ public struct MessageAssembler: Sendable {
     }
   }
 
-  /// What `receive(_:)` makes of a final text frame with this payload.
-  private func wholeText(_ payload: UnsafeRawBufferPointer) -> Result<String, FrameError> {
-    guard openOpcode == nil else { return .failure(.expectedContinuation) }
-    guard payload.count <= maximumMessageSize else {
+  /// What `receive(_:)` makes of a final text frame with this payload, `assembling` a fragmented
+  /// message or not, with `limit` the maximum message size.
+  private static func wholeText(
+    _ payload: UnsafeRawBufferPointer, assembling: Bool, limit: Int
+  ) -> Result<String, FrameError> {
+    guard !assembling else { return .failure(.expectedContinuation) }
+    guard payload.count <= limit else {
       return .failure(.messageTooLarge(UInt64(payload.count)))
     }
     if Self.isASCII(payload) { return .success(String(decoding: payload, as: UTF8.self)) }
