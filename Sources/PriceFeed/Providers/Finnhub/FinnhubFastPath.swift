@@ -226,12 +226,15 @@ enum FinnhubFastPath {
         seen |= bit
         skipSpace()
       } while take(UInt8(ascii: ","))
-      guard take(UInt8(ascii: "}")), let price, let symbol, let time else { return nil }
+      guard take(UInt8(ascii: "}")), let symbol, let time else { return nil }
+      // The texts move into the quote (`consume`): no copy of them, and no release of the locals.
+      guard let price = consume price else { return nil }
       let name = UnsafeRawBufferPointer(start: p + symbol.start, count: symbol.count)
       let interned = symbols?.symbol(matching: name)
       if interned == nil { unmatched += 1 }
       return Quote(
-        symbol: interned ?? String(decoding: name, as: UTF8.self), price: price, volume: volume, time: time)
+        symbol: interned ?? String(decoding: name, as: UTF8.self), price: price, volume: consume volume,
+        time: time)
     }
 
     /// `null`, or an array of simple strings (the conditions are not part of a `Quote`).
