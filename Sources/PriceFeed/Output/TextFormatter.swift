@@ -60,11 +60,10 @@ public struct TextFormatter: QuoteFormatter {
   /// The usual line without color — a four-digit year, a symbol that needs no escape, short
   /// texts — written into stack memory and appended at once; false (nothing written) otherwise.
   private mutating func appendPlainLine(_ quote: Quote, to buffer: inout [UInt8]) -> Bool {
-    var symbol = quote.symbol
-    var price = quote.price.text
     let time = timestamps.milliseconds(of: quote)
-    return symbol.withUTF8 { symbol in
-      price.withUTF8 { price in
+    // The texts' bytes where they are (nil, and the general path, for a non-native string).
+    let written = quote.symbol.utf8.withContiguousStorageIfAvailable { symbol in
+      quote.price.text.utf8.withContiguousStorageIfAvailable { price in
         guard symbol.count <= 64, price.count <= 64, TerminalText.isPlain(symbol) else { return false }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: UTCTimestamp.width + 3 + 128) { line in
           let base = line.baseAddress!
@@ -87,5 +86,6 @@ public struct TextFormatter: QuoteFormatter {
         }
       }
     }
+    return written.flatMap { $0 } ?? false
   }
 }
