@@ -145,8 +145,7 @@ enum FinnhubFastPath {
       repeat {
         skipSpace()
         if recordEvery > 0 && tradeCount % recordEvery == 0 { starts.append(i) }
-        guard let quote = trade() else { return false }
-        if keep { quotes.append(quote) }
+        guard trade(into: &quotes) else { return false }
         tradeCount += 1
         skipSpace()
       } while take(UInt8(ascii: ","))
@@ -157,24 +156,25 @@ enum FinnhubFastPath {
     mutating func trades(count: Int, into quotes: inout [Quote]) -> Bool {
       for k in 0..<count {
         skipSpace()
-        guard let quote = trade() else { return false }
-        quotes.append(quote)
+        guard trade(into: &quotes) else { return false }
         skipSpace()
         if k + 1 < count, !take(UInt8(ascii: ",")) { return false }
       }
       return true
     }
 
-    /// `{"c":…,"p":…,"s":…,"t":…,"v":…}` in any order, nothing else.
-    mutating func trade() -> Quote? {
-      guard take(UInt8(ascii: "{")) else { return nil }
+    /// `{"c":…,"p":…,"s":…,"t":…,"v":…}` in any order, nothing else: its quote appended to
+    /// `quotes` (unless `keep` is false), built in place rather than returned and copied; false
+    /// (nothing appended) when the model path must decide.
+    mutating func trade(into quotes: inout [Quote]) -> Bool {
+      guard take(UInt8(ascii: "{")) else { return false }
       var price: Price?
       var symbol: Span?
       var time: Int64?
       var volume: Price?
       var seen: UInt8 = 0
       skipSpace()
-      if take(UInt8(ascii: "}")) { return nil }
+      if take(UInt8(ascii: "}")) { return false }
       repeat {
         skipSpace()
         // Every key is one letter: `"x"` read as three bytes. Any other key (longer, empty, an
@@ -187,54 +187,58 @@ enum FinnhubFastPath {
           key = UInt8(truncatingIfNeeded: w >> 8)
           i += 4
         } else {
-          guard i + 3 <= n, p[i] == UInt8(ascii: "\""), p[i + 2] == UInt8(ascii: "\"") else { return nil }
+          guard i + 3 <= n, p[i] == UInt8(ascii: "\""), p[i + 2] == UInt8(ascii: "\"") else { return false }
           key = p[i + 1]
           i += 3
           skipSpace()
-          guard take(UInt8(ascii: ":")) else { return nil }
+          guard take(UInt8(ascii: ":")) else { return false }
         }
         skipSpace()
         let bit: UInt8
         switch key {
         case UInt8(ascii: "p"):
           bit = 1
-          guard let value = self.price() else { return nil }
+          guard let value = self.price() else { return false }
           price = value
         case UInt8(ascii: "s"):
           bit = 2
-          guard let value = simpleString(), value.count > 0 else { return nil }
+          guard let value = simpleString(), value.count > 0 else { return false }
           symbol = value
         case UInt8(ascii: "t"):
           bit = 4
-          guard let value = integer() else { return nil }
+          guard let value = integer() else { return false }
           time = value
         case UInt8(ascii: "v"):
           bit = 8
           if takeNull() {
             volume = nil
           } else {
-            guard let value = self.price() else { return nil }
+            guard let value = self.price() else { return false }
             volume = value
           }
         case UInt8(ascii: "c"):
           bit = 16
-          guard conditions() else { return nil }
+          guard conditions() else { return false }
         default:
-          return nil
+          return false
         }
-        guard seen & bit == 0 else { return nil }  // a duplicate key: the model path
+        guard seen & bit == 0 else { return false }  // a duplicate key: the model path
         seen |= bit
         skipSpace()
       } while take(UInt8(ascii: ","))
-      guard take(UInt8(ascii: "}")), let symbol, let time else { return nil }
+      guard take(UInt8(ascii: "}")), let symbol, let time else { return false }
       // The texts move into the quote (`consume`): no copy of them, and no release of the locals.
-      guard let price = consume price else { return nil }
+      guard let price = consume price else { return false }
       let name = UnsafeRawBufferPointer(start: p + symbol.start, count: symbol.count)
       let interned = symbols?.symbol(matching: name)
       if interned == nil { unmatched += 1 }
-      return Quote(
-        symbol: interned ?? String(decoding: name, as: UTF8.self), price: price, volume: consume volume,
-        time: time)
+      if keep {
+        quotes.append(
+          Quote(
+            symbol: interned ?? String(decoding: name, as: UTF8.self), price: price, volume: consume volume,
+            time: time))
+      }
+      return true
     }
 
     /// `null`, or an array of simple strings (the conditions are not part of a `Quote`).
