@@ -70,8 +70,8 @@ func run(_ wire: [UInt8], mode: String) throws {
     offset = end
     // One read's messages travel as one batch of session events, as in the ticker.
     var events: [SessionEvent] = []
-    while let frame = try parser.next() {
-      guard case .message(let message)? = try assembler.receive(frame) else { continue }
+    while let event = try assembler.next(from: &parser) {
+      guard case .message(let message) = event else { continue }
       events.append(.message(message))
     }
     let now = start.advanced(by: .nanoseconds(10 * offset))

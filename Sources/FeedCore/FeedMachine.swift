@@ -153,7 +153,7 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
     var actions: [FeedAction] = []
     quotes.removeAll(keepingCapacity: true)
     quotes.append(contentsOf: chunk)
-    keepSubscribed(from: 0, into: &actions)
+    keepSubscribed(from: 0, filtered: false, into: &actions)
     flushQuotes(at: now, into: &actions)
     return actions
   }
@@ -306,10 +306,14 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
 
   private mutating func decode(_ message: WebSocketMessage, into actions: inout [FeedAction]) {
     let start = quotes.count
-    if let event = provider.decode(message, appendingQuotesTo: &quotes, symbols: filter.table) {
-      interpret(event, into: &actions)
+    var allInTable = false
+    let event = provider.decode(
+      message, appendingQuotesTo: &quotes, symbols: filter.table, allInTable: &allInTable)
+    if let event { interpret(event, into: &actions) }
+    // Quotes the decoder matched against the filter's own table need no second look-up.
+    if quotes.count > start {
+      keepSubscribed(from: start, filtered: allInTable && event == nil, into: &actions)
     }
-    if quotes.count > start { keepSubscribed(from: start, into: &actions) }
   }
 
   private mutating func interpret(_ event: ProviderEvent, into actions: inout [FeedAction]) {
@@ -337,9 +341,13 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
 
   /// Drops quotes of symbols not subscribed from `quotes[start...]` (reported), and notes the
   /// first quote of symbols waiting for one.
-  private mutating func keepSubscribed(from start: Int, into actions: inout [FeedAction]) {
-    let (removed, example) = filter.retain(&quotes, from: start)
-    if removed > 0, let example { actions.append(.report(.notSubscribed(count: removed, example: example))) }
+  private mutating func keepSubscribed(from start: Int, filtered: Bool, into actions: inout [FeedAction]) {
+    if !filtered {
+      let (removed, example) = filter.retain(&quotes, from: start)
+      if removed > 0, let example {
+        actions.append(.report(.notSubscribed(count: removed, example: example)))
+      }
+    }
     if !firstQuoteDue.isEmpty {
       for quote in quotes[start...] where firstQuoteDue[quote.symbol] != nil {
         firstQuoteDue[quote.symbol] = nil

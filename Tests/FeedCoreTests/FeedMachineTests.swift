@@ -82,6 +82,29 @@ import WebSocketClient
     #expect(actions.reports == [.notSubscribed(count: 1, example: "B")])
   }
 
+  /// Finnhub's decoder vouches for quotes whose symbols it took from the filter's table, and the
+  /// machine then skips its own filter pass: a message mixing subscribed and other symbols, or
+  /// one only the model path reads, is still filtered and reported.
+  @Test func finnhubQuotesAreFilteredWhateverTheDecoderVouchesFor() {
+    var m = FeedMachine<TestInstant>(
+      provider: FinnhubProvider(), symbols: ["A"], mode: .everyTrade, ticketPrefix: "t")
+    _ = m.opened(at: .zero)
+    func trades(_ symbols: [String]) -> SessionEvent {
+      let items = symbols.enumerated().map { #"{"p":\#($0.offset + 1),"s":"\#($0.element)","t":1}"# }
+      return .message(.text(#"{"data":[\#(items.joined(separator: ","))],"type":"trade"}"#))
+    }
+    let all = m.handle([trades(["A", "A"])], at: .at(1)).actions
+    #expect(all.published == ["A 1", "A 2"])
+    #expect(all.reports == [])
+    let mixed = m.handle([trades(["A", "B", "A"])], at: .at(2)).actions
+    #expect(mixed.published == ["A 1", "A 3"])
+    #expect(mixed.reports == [.notSubscribed(count: 1, example: "B")])
+    // An escape sends the message to the model path, which vouches for nothing.
+    let model = m.handle([trades(["\\u0041", "C"])], at: .at(3)).actions
+    #expect(model.published == ["A 1"])
+    #expect(model.reports == [.notSubscribed(count: 1, example: "C")])
+  }
+
   @Test func aRemovedSymbolsPendingPriceIsPublishedAndItsStateDropped() {
     var m = Self.machine(symbols: ["A", "B"], mode: .debounced(interval: .seconds(1), maxWait: .seconds(1)))
     _ = m.opened(at: .zero)

@@ -88,6 +88,18 @@ import WebSocketClient
       #"{"data":[{"p":1e2,"s":"A","t":1.0}],"type":"trade"}"#,
       #"{"data":[{"p":1,"s":"\u0041","t":1}],"type":"trade"}"#,
       #"{"type":"trade"}"#, #"{"type":"ping","data":[]}"#, #"{"type":"error","msg":"x"}"#,
+      // Around the opening and ending read as words.
+      #"{"data":[{"p":1,"s":"A","t":1}],"type":"trade"} "#,
+      #"{"data":[{"p":1,"s":"A","t":1}],"type":"trade"}}"#,
+      #"{"data":[{"p":1,"s":"A","t":1}],"type":"ping"}"#, #"{"data":[{"p":1,"s":"A","t":1}]}"#,
+      #"{"data":[{"p":1,"s":"A","t":1}],"type":"trade","type":"trade"}"#,
+      #"{"data":[{"p":1,"s":"A","t":1}],"data":[],"type":"trade"}"#,
+      #"{"data": [{"p":1,"s":"A","t":1}] , "type":"trade"}"#, #"{"data":[],"type":"trade"}"#,
+      #"{"data":[{"p":1,"s":"A","t":1}],"type":"trades"}"#,
+      #"{"data":[{"p":1,"s":"A","t":1}],"type":"trad"}"#,
+      #"{"data":[{"p":1,"s":"A","t":1}],"type":"trade" }"#,
+      #"{"data":[{"p":1,"s":"A","t":1}],"type":"trade""#,
+      #"{"data":[{"p":1,"s":"A","t":1}],"msg":"x","type":"trade"}"#, #"{"data":"#, #"{"data":[]"#,
     ]
     for name in [
       "finnhub-session.ndjson", "upbit-session.ndjson", "binance-session.ndjson", "coinbase-session.ndjson",
@@ -119,6 +131,7 @@ import WebSocketClient
       }
     }
     var answered = 0
+    var allInTableCount = 0
     let earlier = Quote(symbol: "EARLIER", price: Price("1")!, time: 1)
     let table = SymbolTable(["A", "BINANCE:BTCUSDT", "IC MARKETS:1", "AAPL", "BINANCE:ETHUSDT", "B"])
     for input in inputs + mutated {
@@ -134,6 +147,22 @@ import WebSocketClient
         #expect(
           provider.decode(message, appendingQuotesTo: &interned, symbols: table) == returned, "\(input)")
         #expect(interned == batch, "\(input)")
+        // Saying every quote is the table's lets the caller skip its filter: never wrongly.
+        var told = [earlier]
+        var allInTable = false
+        #expect(
+          provider.decode(message, appendingQuotesTo: &told, symbols: table, allInTable: &allInTable)
+            == returned,
+          "\(input)")
+        #expect(told == batch, "\(input)")
+        if allInTable {
+          allInTableCount += 1
+          #expect(told.dropFirst().allSatisfy { table.contains($0.symbol) }, "\(input)")
+        } else if returned == nil, told.count > 1, told.dropFirst().allSatisfy({ table.contains($0.symbol) })
+        {
+          // Only the model path's quotes are not vouched for.
+          #expect(provider.fastDecode(message) == nil, "\(input)")
+        }
         #expect(interned.map { Array($0.symbol.utf8) } == batch.map { Array($0.symbol.utf8) }, "\(input)")
         if case .quotes(let quotes) = reference {
           #expect(returned == nil, "\(input)")
@@ -153,5 +182,146 @@ import WebSocketClient
     }
     // The fast path must actually cover the common messages, or this test proves nothing.
     #expect(answered > 1000)
+    #expect(allInTableCount > 100)
+  }
+
+  /// The Finnhub scanner reads prices and times in one pass over the message (no span, then a
+  /// second parse): for every number spelling, inside a trade and alone, the fast answer (when
+  /// there is one) is the model path's, to the `Double`'s bits, and what follows the number is
+  /// where the scanner stops.
+  @Test("Finnhub: one-pass numbers agree with Price and the model path")
+  func finnhubNumbers() {
+    let provider = FinnhubProvider()
+    var rng = Random(state: 7)
+    var numbers = [
+      "0", "-0", "0.0", "-0.000", "7", "95372.09", "95372.10", "95380", "95380.0", "0.00063", "122.1",
+      "-12.5", "123456789012345", "1234567890123456", "12345678901234567890.5", "0.0000000000000000000001",
+      "0.00000000000000000000001", "9007199254740993", "1.7976931348623157", "00", "01", "1.", ".5", "-",
+      "1e5", "1.5E-3", "1E+2", "1e", "1e+", "-1.5e400", "1.2.3", "+1", "0x10", "1_000", "--1", "-.5",
+      "999999999999999999", "1000000000000000000", "9223372036854775807", "0.1e1", "12a", "1 ", "1,",
+    ]
+    for _ in 0..<3000 {
+      let intDigits = Int(rng.next() % 20) + 1
+      let fracDigits = Int(rng.next() % 25)
+      var text = rng.next() % 4 == 0 ? "-" : ""
+      for k in 0..<intDigits {
+        text += String(k == 0 && intDigits > 1 ? 1 + rng.next() % 9 : rng.next() % 10)
+      }
+      if fracDigits > 0 {
+        text += "."
+        for _ in 0..<fracDigits { text += String(rng.next() % 10) }
+      }
+      if rng.next() % 8 == 0 { text += "e\(Int(rng.next() % 40) - 20)" }
+      numbers.append(text)
+    }
+    var answered = 0
+    for number in numbers {
+      // The scanner alone, with something after the number.
+      for tail in ["", ",", "}", " ", "x", "."] {
+        let bytes = Array((number + tail).utf8)
+        bytes.withUnsafeBytes { raw in
+          var scanner = FinnhubFastPath.Scanner(bytes: raw)
+          let scanned = scanner.price()
+          var reference = FinnhubFastPath.Scanner(bytes: raw)
+          if let span = reference.number() {
+            let text = String(decoding: span.slice(of: raw), as: UTF8.self)
+            if let price = Price(text) {
+              guard let scanned else {
+                Issue.record("\(number + tail): the scanner declined a JSON number Price accepts")
+                return
+              }
+              expectSame(scanned, price, number + tail)
+              #expect(scanner.i == reference.i, "\(number + tail)")
+            } else {
+              #expect(scanned == nil, "\(number + tail)")
+            }
+          } else {
+            #expect(scanned == nil, "\(number + tail)")
+          }
+        }
+      }
+      // Inside a message, as price, volume and time.
+      for message in [
+        #"{"data":[{"p":\#(number),"s":"A","t":1,"v":1}],"type":"trade"}"#,
+        #"{"data":[{"p":1,"s":"A","t":1,"v":\#(number)}],"type":"trade"}"#,
+        #"{"data":[{"p":1,"s":"A","t":\#(number)}],"type":"trade"}"#,
+      ] {
+        guard let fast = provider.fastDecode(.text(message)) else { continue }
+        answered += 1
+        let model = provider.decodeThroughModel(.text(message))
+        #expect(fast == model, "\(message)")
+        for (f, m) in zip(fast.quotes, model.quotes) {
+          expectSame(f.price, m.price, message)
+          if let fv = f.volume, let mv = m.volume { expectSame(fv, mv, message) }
+          #expect((f.volume == nil) == (m.volume == nil), "\(message)")
+        }
+      }
+    }
+    #expect(answered > 3000)
+  }
+
+  /// The words the scanner compares the usual message's opening and ending with are those texts.
+  @Test func finnhubWords() {
+    func word(_ text: String) -> UInt64 {
+      Array(text.utf8).withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+    }
+    #expect(FinnhubFastPath.Scanner.dataOpening == word(#"{"data":"#))
+    #expect(FinnhubFastPath.Scanner.typeMember == word(#","type":"#))
+    #expect(FinnhubFastPath.Scanner.tradeEnd == word(#""trade"}"#))
+  }
+
+  /// The scanner's word-at-a-time steps: eight digits at once, and eight plain string bytes at
+  /// once, against byte-by-byte references, with every byte value at every position.
+  @Test func finnhubWordSteps() {
+    func word(_ bytes: [UInt8]) -> UInt64 {
+      bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+    }
+    var rng = Random(state: 11)
+    for _ in 0..<200 {
+      let digits = (0..<8).map { _ in UInt8(ascii: "0") + UInt8(rng.next() % 10) }
+      let plain = (0..<8).map { _ in UInt8(0x20 + rng.next() % 0x5F) }.map {
+        $0 == 0x22 || $0 == 0x5C ? 0x41 : $0
+      }
+      #expect(FinnhubFastPath.Scanner.isEightDigits(word(digits)))
+      #expect(
+        FinnhubFastPath.Scanner.eightDigits(word(digits)) == UInt64(String(decoding: digits, as: UTF8.self))!)
+      #expect(!FinnhubFastPath.Scanner.mayEndString(word(plain)))
+      for position in 0..<8 {
+        for byte in UInt8.min...UInt8.max {
+          var d = digits
+          d[position] = byte
+          #expect(FinnhubFastPath.Scanner.isEightDigits(word(d)) == (byte &- 0x30 < 10))
+          var q = plain
+          q[position] = byte
+          let special = byte < 0x20 || byte >= 0x7F || byte == 0x22 || byte == 0x5C
+          // Never a miss; a false alarm only costs the byte loop, and never happens for a lone byte.
+          #expect(FinnhubFastPath.Scanner.mayEndString(word(q)) == special)
+        }
+      }
+    }
+    // Simple strings of every length, with a special byte anywhere, scan as the byte loop does.
+    for length in 0..<40 {
+      let body = (0..<length).map { UInt8(0x41 + $0 % 26) }
+      for position in -1..<length {
+        for special: UInt8 in [0x22, 0x5C, 0x1F, 0x7F, 0x80, 0xFF, 0x00] {
+          var bytes = body
+          if position >= 0 { bytes[position] = special }
+          let input = [0x22] + bytes + [0x22, 0x2C]
+          input.withUnsafeBytes { raw in
+            var scanner = FinnhubFastPath.Scanner(bytes: raw)
+            let span = scanner.simpleString()
+            // The reference: the first quote ends the string; anything not plain before it fails.
+            let end = bytes.firstIndex(of: 0x22) ?? length
+            let plain = bytes[..<end].allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x5C }
+            if plain {
+              #expect(span?.start == 1 && span?.end == 1 + end, "\(length) \(position) \(special)")
+              #expect(scanner.i == 2 + end)
+            } else {
+              #expect(span == nil, "\(length) \(position) \(special)")
+            }
+          }
+        }
+      }
+    }
   }
 }

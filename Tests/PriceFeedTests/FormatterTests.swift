@@ -11,6 +11,9 @@ import Testing
     (4_102_444_800_000, "2100-01-01T00:00:00.000Z"),
     (253_402_300_799_999, "9999-12-31T23:59:59.999Z"),
     (-62_135_596_800_000, "0001-01-01T00:00:00.000Z"),
+    (-62_167_219_200_000, "0000-01-01T00:00:00.000Z"),
+    (-62_167_219_200_001, "-0001-12-31T23:59:59.999Z"),
+    (253_402_300_800_000, "10000-01-01T00:00:00.000Z"),
   ])
   func isoTimestamps(ms: Int64, expected: String) {
     #expect(UTCTimestamp.string(milliseconds: ms) == expected)
@@ -49,6 +52,40 @@ import Testing
     #expect(formatter.format(btc) == "2026-01-17T13:18:52.976Z\tBINANCE:BTCUSDT\t95372.09\n")
     let spaced = Quote(symbol: "IC MARKETS:1", price: Price("1.16539E8")!, time: 0)
     #expect(formatter.format(spaced) == "1970-01-01T00:00:00.000Z\tIC MARKETS:1\t116539000\n")
+  }
+
+  /// The plain line is written in one piece into stack memory when it can be: whatever the
+  /// quote, the line is the fields written one by one (the timestamp, the escaped symbol, the
+  /// price text), with a five-digit or negative year, a symbol that needs escapes, long texts.
+  @Test func textLineEqualsItsFields() {
+    let symbols = [
+      "BINANCE:BTCUSDT", "A", "", "IC MARKETS:1", "tab\there", "back\\slash", "é", "\u{7F}",
+      String(repeating: "S", count: 64), String(repeating: "L", count: 65),
+      String(repeating: "M", count: 300),
+    ]
+    let prices = [
+      "95372.09", "0", "-1.5", "1" + String(repeating: "0", count: 70),
+      "1." + String(repeating: "5", count: 62),
+    ]
+    let times: [Int64] = [
+      1_768_655_932_976, 0, -1, 253_402_300_799_999, 253_402_300_800_000, -62_167_219_200_001, .max, .min,
+    ]
+    for choice in TimestampChoice.allCases {
+      var formatter = TextFormatter(timestamps: choice)
+      for symbol in symbols {
+        for price in prices {
+          for time in times {
+            let quote = Quote(symbol: symbol, price: Price(price)!, time: time, received: time / 2)
+            var expected = ""
+            if let ms = choice.milliseconds(of: quote) {
+              expected += UTCTimestamp.string(milliseconds: ms) + "\t"
+            }
+            expected += TerminalText.escaped(symbol) + "\t" + price + "\n"
+            #expect(formatter.format(quote) == expected, "\(choice) \(symbol) \(price) \(time)")
+          }
+        }
+      }
+    }
   }
 
   @Test func textColourFollowsDirectionPerSymbol() {

@@ -2,16 +2,45 @@ import Testing
 
 @testable import WebSocketClient
 
-/// Parses `bytes` in chunks and runs every frame through an assembler.
+/// Parses `bytes` in chunks and runs every frame through an assembler; the same bytes through
+/// `MessageAssembler.next(from:)` must give the same events and the same error.
 func assemble(
   _ bytes: [UInt8], chunk: Int, maximumMessageSize: Int = 1 << 20
 ) throws(FrameError) -> [MessageAssembler.Event] {
+  let framewise = assembleOutcome(bytes, chunk: chunk, maximumMessageSize: maximumMessageSize, inPlace: false)
+  let inPlace = assembleOutcome(bytes, chunk: chunk, maximumMessageSize: maximumMessageSize, inPlace: true)
+  #expect(framewise.events == inPlace.events)
+  #expect(framewise.error == inPlace.error)
+  if let error = framewise.error { throw error }
+  return framewise.events
+}
+
+/// The events until the first error, and that error: frame by frame (`FrameParser.next()` then
+/// `MessageAssembler.receive(_:)`), or `inPlace` (`MessageAssembler.next(from:)`).
+func assembleOutcome(
+  _ bytes: [UInt8], chunk: Int, maximumMessageSize: Int = 1 << 20, inPlace: Bool
+) -> (events: [MessageAssembler.Event], error: FrameError?) {
+  var parser = FrameParser(role: .client, maximumFrameSize: 1 << 20)
   var assembler = MessageAssembler(maximumMessageSize: maximumMessageSize)
   var events: [MessageAssembler.Event] = []
-  for frame in try parseFrames(bytes, chunk: chunk).frames {
-    if let event = try assembler.receive(frame) { events.append(event) }
+  var index = 0
+  do throws(FrameError) {
+    repeat {
+      let end = index + min(chunk, bytes.count - index)
+      parser.append(bytes[index..<end])
+      index = end
+      if inPlace {
+        while let event = try assembler.next(from: &parser) { events.append(event) }
+      } else {
+        while let frame = try parser.next() {
+          if let event = try assembler.receive(frame) { events.append(event) }
+        }
+      }
+    } while index < bytes.count
+  } catch {
+    return (events, error)
   }
-  return events
+  return (events, nil)
 }
 
 func serverFrame(_ opcode: Opcode, _ payload: [UInt8], fin: Bool = true) -> [UInt8] {
@@ -99,5 +128,48 @@ func serverFrame(_ opcode: Opcode, _ payload: [UInt8], fin: Bool = true) -> [UIn
       _ = try assemble(rejection.bytes, chunk: chunk, maximumMessageSize: rejection.maximumMessageSize)
     }
     #expect(rejection.error.closeCode.rawValue == rejection.closeCode)
+  }
+
+  /// Random frame sequences — text (valid, invalid, split UTF-8), binary, fragments, control
+  /// frames, oversized messages, frames collected apart (over 256 KiB) — in random chunks: a
+  /// whole text message made in place is what the frame-by-frame path makes of it, and every
+  /// error comes at the same point.
+  @Test(arguments: 0..<4) func inPlaceAgreesWithFrameByFrame(seed: UInt64) {
+    var state = seed &+ 1
+    func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+    let texts: [[UInt8]] = [
+      Array(#"{"data":[{"c":null,"p":95372.09,"s":"BINANCE:BTCUSDT","t":1,"v":0.5}],"type":"trade"}"#.utf8),
+      [], Array("€uro κόσμε".utf8), [0x48, 0xC3, 0x28], [0xE2, 0x82], [0x82, 0xAC], [0xFF],
+      [0xED, 0xA0, 0x80],
+      Array(repeating: UInt8(ascii: "a"), count: 300 << 10),
+    ]
+    var answered = 0
+    for _ in 0..<300 {
+      var bytes: [UInt8] = []
+      for _ in 0..<(1 + next() % 6) {
+        let payload = texts[Int(next() % UInt64(texts.count))]
+        switch next() % 8 {
+        case 0: bytes += serverFrame(.binary, payload)
+        case 1: bytes += serverFrame(.text, payload, fin: false)
+        case 2: bytes += serverFrame(.continuation, payload, fin: next() % 2 == 0)
+        case 3: bytes += serverFrame(.ping, Array(payload.prefix(100)))
+        default: bytes += serverFrame(.text, payload)
+        }
+      }
+      let chunk = [1, 7, 100, 4096, 65536, Int.max][Int(next() % 6)]
+      let limit = next() % 4 == 0 ? 50 : 1 << 20
+      let framewise = assembleOutcome(bytes, chunk: chunk, maximumMessageSize: limit, inPlace: false)
+      let inPlace = assembleOutcome(bytes, chunk: chunk, maximumMessageSize: limit, inPlace: true)
+      #expect(framewise.events == inPlace.events)
+      #expect(framewise.error == inPlace.error)
+      answered += framewise.events.count
+    }
+    #expect(answered > 100)
   }
 }

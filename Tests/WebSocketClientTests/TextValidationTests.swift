@@ -33,4 +33,20 @@ import Testing
     #expect(MessageAssembler.isASCII(bytes))
     #expect(try assemble(bytes) == .text(String(decoding: bytes, as: UTF8.self)))
   }
+
+  /// The word-at-a-time check finds a non-ASCII byte wherever it is, whatever the length (the
+  /// 32-byte steps, the 8-byte steps and the overlapping last word).
+  @Test func asciiCheckFindsEveryHighByte() {
+    for length in 0..<80 {
+      let plain = (0..<length).map { UInt8(0x20 + $0 % 90) }
+      #expect(MessageAssembler.isASCII(plain), "\(length)")
+      for position in 0..<length {
+        for high: UInt8 in [0x80, 0xC3, 0xFF] {
+          var bytes = plain
+          bytes[position] = high
+          #expect(!MessageAssembler.isASCII(bytes), "\(length) \(position)")
+        }
+      }
+    }
+  }
 }

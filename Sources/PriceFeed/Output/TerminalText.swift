@@ -21,7 +21,7 @@ public enum TerminalText {
   public static func appendEscaped(_ text: String, to out: inout [UInt8]) {
     var text = text
     let plain = text.withUTF8 { bytes -> Bool in
-      for byte in bytes where byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\\") { return false }
+      guard isPlain(bytes) else { return false }
       out.append(contentsOf: bytes)
       return true
     }
@@ -29,6 +29,13 @@ public enum TerminalText {
     for scalar in text.unicodeScalars {
       appendEscaped(scalar, to: &out)
     }
+  }
+
+  /// Whether `bytes` is printable ASCII without a backslash: text that escaping leaves as it is.
+  @inline(__always)
+  public static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    for byte in bytes where byte &- 0x20 >= 0x5F || byte == UInt8(ascii: "\\") { return false }
+    return true
   }
 
   /// `text`, escaped.

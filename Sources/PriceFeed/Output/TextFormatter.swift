@@ -30,6 +30,7 @@ public struct TextFormatter: QuoteFormatter {
   static let reset: [UInt8] = Array("\u{1B}[0m".utf8)
 
   public mutating func append(_ quote: Quote, to buffer: inout [UInt8]) {
+    if !useColor, appendPlainLine(quote, to: &buffer) { return }
     if let time = timestamps.milliseconds(of: quote) {
       UTCTimestamp.append(milliseconds: time, to: &buffer, days: &days)
       buffer.append(0x09)
@@ -54,5 +55,37 @@ public struct TextFormatter: QuoteFormatter {
       buffer.append(contentsOf: quote.price.text.utf8)
     }
     buffer.append(0x0A)
+  }
+
+  /// The usual line without color — a four-digit year, a symbol that needs no escape, short
+  /// texts — written into stack memory and appended at once; false (nothing written) otherwise.
+  private mutating func appendPlainLine(_ quote: Quote, to buffer: inout [UInt8]) -> Bool {
+    let time = timestamps.milliseconds(of: quote)
+    // The texts' bytes where they are (nil, and the general path, for a non-native string).
+    let written = quote.symbol.utf8.withContiguousStorageIfAvailable { symbol in
+      quote.price.text.utf8.withContiguousStorageIfAvailable { price in
+        guard symbol.count <= 64, price.count <= 64, TerminalText.isPlain(symbol) else { return false }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: UTCTimestamp.width + 3 + 128) { line in
+          let base = line.baseAddress!
+          var n = 0
+          if let time {
+            guard UTCTimestamp.write(milliseconds: time, to: base, days: &days) else { return false }
+            base[UTCTimestamp.width] = 0x09
+            n = UTCTimestamp.width + 1
+          }
+          if let from = symbol.baseAddress { (base + n).update(from: from, count: symbol.count) }
+          n += symbol.count
+          base[n] = 0x09
+          n += 1
+          if let from = price.baseAddress { (base + n).update(from: from, count: price.count) }
+          n += price.count
+          base[n] = 0x0A
+          n += 1
+          buffer.append(contentsOf: UnsafeBufferPointer(start: base, count: n))
+          return true
+        }
+      }
+    }
+    return written.flatMap { $0 } ?? false
   }
 }

@@ -27,40 +27,62 @@ public enum UTCTimestamp {
 
   /// `append(milliseconds:to:)`, remembering the last day's date in `days`.
   public static func append(milliseconds: Int64, to out: inout [UInt8], days cache: inout DayCache) {
+    // The common case, a four-digit year: 24 bytes of stack, appended at once.
+    let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: width) { b in
+      guard write(milliseconds: milliseconds, to: b.baseAddress!, days: &cache) else { return false }
+      out.append(contentsOf: UnsafeBufferPointer(start: b.baseAddress!, count: width))
+      return true
+    }
+    if written { return }
+    let (days, msOfDay) = floorDivide(milliseconds, 86_400_000)
+    let year = cache.date(ofDay: days).year
+    // The year with as many digits as needed (and a sign), then the fixed layout.
+    if year < 0 { out.append(UInt8(ascii: "-")) }
+    appendPadded(abs(year), width: 4, to: &out)
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { b in
+      let date = cache.date(ofDay: days)
+      writeRest(month: date.month, day: date.day, msOfDay: msOfDay, to: b.baseAddress!)
+      out.append(contentsOf: UnsafeBufferPointer(b))
+    }
+  }
+
+  /// How many bytes `write` writes: `2026-01-17T13:18:52.976Z`.
+  public static let width = 24
+
+  /// Writes the timestamp for `milliseconds` as `width` bytes at `out` when its year has four
+  /// digits (0...9999); false, writing nothing, otherwise.
+  @inline(__always)
+  public static func write(
+    milliseconds: Int64, to out: UnsafeMutablePointer<UInt8>, days cache: inout DayCache
+  ) -> Bool {
     let (days, msOfDay) = floorDivide(milliseconds, 86_400_000)
     let (year, month, day) = cache.date(ofDay: days)
+    guard year >= 0 && year <= 9999 else { return false }
+    put(year, digits: 4, into: out)
+    writeRest(month: month, day: day, msOfDay: msOfDay, to: out + 4)
+    return true
+  }
+
+  /// "-MM-DDTHH:MM:SS.mmmZ", 20 bytes at `b`.
+  @inline(__always)
+  private static func writeRest(month: Int64, day: Int64, msOfDay: Int64, to b: UnsafeMutablePointer<UInt8>) {
     let hour = msOfDay / 3_600_000
     let minute = msOfDay / 60_000 % 60
     let second = msOfDay / 1000 % 60
     let ms = msOfDay % 1000
-    // The year: four digits in the common case, as many as needed (and a sign) otherwise.
-    if year >= 0 && year <= 9999 {
-      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4) { b in
-        put(year, digits: 4, into: b, at: 0)
-        out.append(contentsOf: UnsafeBufferPointer(b))
-      }
-    } else {
-      if year < 0 { out.append(UInt8(ascii: "-")) }
-      appendPadded(abs(year), width: 4, to: &out)
-    }
-    // The rest has a fixed layout, "-MM-DDTHH:MM:SS.mmmZ": written into 20 bytes of stack and
-    // appended at once.
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { b in
-      b[0] = UInt8(ascii: "-")
-      put(month, digits: 2, into: b, at: 1)
-      b[3] = UInt8(ascii: "-")
-      put(day, digits: 2, into: b, at: 4)
-      b[6] = UInt8(ascii: "T")
-      put(hour, digits: 2, into: b, at: 7)
-      b[9] = UInt8(ascii: ":")
-      put(minute, digits: 2, into: b, at: 10)
-      b[12] = UInt8(ascii: ":")
-      put(second, digits: 2, into: b, at: 13)
-      b[15] = UInt8(ascii: ".")
-      put(ms, digits: 3, into: b, at: 16)
-      b[19] = UInt8(ascii: "Z")
-      out.append(contentsOf: UnsafeBufferPointer(b))
-    }
+    b[0] = UInt8(ascii: "-")
+    put(month, digits: 2, into: b + 1)
+    b[3] = UInt8(ascii: "-")
+    put(day, digits: 2, into: b + 4)
+    b[6] = UInt8(ascii: "T")
+    put(hour, digits: 2, into: b + 7)
+    b[9] = UInt8(ascii: ":")
+    put(minute, digits: 2, into: b + 10)
+    b[12] = UInt8(ascii: ":")
+    put(second, digits: 2, into: b + 13)
+    b[15] = UInt8(ascii: ".")
+    put(ms, digits: 3, into: b + 16)
+    b[19] = UInt8(ascii: "Z")
   }
 
   public static func string(milliseconds: Int64) -> String {
@@ -98,12 +120,10 @@ public enum UTCTimestamp {
 
   /// Writes `value` (0 ≤ value < 10^digits) as exactly `digits` decimal digits.
   @inline(__always)
-  private static func put(
-    _ value: Int64, digits: Int, into b: UnsafeMutableBufferPointer<UInt8>, at start: Int
-  ) {
+  private static func put(_ value: Int64, digits: Int, into b: UnsafeMutablePointer<UInt8>) {
     var v = value
-    var i = start + digits - 1
-    while i >= start {
+    var i = digits - 1
+    while i >= 0 {
       b[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
       v /= 10
       i -= 1

@@ -36,7 +36,7 @@ struct PriceStageCore: Sendable {
         if states[index].offer(quote) { out.append(quote) }
       }
       return out
-    case .debounced:
+    case .debounced(let interval, let maxWait):
       // What was due by `now` goes first, before the new quotes can replace or extend it: so the
       // output depends only on when quotes arrived, never on whether the caller's timer fired on
       // time or late (a replay, ticking exactly at each deadline, prints what the live run did).
@@ -44,9 +44,8 @@ struct PriceStageCore: Sendable {
       var rescan = false
       for quote in quotes {
         let index = stateIndex(for: quote.symbol)
-        guard !states[index].isStale(quote) else { continue }
-        states[index].hold(quote, at: now)
-        guard !rescan, let deadline = deadline(of: index) else { continue }
+        let held = states[index].hold(ifFresh: quote, at: now, interval: interval, maxWait: maxWait)
+        guard let deadline = held, !rescan else { continue }
         if let current = earliest, current.index == index {
           rescan = deadline != current.deadline  // the earliest moved (later): find the new one
         } else if earliest.map({ deadline < $0.deadline }) ?? true {

@@ -99,6 +99,11 @@ public struct SymbolTable: Sendable, Equatable {
 
   /// The index of `symbol`, if it is in the table (byte for byte).
   public func index(of symbol: String) -> Int? {
+    // The bytes where they are; a mutable copy (`withUTF8`) only for a non-native string.
+    if let found = symbol.utf8.withContiguousStorageIfAvailable({ index(ofBytes: UnsafeRawBufferPointer($0)) }
+    ) {
+      return found
+    }
     var symbol = symbol
     return symbol.withUTF8 { index(ofBytes: UnsafeRawBufferPointer($0)) }
   }

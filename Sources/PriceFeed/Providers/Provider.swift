@@ -76,6 +76,13 @@ public protocol Provider: Sendable {
   func decode(
     _ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote], symbols: SymbolTable
   ) -> ProviderEvent?
+  /// `decode(_:appendingQuotesTo:symbols:)`, also setting `allInTable` to whether every quote it
+  /// appended is for a symbol of `symbols` (true only when it knows: the caller may then skip
+  /// filtering them again). The default sets false.
+  func decode(
+    _ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote], symbols: SymbolTable,
+    allInTable: inout Bool
+  ) -> ProviderEvent?
   /// A message of at least `LargeMessage.threshold` bytes, decoded a chunk at a time; nil when
   /// this provider has no such path (then `decode` is used). The default is nil.
   func decodeLarge(_ message: WebSocketMessage) -> LargeMessage?
@@ -99,6 +106,14 @@ extension Provider {
     _ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote], symbols: SymbolTable
   ) -> ProviderEvent? {
     decode(message, appendingQuotesTo: &quotes)
+  }
+
+  public func decode(
+    _ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote], symbols: SymbolTable,
+    allInTable: inout Bool
+  ) -> ProviderEvent? {
+    allInTable = false
+    return decode(message, appendingQuotesTo: &quotes, symbols: symbols)
   }
 
   public func decode(_ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote]) -> ProviderEvent? {

@@ -91,6 +91,27 @@ public struct FrameParser: Sendable {
 
   /// The next complete frame, or nil when more bytes are needed.
   public mutating func next() throws(FrameError) -> Frame? {
+    // `inPlace: false` never calls `text`.
+    switch try next(inPlace: false, text: { _ in () }) {
+    case .frame(let frame): frame
+    case .text, nil: nil
+    }
+  }
+
+  /// What `next(inPlace:text:)` found: a frame, or what `text` made of a final text frame's payload.
+  enum Item<Text> {
+    case frame(Frame)
+    case text(Text)
+  }
+
+  /// `next()`, except that with `inPlace` a final, unmasked text frame whose payload is in the buffer (every
+  /// frame but those collected apart, see `largeFrameThreshold`) is handed to `text` as the bytes
+  /// where they lie instead of being copied into a `Frame`: the frame is consumed, and what
+  /// `text` returns is the item. `MessageAssembler.next(from:)` makes a message's `String`
+  /// straight from the buffer this way.
+  mutating func next<Text>(inPlace: Bool, text: (UnsafeRawBufferPointer) -> Text) throws(FrameError) -> Item<
+    Text
+  >? {
     while true {
       switch state {
       case .failed(let error):
@@ -120,21 +141,34 @@ public struct FrameParser: Sendable {
           large = nil
           if let key = header.maskingKey { Self.unmask(&payload, key: key) }
           state = .header
-          return Frame(fin: header.fin, rsv: header.rsv, opcode: header.opcode, payload: payload)
+          return .frame(Frame(fin: header.fin, rsv: header.rsv, opcode: header.opcode, payload: payload))
         }
         guard bufferedByteCount >= header.length else { return nil }
         let start = readIndex
-        var payload = Array(buffer[start..<start + header.length])
-        readIndex += header.length
-        if let key = header.maskingKey { Self.unmask(&payload, key: key) }
-        state = .header
-        if readIndex == buffer.count {
-          // Keep a small buffer's capacity for the next frames; give a large one back.
-          buffer.removeAll(keepingCapacity: buffer.capacity <= Self.largeFrameThreshold)
-          readIndex = 0
+        if inPlace, header.opcode == .text, header.fin, header.maskingKey == nil {
+          let made = buffer.withUnsafeBytes {
+            text(UnsafeRawBufferPointer(rebasing: $0[start..<start + header.length]))
+          }
+          consumePayload(header.length)
+          return .text(made)
         }
-        return Frame(fin: header.fin, rsv: header.rsv, opcode: header.opcode, payload: payload)
+        var payload = Array(buffer[start..<start + header.length])
+        if let key = header.maskingKey { Self.unmask(&payload, key: key) }
+        consumePayload(header.length)
+        return .frame(Frame(fin: header.fin, rsv: header.rsv, opcode: header.opcode, payload: payload))
       }
+    }
+  }
+
+  /// Consumes a payload of `length` bytes at `readIndex` from the buffer: the next frame's header
+  /// comes next.
+  private mutating func consumePayload(_ length: Int) {
+    readIndex += length
+    state = .header
+    if readIndex == buffer.count {
+      // Keep a small buffer's capacity for the next frames; give a large one back.
+      buffer.removeAll(keepingCapacity: buffer.capacity <= Self.largeFrameThreshold)
+      readIndex = 0
     }
   }
 

@@ -74,6 +74,39 @@ public struct MessageAssembler: Sendable {
     }
   }
 
+  /// The next event from the frames buffered in `parser`, or nil when it needs more bytes: the
+  /// same events and errors, in the same order, as `parser.next()` followed by `receive(_:)` for
+  /// each frame until one gives an event. A text message in one frame (the common case) becomes
+  /// its `String` straight from the parser's buffer, without a payload array in between.
+  public mutating func next(from parser: inout FrameParser) throws(FrameError) -> Event? {
+    while true {
+      // The closure captures two values, not `self` (a copy of the assembler, fragments and all).
+      let assembling = openOpcode != nil
+      let limit = maximumMessageSize
+      let item = try parser.next(
+        inPlace: true, text: { Self.wholeText($0, assembling: assembling, limit: limit) })
+      switch item {
+      case nil: return nil
+      case .text(let text): return .message(.text(try text.get()))
+      case .frame(let frame): if let event = try receive(frame) { return event }
+      }
+    }
+  }
+
+  /// What `receive(_:)` makes of a final text frame with this payload, `assembling` a fragmented
+  /// message or not, with `limit` the maximum message size.
+  private static func wholeText(
+    _ payload: UnsafeRawBufferPointer, assembling: Bool, limit: Int
+  ) -> Result<String, FrameError> {
+    guard !assembling else { return .failure(.expectedContinuation) }
+    guard payload.count <= limit else {
+      return .failure(.messageTooLarge(UInt64(payload.count)))
+    }
+    if Self.isASCII(payload) { return .success(String(decoding: payload, as: UTF8.self)) }
+    guard let text = String(validating: payload, as: UTF8.self) else { return .failure(.invalidUTF8) }
+    return .success(text)
+  }
+
   /// Checks the payload received so far of a frame that is still arriving: if it belongs to a
   /// text message, its new bytes are validated now. Call whenever the parser needs more bytes.
   public mutating func inspect(_ partial: FrameParser.PartialFrame?) throws(FrameError) {
@@ -107,19 +140,32 @@ public struct MessageAssembler: Sendable {
 
   /// Whether every byte is below 0x80, eight bytes at a time.
   static func isASCII(_ bytes: [UInt8]) -> Bool {
-    bytes.withUnsafeBytes { raw in
-      var i = 0
-      let n = raw.count
-      while i + 8 <= n {
-        if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
-        i += 8
-      }
-      while i < n {
-        if raw[i] & 0x80 != 0 { return false }
-        i += 1
-      }
+    bytes.withUnsafeBytes { isASCII($0) }
+  }
+
+  /// Thirty-two bytes a step; the last 1–7 bytes after a word as one overlapping word.
+  static func isASCII(_ raw: UnsafeRawBufferPointer) -> Bool {
+    let n = raw.count
+    guard n >= 8 else {
+      for byte in raw where byte & 0x80 != 0 { return false }
       return true
     }
+    var any: UInt64 = 0
+    var i = 0
+    while i + 32 <= n {
+      any |=
+        raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        | raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)
+        | raw.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self)
+        | raw.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self)
+      i += 32
+    }
+    while i + 8 <= n {
+      any |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      i += 8
+    }
+    if i < n { any |= raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self) }
+    return any & 0x8080_8080_8080_8080 == 0
   }
 
   /// Decodes a close payload (RFC 6455 §5.5.1): empty, or a 2-byte code plus a UTF-8 reason.

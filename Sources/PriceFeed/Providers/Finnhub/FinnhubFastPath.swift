@@ -27,16 +27,32 @@ enum FinnhubFastPath {
   static func decode(
     _ bytes: UnsafeRawBufferPointer, appendingTo quotes: inout [Quote], symbols: SymbolTable? = nil
   ) -> Verdict {
+    var unmatched = 0
+    return decode(bytes, appendingTo: &quotes, symbols: symbols, unmatched: &unmatched)
+  }
+
+  /// `decode(_:appendingTo:symbols:)`, counting in `unmatched` the quotes whose symbol is not
+  /// in `symbols` (all of them without a table).
+  static func decode(
+    _ bytes: UnsafeRawBufferPointer, appendingTo quotes: inout [Quote], symbols: SymbolTable?,
+    unmatched: inout Int
+  ) -> Verdict {
     let before = quotes.count
     var scanner = Scanner(bytes: bytes)
     scanner.symbols = symbols
     let verdict = scanner.message(into: &quotes)
     if verdict != .trades && quotes.count > before { quotes.removeSubrange(before...) }
+    unmatched = scanner.unmatched
     return verdict
   }
 
   struct Scanner {
     let bytes: UnsafeRawBufferPointer
+    /// `bytes` as typed bytes, and its count. Every read is guarded in the function that reads:
+    /// by `k < n` for one byte, `k + width <= n` for a word. An empty buffer may have no base
+    /// address; then `n` is 0 and `p` is never read.
+    let p: UnsafePointer<UInt8>
+    let n: Int
     var i = 0
     /// Large messages (`FinnhubLargeMessage`): false checks the trades without keeping them,
     /// recording the offset of every `recordEvery`-th one in `starts`.
@@ -46,42 +62,79 @@ enum FinnhubFastPath {
     var tradeCount = 0
     /// The subscribed symbols, whose strings quotes reuse (see `SymbolTable.symbol(matching:)`).
     var symbols: SymbolTable?
+    /// How many quotes had a symbol not in `symbols`.
+    var unmatched = 0
 
-    init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    init(bytes: UnsafeRawBufferPointer) {
+      self.bytes = bytes
+      n = bytes.count
+      // Never read when there is no base address (`n` is 0).
+      p = bytes.baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) } ?? UnsafePointer(bitPattern: 0x10)!
+    }
 
     // MARK: Message
 
     mutating func message(into quotes: inout [Quote]) -> Verdict {
-      skipSpace()
-      guard take(UInt8(ascii: "{")) else { return .undecided }
       var type: Span?
       var hasData = false
-      skipSpace()
-      if !take(UInt8(ascii: "}")) {
-        repeat {
-          skipSpace()
-          guard let key = simpleString() else { return .undecided }
-          skipSpace()
-          guard take(UInt8(ascii: ":")) else { return .undecided }
-          skipSpace()
-          if key.equals("type", in: bytes) {
-            guard type == nil, let value = simpleString() else { return .undecided }
-            type = value
-          } else if key.equals("data", in: bytes) {
-            guard !hasData, trades(into: &quotes) else { return .undecided }
-            hasData = true
-          } else {
-            return .undecided  // "msg", unknown keys: the model path
-          }
-          skipSpace()
-        } while take(UInt8(ascii: ","))
-        guard take(UInt8(ascii: "}")) else { return .undecided }
+      if word64(at: 0) == Self.dataOpening {
+        // The usual opening as one word: what the members below read as `{` and the key "data".
+        i = 8
+        skipSpace()
+        guard trades(into: &quotes) else { return .undecided }
+        hasData = true
+        // The usual ending, `,"type":"trade"}` and nothing after it, as two words.
+        if n - i == 16 && word64(at: i) == Self.typeMember && word64(at: i + 8) == Self.tradeEnd {
+          i = n
+          return .trades
+        }
+        skipSpace()
+        if take(UInt8(ascii: ",")) {
+          guard members(type: &type, hasData: &hasData, into: &quotes) else { return .undecided }
+        } else {
+          guard take(UInt8(ascii: "}")) else { return .undecided }
+        }
+      } else {
+        skipSpace()
+        guard take(UInt8(ascii: "{")) else { return .undecided }
+        skipSpace()
+        if !take(UInt8(ascii: "}")) {
+          guard members(type: &type, hasData: &hasData, into: &quotes) else { return .undecided }
+        }
       }
       skipSpace()
-      guard i == bytes.count, let type else { return .undecided }
-      if type.equals("trade", in: bytes), hasData { return .trades }
-      if type.equals("ping", in: bytes), !hasData { return .keepalive }
+      guard i == n, let type else { return .undecided }
+      if type.count == 5, type.end <= n, word(at: type.start) == Self.tradWord,
+        p[type.start + 4] == UInt8(ascii: "e"),
+        hasData
+      {
+        return .trades
+      }
+      if type.count == 4 && word(at: type.start) == Self.pingWord, !hasData { return .keepalive }
       return .undecided
+    }
+
+    /// The members of the message object from the next key to the closing brace; false when the
+    /// model path must decide.
+    mutating func members(type: inout Span?, hasData: inout Bool, into quotes: inout [Quote]) -> Bool {
+      repeat {
+        skipSpace()
+        guard let key = simpleString() else { return false }
+        skipSpace()
+        guard take(UInt8(ascii: ":")) else { return false }
+        skipSpace()
+        if key.count == 4 && word(at: key.start) == Self.typeWord {
+          guard type == nil, let value = simpleString() else { return false }
+          type = value
+        } else if key.count == 4 && word(at: key.start) == Self.dataWord {
+          guard !hasData, trades(into: &quotes) else { return false }
+          hasData = true
+        } else {
+          return false  // "msg", unknown keys: the model path
+        }
+        skipSpace()
+      } while take(UInt8(ascii: ","))
+      return take(UInt8(ascii: "}"))
     }
 
     /// `[ {trade}, … ]`, each appended to `quotes`; false when the model path must decide.
@@ -92,8 +145,7 @@ enum FinnhubFastPath {
       repeat {
         skipSpace()
         if recordEvery > 0 && tradeCount % recordEvery == 0 { starts.append(i) }
-        guard let quote = trade() else { return false }
-        if keep { quotes.append(quote) }
+        guard trade(into: &quotes) else { return false }
         tradeCount += 1
         skipSpace()
       } while take(UInt8(ascii: ","))
@@ -102,74 +154,96 @@ enum FinnhubFastPath {
 
     /// `count` trades of an array already checked, the first at offset `i`.
     mutating func trades(count: Int, into quotes: inout [Quote]) -> Bool {
-      for n in 0..<count {
+      for k in 0..<count {
         skipSpace()
-        guard let quote = trade() else { return false }
-        quotes.append(quote)
+        guard trade(into: &quotes) else { return false }
         skipSpace()
-        if n + 1 < count, !take(UInt8(ascii: ",")) { return false }
+        if k + 1 < count, !take(UInt8(ascii: ",")) { return false }
       }
       return true
     }
 
-    /// `{"c":…,"p":…,"s":…,"t":…,"v":…}` in any order, nothing else.
-    mutating func trade() -> Quote? {
-      guard take(UInt8(ascii: "{")) else { return nil }
+    /// `{"c":…,"p":…,"s":…,"t":…,"v":…}` in any order, nothing else: its quote appended to
+    /// `quotes` (unless `keep` is false), built in place rather than returned and copied; false
+    /// (nothing appended) when the model path must decide.
+    mutating func trade(into quotes: inout [Quote]) -> Bool {
+      guard take(UInt8(ascii: "{")) else { return false }
       var price: Price?
       var symbol: Span?
       var time: Int64?
       var volume: Price?
       var seen: UInt8 = 0
       skipSpace()
-      if take(UInt8(ascii: "}")) { return nil }
+      if take(UInt8(ascii: "}")) { return false }
       repeat {
         skipSpace()
-        guard let key = simpleString(), key.count == 1 else { return nil }
-        skipSpace()
-        guard take(UInt8(ascii: ":")) else { return nil }
+        // Every key is one letter: `"x"` read as three bytes. Any other key (longer, empty, an
+        // escape, a control byte) is not one of the five letters below, so the model path
+        // decides, as it would after reading the whole key.
+        let key: UInt8
+        let w = word(at: i)
+        if w & 0xFFFF_00FF == Self.compactKey {
+          // `"x":`, the usual spelling, as one word.
+          key = UInt8(truncatingIfNeeded: w >> 8)
+          i += 4
+        } else {
+          guard i + 3 <= n, p[i] == UInt8(ascii: "\""), p[i + 2] == UInt8(ascii: "\"") else { return false }
+          key = p[i + 1]
+          i += 3
+          skipSpace()
+          guard take(UInt8(ascii: ":")) else { return false }
+        }
         skipSpace()
         let bit: UInt8
-        switch bytes[key.start] {
+        switch key {
         case UInt8(ascii: "p"):
           bit = 1
-          guard let value = number(), let p = Self.price(value.slice(of: bytes)) else { return nil }
-          price = p
+          guard let value = self.price() else { return false }
+          price = value
         case UInt8(ascii: "s"):
           bit = 2
-          guard let value = simpleString(), value.count > 0 else { return nil }
+          guard let value = simpleString(), value.count > 0 else { return false }
           symbol = value
         case UInt8(ascii: "t"):
           bit = 4
-          guard let value = number(), let t = Self.integer(value.slice(of: bytes)) else { return nil }
-          time = t
+          guard let value = integer() else { return false }
+          time = value
         case UInt8(ascii: "v"):
           bit = 8
-          if takeLiteral("null") {
+          if takeNull() {
             volume = nil
           } else {
-            guard let value = number(), let v = Self.price(value.slice(of: bytes)) else { return nil }
-            volume = v
+            guard let value = self.price() else { return false }
+            volume = value
           }
         case UInt8(ascii: "c"):
           bit = 16
-          guard conditions() else { return nil }
+          guard conditions() else { return false }
         default:
-          return nil
+          return false
         }
-        guard seen & bit == 0 else { return nil }  // a duplicate key: the model path
+        guard seen & bit == 0 else { return false }  // a duplicate key: the model path
         seen |= bit
         skipSpace()
       } while take(UInt8(ascii: ","))
-      guard take(UInt8(ascii: "}")), let price, let symbol, let time else { return nil }
-      let name = symbol.slice(of: bytes)
-      return Quote(
-        symbol: symbols?.symbol(matching: name) ?? String(decoding: name, as: UTF8.self), price: price,
-        volume: volume, time: time)
+      guard take(UInt8(ascii: "}")), let symbol, let time else { return false }
+      // The texts move into the quote (`consume`): no copy of them, and no release of the locals.
+      guard let price = consume price else { return false }
+      let name = UnsafeRawBufferPointer(start: p + symbol.start, count: symbol.count)
+      let interned = symbols?.symbol(matching: name)
+      if interned == nil { unmatched += 1 }
+      if keep {
+        quotes.append(
+          Quote(
+            symbol: interned ?? String(decoding: name, as: UTF8.self), price: price, volume: consume volume,
+            time: time))
+      }
+      return true
     }
 
     /// `null`, or an array of simple strings (the conditions are not part of a `Quote`).
     mutating func conditions() -> Bool {
-      if takeLiteral("null") { return true }
+      if takeNull() { return true }
       guard take(UInt8(ascii: "[")) else { return false }
       skipSpace()
       if take(UInt8(ascii: "]")) { return true }
@@ -191,27 +265,64 @@ enum FinnhubFastPath {
       func slice(of bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: bytes[start..<end])
       }
-
-      func equals(_ text: StaticString, in bytes: UnsafeRawBufferPointer) -> Bool {
-        guard text.utf8CodeUnitCount == count else { return false }
-        let p = text.utf8Start
-        for k in 0..<count where bytes[start + k] != p[k] { return false }
-        return true
-      }
     }
+
+    /// The four bytes at `k` as a little-endian word; 0 (no key or value spells it) when fewer
+    /// than four bytes are left.
+    @inline(__always) func word(at k: Int) -> UInt32 {
+      guard k >= 0, k + 4 <= n else { return 0 }
+      return UInt32(littleEndian: UnsafeRawPointer(p + k).loadUnaligned(as: UInt32.self))
+    }
+
+    /// The eight bytes at `k` as a little-endian word; 0 (no constant below) when fewer are left.
+    @inline(__always) func word64(at k: Int) -> UInt64 {
+      guard k >= 0, k + 8 <= n else { return 0 }
+      return UInt64(littleEndian: UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self))
+    }
+
+    /// `{"data":`, `,"type":` and `"trade"}` as `word64(at:)` reads them.
+    static var dataOpening: UInt64 { 0x3A22_6174_6164_227B }
+    static var typeMember: UInt64 { 0x3A22_6570_7974_222C }
+    static var tradeEnd: UInt64 { 0x7D22_6564_6172_7422 }
+
+    /// Four letters as the word `word(at:)` reads where they are spelled.
+    @inline(__always) static func word(
+      _ a: Unicode.Scalar, _ b: Unicode.Scalar, _ c: Unicode.Scalar, _ d: Unicode.Scalar
+    )
+      -> UInt32
+    {
+      UInt32(a.value) | UInt32(b.value) << 8 | UInt32(c.value) << 16 | UInt32(d.value) << 24
+    }
+
+    static var typeWord: UInt32 { word("t", "y", "p", "e") }
+    static var dataWord: UInt32 { word("d", "a", "t", "a") }
+    static var tradWord: UInt32 { word("t", "r", "a", "d") }
+    static var pingWord: UInt32 { word("p", "i", "n", "g") }
+    static var nullWord: UInt32 { word("n", "u", "l", "l") }
+    /// `"x":` with any `x` (masked out by `0xFFFF_00FF`).
+    static var compactKey: UInt32 { word("\"", "\0", "\"", ":") }
 
     /// A string of printable ASCII without escapes; nil (model path) for anything else.
     mutating func simpleString() -> Span? {
-      guard take(UInt8(ascii: "\"")) else { return nil }
-      let start = i
-      while i < bytes.count {
-        let b = bytes[i]
+      var k = i
+      guard k < n, p[k] == UInt8(ascii: "\"") else { return nil }
+      k += 1
+      let start = k
+      // Eight plain bytes a step; from a word holding anything else on, byte by byte.
+      while k + 8 <= n,
+        !Self.mayEndString(UInt64(littleEndian: UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self)))
+      {
+        k += 8
+      }
+      while k < n {
+        let b = p[k]
         if b == UInt8(ascii: "\"") {
-          defer { i += 1 }
-          return Span(start: start, end: i)
+          i = k + 1
+          return Span(start: start, end: k)
         }
-        guard b >= 0x20, b < 0x7F, b != UInt8(ascii: "\\") else { return nil }
-        i += 1
+        // Printable ASCII (0x20–0x7E) but the backslash.
+        guard b &- 0x20 < 0x5F, b != UInt8(ascii: "\\") else { return nil }
+        k += 1
       }
       return nil
     }
@@ -220,68 +331,161 @@ enum FinnhubFastPath {
     mutating func number() -> Span? {
       let start = i
       if peek(UInt8(ascii: "-")) { i += 1 }
-      guard i < bytes.count, isDigit(bytes[i]) else { return nil }
-      if bytes[i] == UInt8(ascii: "0") {
+      guard i < n, isDigit(p[i]) else { return nil }
+      if p[i] == UInt8(ascii: "0") {
         i += 1
       } else {
-        while i < bytes.count, isDigit(bytes[i]) { i += 1 }
+        while i < n, isDigit(p[i]) { i += 1 }
       }
       if peek(UInt8(ascii: ".")) {
         i += 1
-        guard i < bytes.count, isDigit(bytes[i]) else { return nil }
-        while i < bytes.count, isDigit(bytes[i]) { i += 1 }
+        guard i < n, isDigit(p[i]) else { return nil }
+        while i < n, isDigit(p[i]) { i += 1 }
       }
-      if i < bytes.count, bytes[i] | 0x20 == UInt8(ascii: "e") {
+      if i < n, p[i] | 0x20 == UInt8(ascii: "e") {
         i += 1
-        if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
-        guard i < bytes.count, isDigit(bytes[i]) else { return nil }
-        while i < bytes.count, isDigit(bytes[i]) { i += 1 }
+        if i < n, p[i] == UInt8(ascii: "+") || p[i] == UInt8(ascii: "-") { i += 1 }
+        guard i < n, isDigit(p[i]) else { return nil }
+        while i < n, isDigit(p[i]) { i += 1 }
       }
       return Span(start: start, end: i)
     }
 
-    /// The price of a JSON number: plain decimals straight from the bytes; exponent forms
-    /// through the general `Price` initialiser.
-    static func price(_ number: UnsafeRawBufferPointer) -> Price? {
-      Price.plain(bytes: number) ?? Price(String(decoding: number, as: UTF8.self))
+    /// A JSON number as a `Price`, in one pass: a plain decimal straight from its digits (what
+    /// `Price.plain(bytes:)` gives for the same bytes); an exponent form through the general
+    /// `Price` initialiser. nil when the bytes are not a JSON number.
+    mutating func price() -> Price? {
+      let start = i
+      var k = i
+      let negative = k < n && p[k] == UInt8(ascii: "-")
+      if negative { k += 1 }
+      guard k < n, p[k] &- 0x30 < 10 else { return nil }
+      var mantissa: UInt64 = 0
+      // Digits from the first non-zero one on (the integer part has no leading zeros).
+      var significant = 0
+      if p[k] == UInt8(ascii: "0") {
+        k += 1
+      } else {
+        let intStart = k
+        while k < n, p[k] &- 0x30 < 10 {
+          mantissa = mantissa &* 10 &+ UInt64(p[k] &- 0x30)
+          k += 1
+        }
+        significant = k - intStart
+      }
+      var fractionDigits = 0
+      if k < n, p[k] == UInt8(ascii: ".") {
+        k += 1
+        let fracStart = k
+        // After a zero integer part, the fraction's leading zeros are not significant (and
+        // leave the mantissa 0); every digit after them is.
+        if significant == 0 {
+          while k < n, p[k] == UInt8(ascii: "0") { k += 1 }
+        }
+        let leadingZeros = k - fracStart
+        while k < n, p[k] &- 0x30 < 10 {
+          mantissa = mantissa &* 10 &+ UInt64(p[k] &- 0x30)
+          k += 1
+        }
+        guard k > fracStart else { return nil }
+        fractionDigits = k - fracStart
+        significant += fractionDigits - leadingZeros
+      }
+      if k < n, p[k] | 0x20 == UInt8(ascii: "e") {
+        // Rare: the grammar, then the general path.
+        guard let span = number() else { return nil }
+        return Price(String(decoding: span.slice(of: bytes), as: UTF8.self))
+      }
+      i = k
+      let text = Price.text(ofDigits: UnsafeRawBufferPointer(start: p + start, count: k - start))
+      return Price(
+        plainText: text, mantissa: mantissa, significantDigits: significant, fractionDigits: fractionDigits,
+        negative: negative)
     }
 
-    /// Plain digits that fit an Int64 (what `Int64(text)` accepts for a JSON integer without a
-    /// sign); nil otherwise, leaving signs, fractions and exponents to the model path.
-    static func integer(_ digits: UnsafeRawBufferPointer) -> Int64? {
-      guard !digits.isEmpty, digits.count <= 18 else { return nil }
+    /// A JSON integer of plain digits that fits an Int64 (at most 18 digits; what `Int64(text)`
+    /// accepts for a JSON integer without a sign), in one pass; nil for anything else, leaving
+    /// signs, fractions, exponents and malformed numbers to the model path.
+    mutating func integer() -> Int64? {
+      var k = i
+      guard k < n, p[k] &- 0x30 < 10 else { return nil }
       var value: Int64 = 0
-      for b in digits {
-        guard b >= 0x30, b <= 0x39 else { return nil }
-        value = value * 10 + Int64(b - 0x30)
+      if p[k] == UInt8(ascii: "0") {
+        k += 1
+      } else {
+        let start = k
+        // Eight digits in one step when there are (a millisecond time has 13).
+        if k + 8 <= n {
+          let w = UInt64(littleEndian: UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self))
+          if Self.isEightDigits(w) {
+            value = Int64(Self.eightDigits(w))
+            k += 8
+          }
+        }
+        while k < n, p[k] &- 0x30 < 10 {
+          guard k - start < 18 else { return nil }
+          value = value * 10 + Int64(p[k] &- 0x30)
+          k += 1
+        }
       }
+      if k < n, p[k] == UInt8(ascii: ".") || p[k] | 0x20 == UInt8(ascii: "e") { return nil }
+      i = k
       return value
     }
 
-    mutating func takeLiteral(_ literal: StaticString) -> Bool {
-      let n = literal.utf8CodeUnitCount
-      guard i + n <= bytes.count else { return false }
-      let p = literal.utf8Start
-      for k in 0..<n where bytes[i + k] != p[k] { return false }
-      // A literal must not run into more letters ("nullx").
-      if i + n < bytes.count, isLetter(bytes[i + n]) { return false }
-      i += n
+    /// Whether any byte of `w` is not plain in a simple string: a quote, a backslash, a control
+    /// byte (below 0x20), 0x7F or above. Never false when one is; may be true when none is (a
+    /// borrow or carry next to such a byte), which only sends the word to the byte loop.
+    @inline(__always) static func mayEndString(_ w: UInt64) -> Bool {
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      let highs: UInt64 = 0x8080_8080_8080_8080
+      func hasZero(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
+      let high = w & highs
+      let del = (w &+ ones) & highs
+      let control = (w &- 0x2020_2020_2020_2020) & ~w & highs
+      let quote = hasZero(w ^ 0x2222_2222_2222_2222)
+      let backslash = hasZero(w ^ 0x5C5C_5C5C_5C5C_5C5C)
+      return high | del | control | quote | backslash != 0
+    }
+
+    /// Whether all eight bytes of `w` are ASCII digits: each high nibble is 3, and stays 3 when
+    /// 6 is added (0x3A…0x3F would carry into it; no byte can carry into the next).
+    @inline(__always) static func isEightDigits(_ w: UInt64) -> Bool {
+      w & 0xF0F0_F0F0_F0F0_F0F0 == 0x3030_3030_3030_3030
+        && (w &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0 == 0x3030_3030_3030_3030
+    }
+
+    /// The value of eight ASCII digits read as a little-endian word (the first digit in the
+    /// lowest byte): pairs, then fours, then all eight, by multiplications.
+    @inline(__always) static func eightDigits(_ w: UInt64) -> UInt64 {
+      var v = w &- 0x3030_3030_3030_3030
+      v = (v &* 10) &+ (v >> 8)
+      let low = (v & 0x0000_00FF_0000_00FF) &* (100 &+ (1_000_000 << 32))
+      let high = ((v >> 16) & 0x0000_00FF_0000_00FF) &* (1 &+ (10_000 << 32))
+      return (low &+ high) >> 32
+    }
+
+    /// The literal `null`, not running into more letters (`nullx`).
+    mutating func takeNull() -> Bool {
+      guard word(at: i) == Self.nullWord else { return false }
+      if i + 4 < n, isLetter(p[i + 4]) { return false }
+      i += 4
       return true
     }
 
-    @inline(__always) func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
-    @inline(__always) func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
-    @inline(__always) func peek(_ b: UInt8) -> Bool { i < bytes.count && bytes[i] == b }
+    @inline(__always) func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
+    @inline(__always) func isLetter(_ b: UInt8) -> Bool { (b | 0x20) &- 0x61 < 26 }
+    @inline(__always) func peek(_ b: UInt8) -> Bool { i < n && p[i] == b }
 
     @inline(__always) mutating func take(_ b: UInt8) -> Bool {
-      guard i < bytes.count, bytes[i] == b else { return false }
+      guard i < n, p[i] == b else { return false }
       i += 1
       return true
     }
 
     @inline(__always) mutating func skipSpace() {
-      while i < bytes.count {
-        switch bytes[i] {
+      while i < n {
+        switch p[i] {
         case 0x20, 0x09, 0x0A, 0x0D: i += 1
         default: return
         }

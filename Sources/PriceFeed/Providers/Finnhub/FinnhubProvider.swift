@@ -72,27 +72,43 @@ public struct FinnhubProvider: Provider {
   }
 
   public func decode(_ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote]) -> ProviderEvent? {
-    decode(message, appendingQuotesTo: &quotes, table: nil)
+    var allInTable = false
+    return decode(message, appendingQuotesTo: &quotes, table: nil, allInTable: &allInTable)
   }
 
   public func decode(
     _ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote], symbols: SymbolTable
   ) -> ProviderEvent? {
-    decode(message, appendingQuotesTo: &quotes, table: symbols)
+    var allInTable = false
+    return decode(message, appendingQuotesTo: &quotes, table: symbols, allInTable: &allInTable)
+  }
+
+  public func decode(
+    _ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote], symbols: SymbolTable,
+    allInTable: inout Bool
+  ) -> ProviderEvent? {
+    decode(message, appendingQuotesTo: &quotes, table: symbols, allInTable: &allInTable)
   }
 
   private func decode(
-    _ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote], table: SymbolTable?
+    _ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote], table: SymbolTable?,
+    allInTable: inout Bool
   ) -> ProviderEvent? {
     let verdict: FinnhubFastPath.Verdict
+    var unmatched = 0
     switch message {
     case .text(var text):
       verdict = text.withUTF8 {
-        FinnhubFastPath.decode(UnsafeRawBufferPointer($0), appendingTo: &quotes, symbols: table)
+        FinnhubFastPath.decode(
+          UnsafeRawBufferPointer($0), appendingTo: &quotes, symbols: table, unmatched: &unmatched)
       }
     case .binary(let bytes):
-      verdict = bytes.withUnsafeBytes { FinnhubFastPath.decode($0, appendingTo: &quotes, symbols: table) }
+      verdict = bytes.withUnsafeBytes {
+        FinnhubFastPath.decode($0, appendingTo: &quotes, symbols: table, unmatched: &unmatched)
+      }
     }
+    // The fast path's quotes take their symbols from the table when it has them.
+    allInTable = verdict == .trades && table != nil && unmatched == 0
     switch verdict {
     case .trades: return nil
     case .keepalive: return .keepalive
