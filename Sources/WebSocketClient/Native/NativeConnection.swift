@@ -253,9 +253,9 @@ public final class NativeConnection: WebSocketConnection {
     var batchBytes = 0
     reading: while true {
       do throws(FrameError) {
-        while let frame = try parser.next() {
-          switch try assembler.receive(frame) {
-          case nil: break
+        // A text message in one frame becomes its String straight from the parser's buffer.
+        while let event = try assembler.next(from: &parser) {
+          switch event {
           case .message(let message):
             batch.append(message)
             batchBytes += message.byteCount
