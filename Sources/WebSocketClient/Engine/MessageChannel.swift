@@ -157,15 +157,20 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
       case .accepted: return true
       case .closed: return false
       case .full:
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-          let resumeNow = state.withLock { state -> Bool in
-            if !isFull(state) || state.finished || state.consumerGone { return true }
-            state.waitingSenders.append(continuation)
-            return false
-          }
-          if resumeNow { continuation.resume() }
-        }
+        await parkUntilRoom()
       }
+    }
+  }
+
+  /// Suspends the calling task until the channel has room, is finished or its consumer is gone.
+  private func parkUntilRoom() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let resumeNow = state.withLock { state -> Bool in
+        if !isFull(state) || state.finished || state.consumerGone { return true }
+        state.waitingSenders.append(continuation)
+        return false
+      }
+      if resumeNow { continuation.resume() }
     }
   }
 
@@ -287,14 +292,7 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
       case .accepted: return true
       case .closed: return false
       case .full:
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-          let resumeNow = state.withLock { state -> Bool in
-            if !isFull(state) || state.finished || state.consumerGone { return true }
-            state.waitingSenders.append(continuation)
-            return false
-          }
-          if resumeNow { continuation.resume() }
-        }
+        await parkUntilRoom()
       }
     }
   }
