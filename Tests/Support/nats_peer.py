@@ -10,6 +10,9 @@ Usage:
       Adds a JetStream stream (file storage) capturing SUBJECT; prints "OK".
   nats_peer.py stream-count URL NAME
       Prints the number of messages in the stream.
+  nats_peer.py stream-wait URL NAME N
+      Reads the stream from its start with an ordered consumer until N messages have been
+      delivered; prints N, or "TIMEOUT <seen>" after 25 s (a hang guard).
   nats_peer.py stream-dump URL NAME
       Prints "MSG <subject> <payload>" for every message in the stream, in order, then "END".
   nats_peer.py giant-info
@@ -57,6 +60,24 @@ async def stream(command, url, name, subject=None):
 
         await js.add_stream(StreamConfig(name=name, subjects=[subject], storage=StorageType.FILE))
         print("OK", flush=True)
+    elif command == "stream-wait":
+        info = await js.stream_info(name)
+        wanted = int(subject)
+        enough = asyncio.Event()
+        seen = 0
+
+        async def on_message(msg):
+            nonlocal seen
+            seen += 1
+            if seen >= wanted:
+                enough.set()
+
+        await js.subscribe(info.config.subjects[0], stream=name, ordered_consumer=True, cb=on_message)
+        try:
+            await asyncio.wait_for(enough.wait(), 25)
+            print(wanted, flush=True)
+        except asyncio.TimeoutError:
+            print(f"TIMEOUT {seen}", flush=True)
     else:
         info = await js.stream_info(name)
         count = info.state.messages

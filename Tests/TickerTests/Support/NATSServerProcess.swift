@@ -173,13 +173,9 @@ enum NATSPeer {
     (try? await run(["stream-count", url, stream]).first.flatMap { Int($0) }) ?? -1
   }
 
-  /// Polls the stream's size until it holds `count` messages (false after 30 s: a hang guard).
+  /// Waits until the stream holds `count` messages, reading it from its start with an ordered
+  /// consumer (false after 30 s: a hang guard).
   static func eventuallyCount(_ url: String, stream: String, atLeast count: Int) async -> Bool {
-    let limit = Date().addingTimeInterval(30)
-    while Date() < limit {
-      if await self.count(url, stream: stream) >= count { return true }
-      try? await Task.sleep(for: .milliseconds(100))
-    }
-    return false
+    (try? await run(["stream-wait", url, stream, String(count)])) == [String(count)]
   }
 }
