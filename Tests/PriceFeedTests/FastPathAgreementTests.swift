@@ -17,6 +17,22 @@ import WebSocketClient
     }
   }
 
+  /// A plain decimal: an optional minus, 1–20 integer digits (no leading zero unless alone) and
+  /// 0–24 fraction digits.
+  static func randomDecimal(_ rng: inout Random) -> String {
+    let intDigits = Int(rng.next() % 20) + 1
+    let fracDigits = Int(rng.next() % 25)
+    var text = rng.next() % 4 == 0 ? "-" : ""
+    for k in 0..<intDigits {
+      text += String(k == 0 && intDigits > 1 ? 1 + rng.next() % 9 : rng.next() % 10)
+    }
+    if fracDigits > 0 {
+      text += "."
+      for _ in 0..<fracDigits { text += String(rng.next() % 10) }
+    }
+    return text
+  }
+
   func expectSame(_ fast: Price, _ reference: Price, _ text: String) {
     #expect(fast.text == reference.text, "\(text)")
     #expect(
@@ -51,16 +67,7 @@ import WebSocketClient
   func priceRandom(seed: UInt64) {
     var rng = Random(state: seed)
     for _ in 0..<5000 {
-      let intDigits = Int(rng.next() % 20) + 1
-      let fracDigits = Int(rng.next() % 25)
-      var text = rng.next() % 4 == 0 ? "-" : ""
-      for k in 0..<intDigits {
-        text += String(k == 0 && intDigits > 1 ? 1 + rng.next() % 9 : rng.next() % 10)
-      }
-      if fracDigits > 0 {
-        text += "."
-        for _ in 0..<fracDigits { text += String(rng.next() % 10) }
-      }
+      let text = Self.randomDecimal(&rng)
       guard let reference = Price.general(text) else {
         #expect(Price.plain(text) == nil, "\(text)")
         continue
@@ -201,16 +208,7 @@ import WebSocketClient
       "999999999999999999", "1000000000000000000", "9223372036854775807", "0.1e1", "12a", "1 ", "1,",
     ]
     for _ in 0..<3000 {
-      let intDigits = Int(rng.next() % 20) + 1
-      let fracDigits = Int(rng.next() % 25)
-      var text = rng.next() % 4 == 0 ? "-" : ""
-      for k in 0..<intDigits {
-        text += String(k == 0 && intDigits > 1 ? 1 + rng.next() % 9 : rng.next() % 10)
-      }
-      if fracDigits > 0 {
-        text += "."
-        for _ in 0..<fracDigits { text += String(rng.next() % 10) }
-      }
+      var text = Self.randomDecimal(&rng)
       if rng.next() % 8 == 0 { text += "e\(Int(rng.next() % 40) - 20)" }
       numbers.append(text)
     }

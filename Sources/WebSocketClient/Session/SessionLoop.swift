@@ -19,8 +19,6 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     /// Why `onConnect` failed, if it did, and the peer's close status at that moment (the peer
     /// closed first when it had one); the connection is then on its way out.
     var subscribeFailure: (error: WebSocketError, peerClose: CloseStatus?)? = nil
-    /// Shared with the task that forwards this connection's messages.
-    var forwarding: Forwarding<C.Instant>? = nil
   }
 
   private let clock: C
@@ -154,7 +152,6 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
       abandon(connection)
     }
     let (inbox, events, clock, forwarding) = (context.inbox, context.events, clock, Forwarding<C.Instant>())
-    open.forwarding = forwarding
     self.forwarding = forwarding
     phase = .open(open)
     // Before the first message: the forwarding task below puts messages into the events itself.
@@ -211,7 +208,7 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
       open.armed = nil
       let now = clock.now
       noteForwarded(&open)
-      if open.forwarding?.isHeldBack == true {
+      if forwarding?.isHeldBack == true {
         // Our consumer is behind, so the connection is not being read: neither silence nor a
         // missing pong can be told apart from that, and neither is the peer's doing.
         open.monitor.heldBack(at: now)
@@ -250,7 +247,7 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
 
   /// Tells the monitor when the forwarding task last forwarded messages.
   private func noteForwarded(_ open: inout OpenConnection) {
-    if let instant = open.forwarding?.takeLastMessage() { open.monitor.receivedMessage(at: instant) }
+    if let instant = forwarding?.takeLastMessage() { open.monitor.receivedMessage(at: instant) }
   }
 
   private func dead(_ open: OpenConnection, reason: DisconnectReason) {
