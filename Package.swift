@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Module split (see README "Design"):
-//   WebSocketClient   engine protocol + native RFC 6455 engine; FoundationEssentials + Dispatch only
+//   WebSocketClient   engine protocol + native RFC 6455 engine (permessage-deflate through zlib, in
+//                     CZlibShim); FoundationEssentials + Dispatch only
 //   URLSessionEngine  URLSessionWebSocketTask engine; the only module that links FoundationNetworking.
 //                     On Linux the ticker does not link it: it is the plugin libTickerURLSession.so,
 //                     loaded with dlopen only when the URLSession engine is wanted (C ABI in
@@ -31,9 +32,13 @@ let package = Package(
     // OpenSSL is loaded with dlopen when the first wss:// connection needs it (see shim.c), so
     // it is not linked; its headers (libssl-dev) are needed to build.
     .target(name: "COpenSSLShim"),
+    // zlib for permessage-deflate (RFC 7692): linked (zlib1g-dev to build; the SDK's on macOS).
+    .target(name: "CZlibShim", linkerSettings: [.linkedLibrary("z")]),
     .target(
       name: "WebSocketClient",
-      dependencies: [.target(name: "COpenSSLShim", condition: .when(platforms: [.linux]))]
+      dependencies: [
+        "CZlibShim", .target(name: "COpenSSLShim", condition: .when(platforms: [.linux])),
+      ]
     ),
     .target(name: "TickerPluginABI"),
     .target(name: "URLSessionEngine", dependencies: ["WebSocketClient", "TickerPluginABI"]),

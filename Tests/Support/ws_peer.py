@@ -1,10 +1,20 @@
 #!/usr/bin/env python3
 """An independent WebSocket server (Python `websockets`) for the native engine's tests.
 
-Usage: ws_peer.py SCENARIO [--tls CERT KEY] [--host 127.0.0.1]
+Usage: ws_peer.py SCENARIO [--tls CERT KEY] [--host 127.0.0.1] [--deflate SPEC]
 Prints "PORT <n>" on stdout once listening, then serves until stdin closes. After each
 connection ends, prints "CLOSED <code> <reason>": the close frame it received from the client
 (code 1006 when none arrived), so tests can check what our engine sent.
+
+Compression (permessage-deflate) is off unless --deflate is given:
+  --deflate default   websockets' default (compression="deflate": server_max_window_bits=12,
+                      client_max_window_bits=12, memLevel 5)
+  --deflate P,P,...   a ServerPerMessageDeflateFactory with these parameters: any of
+                      server_no_context_takeover, client_no_context_takeover,
+                      server_max_window_bits=N, client_max_window_bits=N
+With compression on, each connection prints "EXTENSIONS <repr>" (what websockets agreed) when it
+opens, and the scenarios answer "stats" with "compressed-in N": how many frames from the client
+came with RSV1 set (counted by wrapping websockets' decoder).
 
 Scenarios
   echo        echoes every message (text stays text, binary stays binary)
@@ -15,6 +25,7 @@ Scenarios
   large       on "go N": sends one binary message of N bytes (byte i = i % 251)
   reject      refuses the upgrade with HTTP 401 and a body
   headers     sends back the request target (path?query) and Host header as two messages
+  bomb        on "go N": sends one text message of N spaces (it compresses about 1000 to 1)
 """
 import asyncio
 import http
@@ -23,11 +34,33 @@ import sys
 
 from websockets.asyncio.server import serve
 from websockets.exceptions import ConnectionClosed
+from websockets.extensions import permessage_deflate
+
+COMPRESSED_IN = {"frames": 0}
+_decode = permessage_deflate.PerMessageDeflate.decode
+
+
+def counting_decode(self, frame, *, max_size=None):
+    if frame.rsv1:
+        COMPRESSED_IN["frames"] += 1
+    return _decode(self, frame, max_size=max_size)
+
+
+permessage_deflate.PerMessageDeflate.decode = counting_decode
+
+
+async def answered(ws, message):
+    """Answers "stats"; True when the message was that."""
+    if message == "stats":
+        await ws.send(f"compressed-in {COMPRESSED_IN['frames']}")
+        return True
+    return False
 
 
 async def echo(ws):
     async for message in ws:
-        await ws.send(message)
+        if not await answered(ws, message):
+            await ws.send(message)
 
 
 async def fragmented(ws):
@@ -57,6 +90,12 @@ async def large(ws):
             await ws.send(bytes(i % 251 for i in range(n)))
 
 
+async def bomb(ws):
+    async for message in ws:
+        if isinstance(message, str) and message.startswith("go "):
+            await ws.send(" " * int(message[3:]))
+
+
 async def headers(ws):
     await ws.send(ws.request.path)
     await ws.send(ws.request.headers.get("Host", ""))
@@ -73,6 +112,7 @@ async def main():
     args = sys.argv[2:]
     host = "127.0.0.1"
     ctx = None
+    deflate = None
     while args:
         flag = args.pop(0)
         if flag == "--tls":
@@ -80,13 +120,25 @@ async def main():
             ctx.load_cert_chain(args.pop(0), args.pop(0))
         elif flag == "--host":
             host = args.pop(0)
+        elif flag == "--deflate":
+            deflate = args.pop(0)
     handlers = {"echo": echo, "fragmented": fragmented, "ping": ping, "close": close,
-                "large": large, "headers": headers, "reject": echo}
+                "large": large, "headers": headers, "reject": echo, "bomb": bomb}
     kwargs = {"ssl": ctx, "max_size": 64 * 1024 * 1024, "compression": None}
+    if deflate == "default":
+        kwargs["compression"] = "deflate"
+    elif deflate:
+        params = {}
+        for item in deflate.split(","):
+            name, _, value = item.partition("=")
+            params[name] = int(value) if value else True
+        kwargs["extensions"] = [permessage_deflate.ServerPerMessageDeflateFactory(**params)]
     if scenario == "reject":
         kwargs["process_request"] = reject_request
 
     async def guarded(ws):
+        if deflate:
+            print(f"EXTENSIONS {ws.protocol.extensions!r}", flush=True)
         try:
             await handlers[scenario](ws)
         except ConnectionClosed:

@@ -11,14 +11,19 @@ public struct ConnectOptions: Sendable {
   /// Seconds a frame may wait for the peer to take bytes (no progress at all) before the
   /// connection is failed: a peer that stops reading must not hold us, or our memory, forever.
   public var writeTimeout: Double
+  /// Offer permessage-deflate (RFC 7692) in the handshake (`--compression`). Only the native
+  /// engine compresses; URLSession's offers nothing on Linux.
+  public var compression: Bool
 
   public init(
     headers: [(name: String, value: String)] = [],
     connectTimeout: Double = 10,
     maximumMessageSize: Int = 16 << 20,
     caCertificateFile: String? = nil,
-    writeTimeout: Double = 30
+    writeTimeout: Double = 30,
+    compression: Bool = true
   ) {
+    self.compression = compression
     self.headers = headers
     self.connectTimeout = connectTimeout
     self.maximumMessageSize = maximumMessageSize
@@ -52,4 +57,11 @@ public protocol WebSocketConnection: AnyObject, Sendable {
   func close(_ status: CloseStatus, timeout: Double) async
   /// The close code and reason the peer sent, once it sent one.
   var peerCloseStatus: CloseStatus? { get }
+  /// The extensions the handshake agreed on, as the server put them
+  /// (`permessage-deflate; server_no_context_takeover`), or nil for none.
+  var extensions: String? { get }
+}
+
+extension WebSocketConnection {
+  public var extensions: String? { nil }
 }

@@ -26,11 +26,13 @@ public enum FrameError: Error, Sendable, Equatable {
   case invalidClosePayload
   /// A close frame with a code that may not be sent on the wire.
   case invalidCloseCode(UInt16)
+  /// A compressed message (permessage-deflate) that is not valid DEFLATE data.
+  case invalidCompressedData
 
   /// The close code to send when closing because of this error.
   public var closeCode: CloseCode {
     switch self {
-    case .invalidUTF8: .invalidFramePayloadData
+    case .invalidUTF8, .invalidCompressedData: .invalidFramePayloadData
     case .messageTooLarge: .messageTooBig
     default: .protocolError
     }

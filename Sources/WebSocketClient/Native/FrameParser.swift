@@ -3,6 +3,9 @@
 /// The header is validated as soon as its bytes are present, before any payload is buffered:
 /// RSV bits, opcode, control-frame rules, length encoding, the masking rule for the role, and the
 /// frame size limit. After an error the parser stays failed and keeps throwing that error.
+///
+/// With permessage-deflate agreed (`allowsCompression`), RSV1 may mark the first frame of a data
+/// message as compressed (RFC 7692 §6); on a continuation or control frame it is still an error.
 public struct FrameParser: Sendable {
   /// Which side of the connection *we* are: a client parses server frames and vice versa.
   public enum Role: Sendable, Equatable {
@@ -30,6 +33,8 @@ public struct FrameParser: Sendable {
 
   public let role: Role
   public let maximumFrameSize: Int
+  /// RSV1 may be set on a text or binary frame (permessage-deflate was agreed).
+  public let allowsCompression: Bool
   private(set) var state: State = .header
   private var buffer: [UInt8] = []
   /// Index of the first unconsumed byte in `buffer`; the prefix is dropped in `compact()`.
@@ -44,9 +49,10 @@ public struct FrameParser: Sendable {
   /// Frames whose payload is at least this long and not yet all here are collected in `large`.
   static let largeFrameThreshold = 256 << 10
 
-  public init(role: Role, maximumFrameSize: Int) {
+  public init(role: Role, maximumFrameSize: Int, allowsCompression: Bool = false) {
     self.role = role
     self.maximumFrameSize = max(0, maximumFrameSize)
+    self.allowsCompression = allowsCompression
   }
 
   /// Bytes received but not yet returned as part of a frame.
@@ -57,15 +63,22 @@ public struct FrameParser: Sendable {
   /// Only for unmasked frames (what a client receives); nil otherwise.
   public struct PartialFrame {
     public var opcode: Opcode
+    /// RSV1: the first frame of a compressed message (its bytes are not the message's).
+    public var compressed: Bool
     public var serial: Int
     public var received: ArraySlice<UInt8>
   }
 
   public var partialFrame: PartialFrame? {
     guard case .payload(let header) = state, header.maskingKey == nil else { return nil }
-    if let large { return PartialFrame(opcode: header.opcode, serial: frameSerial, received: large[...]) }
+    let compressed = header.rsv & 0b100 != 0
+    if let large {
+      return PartialFrame(
+        opcode: header.opcode, compressed: compressed, serial: frameSerial, received: large[...])
+    }
     let end = min(buffer.count, readIndex + header.length)
-    return PartialFrame(opcode: header.opcode, serial: frameSerial, received: buffer[readIndex..<end])
+    return PartialFrame(
+      opcode: header.opcode, compressed: compressed, serial: frameSerial, received: buffer[readIndex..<end])
   }
 
   public mutating func append(_ bytes: some Collection<UInt8>) {
@@ -145,7 +158,7 @@ public struct FrameParser: Sendable {
         }
         guard bufferedByteCount >= header.length else { return nil }
         let start = readIndex
-        if inPlace, header.opcode == .text, header.fin, header.maskingKey == nil {
+        if inPlace, header.opcode == .text, header.fin, header.rsv == 0, header.maskingKey == nil {
           let made = buffer.withUnsafeBytes {
             text(UnsafeRawBufferPointer(rebasing: $0[start..<start + header.length]))
           }
@@ -180,8 +193,12 @@ public struct FrameParser: Sendable {
     let b1 = buffer[readIndex + 1]
     let fin = b0 & 0x80 != 0
     let rsv = (b0 >> 4) & 0x7
-    guard rsv == 0 else { throw .reservedBitsSet(rsv) }
-    guard let opcode = Opcode(rawValue: b0 & 0x0F) else { throw .unknownOpcode(b0 & 0x0F) }
+    let opcode = Opcode(rawValue: b0 & 0x0F)
+    // RSV1 alone, on the first frame of a compressed message, is the one use an extension gave.
+    if rsv != 0 && !(allowsCompression && rsv == 0b100 && (opcode == .text || opcode == .binary)) {
+      throw .reservedBitsSet(rsv)
+    }
+    guard let opcode else { throw .unknownOpcode(b0 & 0x0F) }
     let masked = b1 & 0x80 != 0
     let length7 = b1 & 0x7F
     if opcode.isControl {

@@ -27,8 +27,9 @@ public enum Handshake {
   }
 
   /// The upgrade request. No `Origin` header (some servers rate-limit requests that carry one).
+  /// With `offerDeflate`, it offers permessage-deflate (`PerMessageDeflate.clientOffer`).
   public static func request(
-    for url: WebSocketURL, key: String, headers: [(name: String, value: String)]
+    for url: WebSocketURL, key: String, headers: [(name: String, value: String)], offerDeflate: Bool = false
   ) -> [UInt8] {
     var text = "GET \(url.target) HTTP/1.1\r\n"
     text += "Host: \(url.hostHeader)\r\n"
@@ -36,6 +37,7 @@ public enum Handshake {
     text += "Connection: Upgrade\r\n"
     text += "Sec-WebSocket-Key: \(key)\r\n"
     text += "Sec-WebSocket-Version: 13\r\n"
+    if offerDeflate { text += "Sec-WebSocket-Extensions: \(PerMessageDeflate.clientOffer)\r\n" }
     for header in headers {
       // Never let a header inject lines or fields.
       let name = HTTPHead.fieldText(header.name, dropping: ":")
@@ -75,9 +77,13 @@ public enum Handshake {
     }
   }
 
-  /// Checks a parsed response against the key we sent. `now` (seconds since the Unix epoch) turns
-  /// a `Retry-After` date into seconds.
-  public static func validate(_ response: Response, key: String, now: Int64) throws(HandshakeError) {
+  /// Checks a parsed response against the key we sent, and what it says to our permessage-deflate
+  /// offer (`offeredDeflate`) or to no offer: the agreed compression, or nil for none. `now`
+  /// (seconds since the Unix epoch) turns a `Retry-After` date into seconds.
+  @discardableResult
+  public static func validate(
+    _ response: Response, key: String, now: Int64, offeredDeflate: Bool = false
+  ) throws(HandshakeError) -> PerMessageDeflate? {
     guard response.status == 101 else {
       let retryAfter = response.head.value(of: "Retry-After").flatMap {
         RetryAfter.seconds(from: $0, now: now)
@@ -91,22 +97,21 @@ public enum Handshake {
     guard head.value(of: "Upgrade")?.lowercased() == "websocket" else { throw .missingUpgradeHeader }
     guard head.tokens(of: "Connection").contains("upgrade") else { throw .missingConnectionHeader }
     guard head.value(of: "Sec-WebSocket-Accept") == acceptValue(forKey: key) else { throw .invalidAcceptKey }
-    if let extensions = head.value(of: "Sec-WebSocket-Extensions"), !extensions.isEmpty {
-      throw .unexpectedExtension(extensions)
-    }
     if let proto = head.value(of: "Sec-WebSocket-Protocol"), !proto.isEmpty {
       throw .unexpectedExtension(proto)
     }
+    return try PerMessageDeflate.clientAgreement(
+      to: ExtensionHeader.values(in: head), offered: offeredDeflate)
   }
 
-  /// Parses and validates the response: nil when more bytes are needed, else the head and the
-  /// number of bytes it used.
+  /// Parses and validates the response: nil when more bytes are needed, else the head, the
+  /// number of bytes it used, and the agreed compression (see `validate`).
   public static func parseResponse(
     _ bytes: [UInt8], key: String, maximumHeadSize: Int = maximumHeadSize,
-    now: Int64 = WallClock.epochSeconds()
-  ) throws(HandshakeError) -> (response: Response, consumed: Int)? {
+    now: Int64 = WallClock.epochSeconds(), offeredDeflate: Bool = false
+  ) throws(HandshakeError) -> (response: Response, consumed: Int, deflate: PerMessageDeflate?)? {
     guard let parsed = try parseResponseHead(bytes, maximumHeadSize: maximumHeadSize) else { return nil }
-    try validate(parsed.response, key: key, now: now)
-    return parsed
+    let deflate = try validate(parsed.response, key: key, now: now, offeredDeflate: offeredDeflate)
+    return (parsed.response, parsed.consumed, deflate)
   }
 }

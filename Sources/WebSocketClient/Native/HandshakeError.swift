@@ -15,4 +15,7 @@ public enum HandshakeError: Error, Sendable, Equatable {
   case invalidAcceptKey
   /// The server selected an extension or subprotocol we did not offer.
   case unexpectedExtension(String)
+  /// The server's answer to our permessage-deflate offer is not a valid acceptance of it (RFC 7692
+  /// §5: an unknown or repeated parameter, a bad window size, …); what is wrong.
+  case invalidExtension(String)
 }

@@ -5,6 +5,11 @@
 /// Text is validated as it arrives: each fragment when it comes (`receive`), and the payload of a
 /// frame still arriving as its bytes come (`inspect`), so invalid UTF-8 fails the connection at the
 /// first offending byte rather than when the message completes (RFC 6455 §8.1).
+///
+/// With permessage-deflate agreed (`inflation`), a message whose first frame has RSV1 set is
+/// inflated frame by frame as it arrives (RFC 7692 §7.2.2): the size limit and the UTF-8 check
+/// apply to the inflated bytes, and inflating stops at the first byte past the limit, so a small
+/// frame that would expand without bound is refused (1009) before its output is held.
 public struct MessageAssembler: Sendable {
   public enum Event: Sendable, Equatable {
     case message(WebSocketMessage)
@@ -15,8 +20,14 @@ public struct MessageAssembler: Sendable {
   }
 
   public let maximumMessageSize: Int
+  /// How the peer compresses, when permessage-deflate was agreed.
+  public let inflation: PerMessageDeflate?
+  /// Made for the first compressed message.
+  private var inflater: Inflater?
   /// The opcode (text/binary) of the fragmented message in progress, if any.
   private var openOpcode: Opcode?
+  /// The fragmented message in progress is compressed: `fragments` holds its inflated bytes.
+  private var openCompressed = false
   private var fragments: [UInt8] = []
   /// The UTF-8 state of the fragmented text message in progress (after its last whole fragment).
   private var textValidator = UTF8Validator()
@@ -26,8 +37,9 @@ public struct MessageAssembler: Sendable {
   private var partialChecked = 0
   private var partialValidator = UTF8Validator()
 
-  public init(maximumMessageSize: Int) {
+  public init(maximumMessageSize: Int, inflation: PerMessageDeflate? = nil) {
     self.maximumMessageSize = max(0, maximumMessageSize)
+    self.inflation = inflation
   }
 
   /// Whether a fragmented message is in progress.
@@ -47,6 +59,7 @@ public struct MessageAssembler: Sendable {
       guard frame.payload.count <= maximumMessageSize else {
         throw .messageTooLarge(UInt64(frame.payload.count))
       }
+      if frame.rsv != 0 { return try beginCompressed(frame) }
       if frame.fin { return .message(try Self.message(frame.opcode, frame.payload)) }
       if frame.opcode == .text {
         textValidator = UTF8Validator()
@@ -57,6 +70,8 @@ public struct MessageAssembler: Sendable {
       return nil
     case .continuation:
       guard let opcode = openOpcode else { throw .unexpectedContinuation }
+      guard frame.rsv == 0 else { throw .reservedBitsSet(frame.rsv) }
+      if openCompressed { return try continueCompressed(frame, opcode: opcode) }
       let total = fragments.count + frame.payload.count
       guard total <= maximumMessageSize else { throw .messageTooLarge(UInt64(total)) }
       if opcode == .text {
@@ -72,6 +87,60 @@ public struct MessageAssembler: Sendable {
       // Every fragment was validated on arrival.
       return .message(opcode == .text ? .text(String(decoding: payload, as: UTF8.self)) : .binary(payload))
     }
+  }
+
+  /// The first frame of a compressed message: inflated, and the message is done if it is final.
+  private mutating func beginCompressed(_ frame: Frame) throws(FrameError) -> Event? {
+    guard frame.rsv == 0b100, let inflater = makeInflater() else { throw .reservedBitsSet(frame.rsv) }
+    var inflated: [UInt8] = []
+    try inflater.inflate(frame.payload, into: &inflated, limit: maximumMessageSize)
+    if frame.fin {
+      try inflater.finishMessage(into: &inflated, limit: maximumMessageSize)
+      endCompressedMessage()
+      return .message(try Self.message(frame.opcode, inflated))
+    }
+    if frame.opcode == .text {
+      textValidator = UTF8Validator()
+      guard textValidator.feed(inflated) else { throw .invalidUTF8 }
+    }
+    openOpcode = frame.opcode
+    openCompressed = true
+    fragments = inflated
+    return nil
+  }
+
+  /// A continuation of a compressed message: its payload inflated onto the message so far.
+  private mutating func continueCompressed(_ frame: Frame, opcode: Opcode) throws(FrameError) -> Event? {
+    guard let inflater = makeInflater() else { throw .reservedBitsSet(0b100) }
+    let before = fragments.count
+    try inflater.inflate(frame.payload, into: &fragments, limit: maximumMessageSize)
+    if frame.fin { try inflater.finishMessage(into: &fragments, limit: maximumMessageSize) }
+    if opcode == .text {
+      guard textValidator.feed(fragments[before...]), !frame.fin || textValidator.isComplete else {
+        throw .invalidUTF8
+      }
+    }
+    guard frame.fin else { return nil }
+    endCompressedMessage()
+    var payload: [UInt8] = []
+    swap(&payload, &fragments)
+    openOpcode = nil
+    openCompressed = false
+    return .message(opcode == .text ? .text(String(decoding: payload, as: UTF8.self)) : .binary(payload))
+  }
+
+  /// The inflater, made on first use; nil when permessage-deflate was not agreed.
+  private mutating func makeInflater() -> Inflater? {
+    if let inflater { return inflater }
+    guard let inflation else { return nil }
+    let made = Inflater(windowBits: inflation.inboundWindowBits)
+    inflater = made
+    return made
+  }
+
+  /// A compressed message is complete: without context takeover the next starts afresh.
+  private func endCompressedMessage() {
+    if inflation?.inboundNoContextTakeover == true { inflater?.reset() }
   }
 
   /// The next event from the frames buffered in `parser`, or nil when it needs more bytes: the
@@ -113,8 +182,9 @@ public struct MessageAssembler: Sendable {
     guard let partial else { return }
     let isText =
       switch partial.opcode {
-      case .text: openOpcode == nil
-      case .continuation: openOpcode == .text
+      // A compressed message's text is checked once inflated (`receive`).
+      case .text: openOpcode == nil && !partial.compressed
+      case .continuation: openOpcode == .text && !openCompressed
       default: false
       }
     guard isText else { return }

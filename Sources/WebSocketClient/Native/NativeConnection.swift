@@ -50,6 +50,8 @@ public final class NativeConnection: WebSocketConnection {
   private struct Writer {
     var random: any RandomNumberGenerator
     var closed = false
+    /// Compresses data messages when permessage-deflate was agreed.
+    var compressor: MessageCompressor?
   }
 
   private enum Outcome {
@@ -60,15 +62,23 @@ public final class NativeConnection: WebSocketConnection {
   }
 
   /// Wraps a stream whose opening handshake is already done. Call `start(initialBytes:)` once.
+  /// `deflate`: the permessage-deflate the handshake agreed on, from this side's point of view.
   public init(
     stream: any ByteStream, role: FrameParser.Role, random: sending any RandomNumberGenerator,
-    maximumMessageSize: Int, writeTimeout: Double = 30
+    maximumMessageSize: Int, writeTimeout: Double = 30, deflate: PerMessageDeflate? = nil
   ) {
     self.stream = stream
     self.role = role
     self.maximumMessageSize = maximumMessageSize
     self.writeTimeout = writeTimeout
-    self.writer = Mutex(Writer(random: random))
+    self.deflate = deflate
+    // A client sends a few small messages (subscriptions): a 4 KiB window and a small hash
+    // table (about 24 KiB in all) compress them as well as zlib's defaults would.
+    let compressor = deflate.map {
+      role == .client
+        ? MessageCompressor(agreed: $0, windowBits: 12, memoryLevel: 4) : MessageCompressor(agreed: $0)
+    }
+    self.writer = Mutex(Writer(random: random, compressor: compressor))
     messages = MessageChannel(capacity: Self.messageCapacity, costLimit: Self.byteCapacity)
   }
 
@@ -89,6 +99,11 @@ public final class NativeConnection: WebSocketConnection {
   static let byteCapacity = 256 << 10
 
   public var peerCloseStatus: CloseStatus? { state.withLock { $0.peerCloseStatus } }
+
+  /// The agreed permessage-deflate, if any.
+  public let deflate: PerMessageDeflate?
+
+  public var extensions: String? { deflate?.agreement }
 
   public func send(_ message: WebSocketMessage) async throws(WebSocketError) {
     let frame =
@@ -208,7 +223,8 @@ public final class NativeConnection: WebSocketConnection {
     let bytes: [UInt8]? = writer.withLock { w in
       guard !w.closed else { return nil }
       var bytes: [UInt8] = []
-      for frame in frames {
+      for var frame in frames {
+        if w.compressor != nil { frame = w.compressor!.encode(frame) }
         switch role {
         case .client: bytes += FrameEncoder.encodeClientFrame(frame, using: &w.random)
         case .server: bytes += FrameEncoder.encodeServerFrame(frame)
@@ -240,8 +256,9 @@ public final class NativeConnection: WebSocketConnection {
   // MARK: - Reading
 
   private func readLoop(initialBytes: [UInt8]) {
-    var parser = FrameParser(role: role, maximumFrameSize: maximumMessageSize)
-    var assembler = MessageAssembler(maximumMessageSize: maximumMessageSize)
+    var parser = FrameParser(
+      role: role, maximumFrameSize: maximumMessageSize, allowsCompression: deflate != nil)
+    var assembler = MessageAssembler(maximumMessageSize: maximumMessageSize, inflation: deflate)
     parser.append(initialBytes)
     let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
     defer { chunk.deallocate() }

@@ -73,27 +73,29 @@ public struct NativeEngine: WebSocketEngine {
     case .failure(let error):
       stream.close()
       return .failure(attempt.isCancelled ? .transport(.cancelled) : error)
-    case .success(let leftover):
+    case .success(let (leftover, deflate)):
       let connection = NativeConnection(
         stream: stream, role: .client, random: generator, maximumMessageSize: options.maximumMessageSize,
-        writeTimeout: options.writeTimeout)
+        writeTimeout: options.writeTimeout, deflate: deflate)
       connection.start(initialBytes: leftover)
       return .success(connection)
     }
   }
 
-  /// Sends the upgrade request and reads the response; returns the bytes after the head.
+  /// Sends the upgrade request and reads the response; returns the bytes after the head and the
+  /// agreed compression.
   static func upgrade(
     _ stream: any ByteStream, url: WebSocketURL, key: String, options: ConnectOptions,
     deadline: ContinuousClock.Instant
-  ) -> Result<[UInt8], WebSocketError> {
+  ) -> Result<([UInt8], PerMessageDeflate?), WebSocketError> {
     func remaining() -> Double? {
       let left = deadline - ContinuousClock.now
       let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
       return seconds > 0 ? seconds : nil
     }
     let timedOut = WebSocketError.transport(.timeout("the WebSocket handshake did not finish in time"))
-    let request = Handshake.request(for: url, key: key, headers: options.headers)
+    let request = Handshake.request(
+      for: url, key: key, headers: options.headers, offerDeflate: options.compression)
     guard let writeTimeout = remaining() else { return .failure(timedOut) }
     do {
       try stream.write(request, timeout: writeTimeout)
@@ -116,8 +118,8 @@ public struct NativeEngine: WebSocketEngine {
       if count == 0 { return .failure(.transport(.connectionClosed)) }
       received.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
       do throws(HandshakeError) {
-        if let parsed = try Handshake.parseResponse(received, key: key) {
-          return .success(Array(received[parsed.consumed...]))
+        if let parsed = try Handshake.parseResponse(received, key: key, offeredDeflate: options.compression) {
+          return .success((Array(received[parsed.consumed...]), parsed.deflate))
         }
       } catch {
         return .failure(.handshake(error))

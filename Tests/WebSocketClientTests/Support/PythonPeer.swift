@@ -8,9 +8,11 @@ final class PythonPeer: Sendable {
   /// Starts the server off the concurrency pool (see `init`).
   static func start(
     _ scenario: String, host: String = "127.0.0.1", tls ca: TestCA? = nil,
-    certificate: (file: String, key: String)? = nil
+    certificate: (file: String, key: String)? = nil, deflate: String? = nil
   ) async throws -> PythonPeer {
-    try await Blocking.run { try PythonPeer(scenario, host: host, tls: ca, certificate: certificate) }
+    try await Blocking.run {
+      try PythonPeer(scenario, host: host, tls: ca, certificate: certificate, deflate: deflate)
+    }
   }
 
   let child: ChildProcess
@@ -23,9 +25,11 @@ final class PythonPeer: Sendable {
   ///   - host: the address to listen on (`127.0.0.1`, `::1`, `127.0.0.2`, …).
   ///   - ca: serve TLS with the test CA's server certificate,
   ///   - certificate: or with this certificate and key.
+  ///   - deflate: permessage-deflate on, as `ws_peer.py --deflate` takes it (`default`, or
+  ///     parameters such as `server_no_context_takeover,client_max_window_bits=10`).
   init(
     _ scenario: String, host: String = "127.0.0.1", tls ca: TestCA? = nil,
-    certificate: (file: String, key: String)? = nil
+    certificate: (file: String, key: String)? = nil, deflate: String? = nil
   ) throws {
     try TestEnvironment.prepare()
     var arguments = [TestEnvironment.python, TestEnvironment.peerScript, scenario, "--host", host]
@@ -34,6 +38,7 @@ final class PythonPeer: Sendable {
     } else if let ca {
       arguments += ["--tls", ca.serverCertificate, ca.serverKey]
     }
+    if let deflate { arguments += ["--deflate", deflate] }
     // ws_peer.py serves until its stdin closes, so stdin must stay open.
     let child = try ChildProcess(arguments, keepingStandardInputOpen: true)
     let port = child.waitForOutput { text in
@@ -61,6 +66,14 @@ final class PythonPeer: Sendable {
   func closeReport() async -> String? {
     await Blocking.run { [child] in
       child.waitForOutput { Self.lines(of: $0, startingWith: "CLOSED ").first }
+    }
+  }
+
+  /// What websockets agreed on for the first connection (`[PerMessageDeflate(…)]`, `[]` for
+  /// nothing), printed when it opened; only with `deflate`. Waits for it.
+  func agreedExtensions() async -> String? {
+    await Blocking.run { [child] in
+      child.waitForOutput { Self.lines(of: $0, startingWith: "EXTENSIONS ").first }
     }
   }
 
