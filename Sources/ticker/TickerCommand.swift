@@ -186,7 +186,9 @@ enum TickerCommand {
       // `serve --record`: the upstream as serve sees it (every trade; the clients' subscription
       // changes as commands), replayable with `--replay` or `serve --replay`.
       var settings = feedSettings(
-        config, provider: provider, engine: selected.engine, url: url, symbols: symbols)
+        config, provider: provider,
+        engine: NegotiationReportingEngine(selected.engine, diagnostics: diagnostics),
+        url: url, symbols: symbols)
       settings.recorder = recorder
       let code = await ServeCommand.run(
         config: config, settings: settings, stdout: stdout, diagnostics: diagnostics)
@@ -226,7 +228,9 @@ enum TickerCommand {
         isTerminal: stdoutIsTerminal,
         symbols: symbols.map(provider.serverSymbol(for:))))
     var settings = feedSettings(
-      config, provider: provider, engine: selected.engine, url: url, symbols: symbols, alerts: alerts)
+      config, provider: provider,
+      engine: NegotiationReportingEngine(selected.engine, diagnostics: diagnostics),
+      url: url, symbols: symbols, alerts: alerts)
     settings.mode = board == nil ? config.stageMode : .everyTrade
     settings.recorder = recorder
     let reports = ReportWriter<ContinuousClock.Instant>(
@@ -295,7 +299,8 @@ enum TickerCommand {
         headers: [("User-Agent", HelpText.version.replacingAll(" ", with: "/"))]
           + provider.handshakeHeaders.map { ($0.name, $0.value) },
         connectTimeout: config.connectTimeout.seconds,
-        maximumMessageSize: config.maxMessageSize, caCertificateFile: config.cacert),
+        maximumMessageSize: config.maxMessageSize, caCertificateFile: config.cacert,
+        compression: config.compression == .on),
       session: SessionConfiguration(
         backoff: Backoff(maximumDelay: config.maxBackoff),
         maxRetries: config.maxRetries,

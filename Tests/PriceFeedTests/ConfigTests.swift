@@ -133,19 +133,22 @@ import WebSocketClient
       "TICKER_URL": "wss://example.com/ws", "TICKER_FORMAT": "json", "TICKER_COLOR": "always",
       "TICKER_CONNECT_TIMEOUT": "2", "TICKER_MAX_MESSAGE_SIZE": "65536", "TICKER_CACERT": "/ca.pem",
       "TICKER_COUNT": "5", "TICKER_VERBOSE": "1", "TICKER_PROVIDER": "finnhub", "UNRELATED": "x",
+      "TICKER_COMPRESSION": "OFF",
     ])
     let c = TickerConfig.resolve(environment: partial)
     #expect(c.token == "t" && c.symbols == ["AAPL", "BINANCE:ETHUSDT"] && c.engine == .urlsession)
     #expect(c.debounce == .milliseconds(250) && c.maxWait == .seconds(1) && c.everyTrade)
     #expect(c.url?.host == "example.com" && c.format == .json && c.color == .always)
     #expect(c.connectTimeout == .seconds(2) && c.maxMessageSize == 65536 && c.cacert == "/ca.pem")
-    #expect(c.count == 5 && c.verbose)
+    #expect(c.count == 5 && c.verbose && c.compression == .off)
+    #expect(TickerConfig.resolve().compression == .on)
     #expect(try EnvironmentConfig.parse(["FINNHUB_TOKEN": "", "TICKER_DEBOUNCE": ""]).isEmpty)
   }
 
   @Test(arguments: [
     ("TICKER_DEBOUNCE", "soon", "environment variable TICKER_DEBOUNCE must be a number of seconds ≥ 0"),
     ("TICKER_ENGINE", "curl", "environment variable TICKER_ENGINE must be one of auto, urlsession, native"),
+    ("TICKER_COMPRESSION", "gzip", "environment variable TICKER_COMPRESSION must be one of on, off"),
     ("TICKER_COUNT", "-3", "environment variable TICKER_COUNT must be a whole number ≥ 1"),
     ("TICKER_SYMBOLS", " , ", "environment variable TICKER_SYMBOLS must be a non-empty list of symbols"),
     ("TICKER_VERBOSE", "maybe", "environment variable TICKER_VERBOSE must be true or false"),
@@ -160,7 +163,7 @@ import WebSocketClient
 
   @Test func precedenceFlagsOverEnvironmentOverFileOverDefaults() throws {
     let fileLayer = try file(
-      #"{"symbols":["F"],"debounce":1,"format":"json","engine":"native","token":"file"}"#)
+      #"{"symbols":["F"],"debounce":1,"format":"json","engine":"native","token":"file","compression":"off"}"#)
     let envLayer = try EnvironmentConfig.parse([
       "TICKER_SYMBOLS": "E", "TICKER_DEBOUNCE": "2", "FINNHUB_TOKEN": "env",
     ])
@@ -169,7 +172,7 @@ import WebSocketClient
     #expect(c.symbols == ["CLI"])  // flag beats env and file
     #expect(c.debounce == .seconds(2))  // env beats file
     #expect(c.token == "env")
-    #expect(c.format == .json && c.engine == .native)  // file beats defaults
+    #expect(c.format == .json && c.engine == .native && c.compression == .off)  // file beats defaults
     #expect(c.color == .auto)  // default
     let noFlags = TickerConfig.resolve(file: fileLayer, environment: envLayer)
     #expect(noFlags.symbols == ["E"])

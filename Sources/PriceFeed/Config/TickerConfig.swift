@@ -21,6 +21,7 @@ public struct TickerConfig: Sendable, Equatable {
   public var color: ColorMode = .auto
   public var connectTimeout: Duration = .seconds(10)
   public var maxMessageSize: Int = 16 << 20
+  public var compression: CompressionChoice = .on
   /// A PEM file of trusted CA certificates, instead of the system's.
   public var cacert: String? = nil
   /// Exit after printing this many lines; nil = unlimited.
@@ -115,6 +116,7 @@ extension TickerConfig: CustomStringConvertible, CustomReflectable {
     parts.append("color: \(color.rawValue)")
     parts.append("connectTimeout: \(connectTimeout)")
     parts.append("maxMessageSize: \(maxMessageSize)")
+    parts.append("compression: \(compression.rawValue)")
     parts.append("cacert: \(cacert ?? "system")")
     parts.append("count: \(count.map(String.init) ?? "unlimited")")
     parts.append("verbose: \(verbose)")

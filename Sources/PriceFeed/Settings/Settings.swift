@@ -138,7 +138,12 @@ public enum Settings {
     .value(
       \.maxMessageSize, key: "maxMessageSize", flags: ["--max-message-size"],
       environment: "TICKER_MAX_MESSAGE_SIZE", group: .connection, valueName: "BYTES",
-      help: "largest message accepted (bigger: close 1009)", parser: ValueParsers.bytes),
+      help: "largest message accepted, after decompression (bigger: close 1009)", parser: ValueParsers.bytes),
+    .value(
+      \.compression, key: "compression", flags: ["--compression"], environment: "TICKER_COMPRESSION",
+      group: .connection, valueName: "COMPRESSION",
+      help: "offer permessage-deflate, which the server may take (off: never offer it)",
+      parser: ValueParsers.choice(CompressionChoice.self)),
   ]
 
   static let reconnect: [Setting] = [

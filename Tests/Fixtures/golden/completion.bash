@@ -29,6 +29,7 @@ _ticker() {
     --cacert) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --connect-timeout) return ;;
     --max-message-size) return ;;
+    --compression) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
     --max-retries) return ;;
     --max-backoff) return ;;
     --ping-interval) return ;;
@@ -44,6 +45,6 @@ _ticker() {
     COMPREPLY=($(compgen -W "completions serve" -- "$cur"))
     return
   fi
-  COMPREPLY=($(compgen -W "--provider --symbol -s --url --demo --count --control --debounce --max-wait --every-trade --format --timestamps --color --no-color --board --publish --publish-buffer --alert --until --record --replay --speed --engine --cacert --connect-timeout --max-message-size --max-retries --max-backoff --ping-interval --pong-timeout --silence-timeout --port --bind --serve-token --max-clients --verbose -v --config --help -h --version" -- "$cur"))
+  COMPREPLY=($(compgen -W "--provider --symbol -s --url --demo --count --control --debounce --max-wait --every-trade --format --timestamps --color --no-color --board --publish --publish-buffer --alert --until --record --replay --speed --engine --cacert --connect-timeout --max-message-size --compression --max-retries --max-backoff --ping-interval --pong-timeout --silence-timeout --port --bind --serve-token --max-clients --verbose -v --config --help -h --version" -- "$cur"))
 }
 complete -F _ticker ticker

@@ -29,7 +29,8 @@ _arguments -s \
     ''--engine'[WebSocket engine (auto\: URLSession where it handles WebSockets correctly, else native)]:value:(auto urlsession native)' \
     ''--cacert'[also trust the CA certificates in this PEM file]:file:_files' \
     ''--connect-timeout'[limit for name lookup + TCP + TLS + upgrade]:value: ' \
-    ''--max-message-size'[largest message accepted (bigger\: close 1009)]:value: ' \
+    ''--max-message-size'[largest message accepted, after decompression (bigger\: close 1009)]:value: ' \
+    ''--compression'[offer permessage-deflate, which the server may take (off\: never offer it)]:value:(on off)' \
     ''--max-retries'[reconnects allowed in a row after transient failures; 0 = never]:value: ' \
     ''--max-backoff'[longest wait between reconnects]:value: ' \
     ''--ping-interval'[WebSocket ping interval; 0 = no pings]:value: ' \
