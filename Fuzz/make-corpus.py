@@ -8,6 +8,7 @@ Fuzz/corpus/<target>/regression-<what> and are not touched here.
 import json
 import os
 import struct
+import zlib
 
 root = os.path.dirname(os.path.abspath(__file__))
 repo = os.path.dirname(root)
@@ -22,8 +23,8 @@ def write(target, name, data):
         f.write(data)
 
 
-def frame(opcode, payload=b"", fin=True, mask=None):
-    b0 = (0x80 if fin else 0) | opcode
+def frame(opcode, payload=b"", fin=True, mask=None, rsv1=False):
+    b0 = (0x80 if fin else 0) | (0x40 if rsv1 else 0) | opcode
     n = len(payload)
     mbit = 0x80 if mask is not None else 0
     if n <= 125:
@@ -140,3 +141,32 @@ write("text", "symbol", "BINANCE:BTCUSDT")
 write("text", "hostile", b"EVIL\x1b[2J\x1b]0;pwned\x07\t1\n\r\x7f\xc2\x85\xc2\x9b31m\xe2\x80\xaeX")
 write("text", "unicode", 'IC MARKETS:1 κόσμε \\ "q"')
 write("text", "invalid", b"\xff\xfe\x00\xed\xa0\x80")
+
+
+# inflate: the first byte is the harness's control byte (bit 0 no context takeover, bits 1-3 the
+# window, bit 4 a 4 KiB limit, bits 5-7 the split point); then compressed server frames, made with
+# Python's zlib as a permessage-deflate sender does (raw DEFLATE, sync flush, 00 00 ff ff removed).
+def compressed_messages(messages, wbits=15, reset=False):
+    out = b""
+    c = zlib.compressobj(wbits=-wbits)
+    for m in messages:
+        if reset:
+            c = zlib.compressobj(wbits=-wbits)
+        data = c.compress(m) + c.flush(zlib.Z_SYNC_FLUSH)
+        out += frame(1, data[:-4], rsv1=True)
+    return out
+
+
+trades = [json.dumps({"data": [{"p": 95000 + i * 0.01, "s": "BINANCE:BTCUSDT", "t": 1768655932976 + i, "v": 0.001}],
+                      "type": "trade"}).encode() for i in range(8)]
+write("inflate", "context-takeover", bytes([0x0C]) + compressed_messages(trades))
+write("inflate", "no-context-takeover", bytes([0x0D]) + compressed_messages(trades, reset=True))
+write("inflate", "window-9", bytes([0x00]) + compressed_messages(trades, wbits=9))
+write("inflate", "rfc-hello", bytes([0x0C]) + bytes.fromhex("c107f248cdc9c90700"))
+write("inflate", "rfc-fragmented", bytes([0x6C]) + bytes.fromhex("4103f248cd8004c9c90700"))
+write("inflate", "rfc-bfinal-then-shared", bytes([0x0C]) + bytes.fromhex("c108f348cdc9c9070000c105f200110000"))
+write("inflate", "mixed-plain-and-compressed", bytes([0x4C]) + frame(1, b"plain") + compressed_messages(trades[:2])
+      + frame(9, b"ping"))
+bomb = zlib.compressobj(wbits=-15)
+write("inflate", "bomb", bytes([0x1C]) + frame(2, (bomb.compress(b"\0" * 200000) + bomb.flush(zlib.Z_SYNC_FLUSH))[:-4],
+                                              rsv1=True))

@@ -6,7 +6,8 @@
 #   FUZZ_BUILD_ONLY=1 Fuzz/run.sh                      build, do not run
 #
 # How the harnesses are built (SwiftPM cannot build libFuzzer binaries):
-#   1. The pure part of WebSocketClient (Engine/, Native/ without NativeEngine/NativeConnection,
+#   1. The pure part of WebSocketClient (Engine/, Deflate/ (zlib through Sources/CZlibShim's module
+#      map, built with -enable-testing so a harness can reach its internal types), Native/ without NativeEngine/NativeConnection,
 #      Transport/ByteStream.swift, Transport/TransportError.swift — nothing that needs the OpenSSL
 #      shim or sockets) is compiled with `swiftc -sanitize=fuzzer,address -O -wmo` into
 #      Fuzz/.build/libWebSocketClient.a plus Fuzz/.build/modules/WebSocketClient.swiftmodule.
@@ -25,7 +26,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${1:-60}
-targets=${FUZZ_TARGETS:-frames handshake finnhub upbit binance coinbase config text}
+targets=${FUZZ_TARGETS:-frames handshake finnhub upbit binance coinbase config text inflate}
 build=Fuzz/.build
 modules=$build/modules
 flags=(-sanitize=fuzzer,address -parse-as-library -O -wmo -gline-tables-only -swift-version 6)
@@ -43,8 +44,8 @@ stale() {
   return 1
 }
 
-wsc_sources=(Sources/WebSocketClient/Engine/*.swift Sources/WebSocketClient/Transport/ByteStream.swift
-  Sources/WebSocketClient/Transport/TransportError.swift)
+wsc_sources=(Sources/WebSocketClient/Engine/*.swift Sources/WebSocketClient/Deflate/*.swift
+  Sources/WebSocketClient/Transport/ByteStream.swift Sources/WebSocketClient/Transport/TransportError.swift)
 for f in Sources/WebSocketClient/Native/*.swift; do
   case $f in */NativeEngine.swift | */NativeConnection.swift) ;; *) wsc_sources+=("$f") ;; esac
 done
@@ -52,13 +53,13 @@ mapfile -t pf_sources < <(find Sources/PriceFeed -name '*.swift' | sort)
 
 if stale "$build/libWebSocketClient.a" "${wsc_sources[@]}" "$0"; then
   echo "fuzz: building WebSocketClient (pure subset)"
-  swiftc "${flags[@]}" -module-name WebSocketClient -emit-module \
+  swiftc "${flags[@]}" -enable-testing -I Sources/CZlibShim/include -module-name WebSocketClient -emit-module \
     -emit-module-path "$modules/WebSocketClient.swiftmodule" -emit-library -static \
     -o "$build/libWebSocketClient.a" "${wsc_sources[@]}"
 fi
 if stale "$build/libPriceFeed.a" "${pf_sources[@]}" "$build/libWebSocketClient.a"; then
   echo "fuzz: building PriceFeed"
-  swiftc "${flags[@]}" -module-name PriceFeed -I "$modules" -emit-module \
+  swiftc "${flags[@]}" -module-name PriceFeed -I "$modules" -I Sources/CZlibShim/include -emit-module \
     -emit-module-path "$modules/PriceFeed.swiftmodule" -emit-library -static \
     -o "$build/libPriceFeed.a" "${pf_sources[@]}"
 fi
@@ -68,7 +69,7 @@ for t in $targets; do
   [[ -f $harness ]] || { echo "fuzz: no harness $harness" >&2; exit 2; }
   if stale "$build/fuzz-$t" "$harness" "$build/libWebSocketClient.a" "$build/libPriceFeed.a"; then
     echo "fuzz: building fuzz-$t"
-    swiftc "${flags[@]}" "${link_flags[@]}" -module-name "Fuzz${t^}" -I "$modules" "$harness" \
+    swiftc "${flags[@]}" "${link_flags[@]}" -module-name "Fuzz${t^}" -I "$modules" -I Sources/CZlibShim/include "$harness" \
       "$build/libPriceFeed.a" "$build/libWebSocketClient.a" -o "$build/fuzz-$t"
   fi
 done

@@ -40,6 +40,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       precondition(
         accepted.response.head.value(of: "Sec-WebSocket-Accept") == Handshake.acceptValue(forKey: key),
         "accepted a wrong accept value")
+      precondition(accepted.deflate == nil, "compression agreed without an offer")
+    }
+    // With our permessage-deflate offer: whatever is agreed is something zlib can do.
+    if let accepted = try Handshake.parseResponse(bytes, key: key, maximumHeadSize: limit, offeredDeflate: true),
+      let agreed = accepted.deflate
+    {
+      precondition((9...15).contains(agreed.inboundWindowBits), "inbound window \(agreed.inboundWindowBits)")
+      precondition((9...15).contains(agreed.outboundWindowBits), "outbound window \(agreed.outboundWindowBits)")
     }
   } catch {
     _ = "\(error)"
@@ -50,6 +58,22 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if let parsed = try ServerHandshake.parseRequest(bytes, maximumHeadSize: limit) {
       checkHead(bytes, consumed: parsed.consumed)
       let clientKey = try ServerHandshake.validateUpgrade(parsed.request)
+      // Whatever the client offered, what the server side answers, our client side accepts, with
+      // the two sides' parameters mirrored.
+      let offers = ExtensionHeader.values(in: parsed.request.head)
+      let policy = PerMessageDeflate.ServerPolicy(
+        serverNoContextTakeover: size & 1 == 1, clientNoContextTakeover: size & 2 == 2,
+        serverMaxWindowBits: size & 4 == 4 ? 10 : nil, clientMaxWindowBits: size & 8 == 8 ? 9 : nil)
+      if let answer = PerMessageDeflate.serverAgreement(to: offers, policy: policy) {
+        do throws(HandshakeError) {
+          let client = try PerMessageDeflate.clientAgreement(to: [answer.response], offered: true)
+          precondition(client?.inboundWindowBits == answer.agreed.outboundWindowBits, "server window differs")
+          precondition(
+            client?.inboundNoContextTakeover == answer.agreed.outboundNoContextTakeover, "server reset differs")
+        } catch {
+          fatalError("our server's answer \(answer.response) was refused: \(error)")
+        }
+      }
       let response = ServerHandshake.upgradeResponse(forKey: clientKey)
       do throws(HandshakeError) {
         let answer = try Handshake.parseResponse(response, key: clientKey)
