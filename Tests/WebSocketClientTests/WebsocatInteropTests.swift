@@ -11,10 +11,13 @@ import Testing
 struct WebsocatInteropTests {
   let engine = NativeEngine()
 
+  /// websocat 1.x has no permessage-deflate: it ignores our offer (which `ConnectOptions` makes
+  /// by default) and everything goes uncompressed.
   @Test func textMessagesEchoInOrder() async throws {
     let peer = try await WebsocatPeer.start(["-t"])
     defer { peer.stop() }
     let connection = try await engine.connect(to: peer.url, options: ConnectOptions())
+    #expect(connection.extensions == nil)
     for text in ["hello", "ünïcødé ✓ €", String(repeating: "0123456789", count: 5000)] {
       try await connection.send(.text(text))
       #expect(try await connection.receive(1) == [.text(text)])

