@@ -15,7 +15,7 @@ frame echoing the code. After each connection it prints one JSON line:
   {"case": "2.1", "run": 3, "frames": [{"opcode": 10, "fin": true, "rsv": 0, "masked": true,
    "key": "1a2b3c4d", "len7": 0, "length": 0, "payload_hex": "", "sha1": "..."}],
    "close_code": 1000, "close_reason": "", "close_payload_hex": "03e8", "tcp_closed": true,
-   "errors": []}
+   "errors": [], "offered": "permessage-deflate; client_max_window_bits"}
 
 `closed_before_rest` (only for cases with an "await_close" step) is true when the client's close
 frame arrived before the rest of the case was sent. `close_code` is null when the client sent no close frame or an empty one (`close_payload_hex`
@@ -31,6 +31,7 @@ import struct
 import sys
 import threading
 import urllib.parse
+import zlib
 
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 HANG_GUARD = 60.0
@@ -72,6 +73,38 @@ KOSME = "κόσμε".encode()
 INVALID_MIDDLE = frame(TEXT, KOSME + b"\xf4\x90\x80\x80" + b"edited")
 
 
+def deflated(data, compressor=None):
+    """`data` as a permessage-deflate sender compresses a message (raw DEFLATE, sync flush, the
+    trailing 00 00 ff ff removed), with a fresh compressor unless one is given."""
+    c = compressor or zlib.compressobj(wbits=-15)
+    out = c.compress(data) + c.flush(zlib.Z_SYNC_FLUSH)
+    assert out.endswith(b"\x00\x00\xff\xff")
+    return out[:-4]
+
+
+# RFC 7692 §7.2.3.1 and §7.2.3.2: "Hello", and "Hello" again referring to the first.
+HELLO_Z = bytes.fromhex("f248cdc9c90700")
+HELLO_Z_AGAIN = bytes.fromhex("f200110000")
+RSV1 = 4
+# 12 Compression (permessage-deflate, RFC 7692): the Sec-WebSocket-Extensions answer of each case
+# (the request must have offered it); cases not listed answer without the header.
+EXTENSION_ANSWERS = {
+    "12.1": "permessage-deflate",
+    "12.2": "permessage-deflate; server_no_context_takeover",
+    "12.3": "permessage-deflate; server_max_window_bits=10",
+    "12.4": "permessage-deflate",
+    "12.5": "permessage-deflate",
+    "12.6": "permessage-deflate",
+    "12.7": "permessage-deflate",
+    "12.8": "permessage-deflate",
+    "12.10": "permessage-deflate; server_max_window_bits=16",
+    "12.11": "permessage-deflate; client_max_window_bits",
+    "12.12": "permessage-deflate, permessage-deflate",
+    "12.13": "x-webkit-deflate-frame",
+    "12.14": 'permessage-deflate; server_max_window_bits="12"; unknown',
+}
+
+
 def fragments(opcode, parts):
     """One message as consecutive frames: the first carries `opcode`, the last has FIN."""
     out = b""
@@ -89,6 +122,18 @@ CASES = {
     "1.3.2": [("bytewise", frame(TEXT, text_payload(200))), DONE],
     "1.3.3": [("bytewise", fragments(TEXT, [b"Hello, ", b"byte by ", b"byte"]) + frame(PING, b"p")),
               DONE],
+    # 12 Compression
+    "12.1": [frame(TEXT, HELLO_Z, rsv=RSV1) + frame(TEXT, HELLO_Z_AGAIN, rsv=RSV1) + frame(TEXT, b"plain")
+             + DONE],
+    "12.2": [frame(TEXT, HELLO_Z, rsv=RSV1) + frame(BINARY, HELLO_Z, rsv=RSV1) + DONE],
+    "12.3": [frame(TEXT, deflated(text_payload(300_000), zlib.compressobj(wbits=-10)), rsv=RSV1) + DONE],
+    "12.4": [frame(TEXT, HELLO_Z[:3], fin=False, rsv=RSV1) + frame(PING, b"between")
+             + frame(CONT, HELLO_Z[3:]) + DONE],
+    "12.5": [frame(TEXT, HELLO_Z[:3], fin=False, rsv=RSV1) + frame(CONT, HELLO_Z[3:], rsv=RSV1) + DONE],
+    "12.6": [frame(PING, b"p", rsv=RSV1) + DONE],
+    "12.7": [frame(TEXT, b"\xff\xff\xff\xff", rsv=RSV1) + DONE],
+    "12.8": [frame(BINARY, deflated(bytes(2 << 20)), rsv=RSV1) + DONE],
+    "12.10": [], "12.11": [], "12.12": [], "12.13": [], "12.14": [],
     # 2 Pings and pongs
     "2.1": [frame(PING) + DONE],
     "2.2": [frame(PING, b"Hello, world!") + DONE],
@@ -295,8 +340,9 @@ def frame_starts(data):
         i += 2 + extra + length
 
 
-def handshake(sock, errors):
-    """Reads the upgrade request and answers 101; returns the request target."""
+def handshake(sock, errors, offered):
+    """Reads the upgrade request and answers 101 (with the case's Sec-WebSocket-Extensions answer,
+    if it has one); returns the request target. `offered` gets the request's extension offer."""
     data = b""
     while b"\r\n\r\n" not in data:
         chunk = sock.recv(4096)
@@ -324,8 +370,11 @@ def handshake(sock, errors):
     if len(base64.b64decode(key + "==")[:16]) != 16:
         errors.append("Sec-WebSocket-Key is not 16 bytes of base64")
     accept = base64.b64encode(hashlib.sha1((key + GUID).encode()).digest()).decode()
+    offered.append(headers.get("sec-websocket-extensions"))
+    answer = EXTENSION_ANSWERS.get(urllib.parse.urlsplit(target).path.removeprefix("/case/"))
+    extension = f"Sec-WebSocket-Extensions: {answer}\r\n" if answer else ""
     sock.sendall(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
-                  f"Connection: Upgrade\r\nSec-WebSocket-Accept: {accept}\r\n\r\n").encode())
+                  f"Connection: Upgrade\r\nSec-WebSocket-Accept: {accept}\r\n{extension}\r\n").encode())
     return target
 
 
@@ -334,8 +383,9 @@ def serve(sock, output_lock):
     sock.settimeout(HANG_GUARD)
     client = Client(sock)
     report = {"case": None, "run": None}
+    offered = []
     try:
-        target = handshake(sock, client.errors)
+        target = handshake(sock, client.errors, offered)
         url = urllib.parse.urlsplit(target)
         report["case"] = url.path.removeprefix("/case/")
         report["run"] = int(urllib.parse.parse_qs(url.query).get("run", ["0"])[0])
@@ -366,6 +416,7 @@ def serve(sock, output_lock):
         "close_payload_hex": None if payload is None else payload.hex(),
         "tcp_closed": client.tcp_closed,
         "errors": client.errors,
+        "offered": offered[0] if offered else None,
     })
     with output_lock:
         print(json.dumps(report), flush=True)

@@ -308,6 +308,83 @@ struct ConformanceTests {
     try await expectClean(c, options: Self.limited)
   }
 
+  // MARK: 12 Compression (permessage-deflate, RFC 7692)
+
+  static let compressionCases = [
+    CleanCase(
+      id: "12.1", note: "RFC 7692's Hello twice, the second referring to the first, then a plain message",
+      messages: [.text("Hello"), .text("Hello"), .text("plain")]),
+    CleanCase(
+      id: "12.2", note: "server_no_context_takeover: each message alone",
+      messages: [.text("Hello"), .binary(Array("Hello".utf8))]),
+    CleanCase(
+      id: "12.3", note: "300 KB of text from a 10-bit window", messages: [.text(textPayload(300_000))]),
+    CleanCase(
+      id: "12.4", note: "fragmented, a ping between the fragments", messages: [.text("Hello")],
+      pongs: [Array("between".utf8)]),
+  ]
+
+  @Test("12 compressed messages inflate", arguments: compressionCases)
+  func compressedMessages(_ c: CleanCase) async throws {
+    try await expectClean(c)
+  }
+
+  static let compressionFailures = [
+    FailingCase(id: "12.5", note: "RSV1 on a continuation", error: .reservedBitsSet(0b100), code: 1002),
+    FailingCase(id: "12.6", note: "RSV1 on a ping", error: .reservedBitsSet(0b100), code: 1002),
+    FailingCase(id: "12.7", note: "not DEFLATE data", error: .invalidCompressedData, code: 1007),
+  ]
+
+  @Test("12 compression misused fails the connection", arguments: compressionFailures)
+  func compressionMisused(_ c: FailingCase) async throws {
+    try await expectFailure(c)
+  }
+
+  /// 2 MiB of zeros in about 2 KB: refused at the first 16 KiB piece past the 1 MiB limit.
+  @Test("12.8 a decompression bomb fails with 1009 while inflating")
+  func decompressionBomb() async throws {
+    let bomb = FailingCase(
+      id: "12.8", note: "", error: .messageTooLarge(UInt64((1 << 20) + Inflater.pieceSize)), code: 1009)
+    try await expectFailure(bomb, options: ConnectOptions(maximumMessageSize: 1 << 20))
+  }
+
+  /// RFC 7692 §5: a client fails the connection (here: the handshake; no frame is sent) on an
+  /// answer that is not a valid acceptance of its offer.
+  @Test(
+    "12 invalid answers to the offer fail the handshake",
+    arguments: [
+      ("12.10", "server_max_window_bits=16 is not a window size"),
+      ("12.11", "client_max_window_bits needs a value"),
+      ("12.12", "permessage-deflate accepted 2 times"),
+      ("12.13", "x-webkit-deflate-frame"),
+      ("12.14", "unknown permessage-deflate parameter unknown"),
+    ])
+  func invalidAnswer(_ id: String, _ says: String) async throws {
+    let peer = try await RawPeer.shared()
+    let (url, key) = try peer.url(for: id)
+    await #expect {
+      _ = try await NativeEngine().connect(to: url, options: ConnectOptions())
+    } throws: { error in
+      switch error as? WebSocketError {
+      case .handshake(.invalidExtension(let why)): why.contains(says)
+      case .handshake(.unexpectedExtension(let what)): what.contains(says)
+      default: false
+      }
+    }
+    let report = try #require(await peer.report(key))
+    #expect(report.offered == PerMessageDeflate.clientOffer)
+    #expect(report.frames.isEmpty && report.tcpClosed && report.errors.isEmpty)
+  }
+
+  /// `compression: false` offers nothing, and compressed frames are then a protocol error.
+  @Test("12.9 without the offer RSV1 is a protocol error")
+  func noOffer() async throws {
+    let played = try await play("3.rsv.1.4", options: ConnectOptions(compression: false))
+    #expect(played.report.offered == nil)
+    #expect(played.error == .protocolViolation(.reservedBitsSet(0b100)))
+    #expect(played.report.closeCode == 1002)
+  }
+
   // MARK: 9 What the client sends
 
   @Test("9 every client frame is masked with a fresh key and a 70 KB message arrives intact")
@@ -376,6 +453,7 @@ private func play(
   }
   let report = try #require(await peer.report(key), "raw_peer.py reported nothing for \(id)")
   #expect(report.errors.isEmpty, "\(id): \(report.errors)")
+  #expect(report.offered == (options.compression ? PerMessageDeflate.clientOffer : nil), "\(id): the offer")
   #expect(report.frames.allSatisfy { $0.masked }, "\(id): an unmasked client frame")
   #expect(Set(report.frames.map(\.key)).count == report.frames.count, "\(id): a masking key repeated")
   if !peerHangsUp { #expect(report.tcpClosed, "\(id): the client did not close TCP") }

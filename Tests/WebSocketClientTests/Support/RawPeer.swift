@@ -43,6 +43,8 @@ final class RawPeer: Sendable {
     var closePayloadHex: String?
     var tcpClosed: Bool
     var errors: [String]
+    /// The request's `Sec-WebSocket-Extensions` (our permessage-deflate offer), if any.
+    var offered: String?
     /// For cases that wait for the client's close mid-way: whether it came before the rest.
     var closedBeforeRest: Bool?
 
