@@ -76,7 +76,8 @@ public enum FailureText {
     case .missingConnectionHeader: "the response has no \"Connection: Upgrade\""
     case .invalidAcceptKey: "Sec-WebSocket-Accept does not match our key"
     case .unexpectedExtension(let what): "the server chose \(what), which we did not offer"
-    case .invalidExtension(let why): "the server's answer to our permessage-deflate offer is invalid: \(why)"
+    case .invalidExtension(let why):
+      "the server's answer to our permessage-deflate offer is invalid: \(why); --compression off does without it"
     }
   }
 

@@ -76,8 +76,7 @@ public struct PerMessageDeflate: Sendable, Equatable {
         let bits = try windowBits(parameter)
         guard bits >= 9 else {
           throw .invalidExtension(
-            "the server asked for client_max_window_bits=8, which zlib cannot compress with; "
-              + "try --compression off")
+            "the server asked for client_max_window_bits=8, which zlib cannot compress with")
         }
         agreed.outboundWindowBits = bits
       default:
