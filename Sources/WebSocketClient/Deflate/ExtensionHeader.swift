@@ -52,7 +52,7 @@ public struct ExtensionHeader: Sendable, Equatable {
   }
 
   /// The values of every `Sec-WebSocket-Extensions` field of `head`.
-  static func values(in head: HTTPHead) -> [String] {
+  public static func values(in head: HTTPHead) -> [String] {
     head.fields.filter { $0.name.lowercased() == "sec-websocket-extensions" }.map(\.value)
   }
 
