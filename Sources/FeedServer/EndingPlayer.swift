@@ -27,7 +27,9 @@ struct EndingPlayer {
       life.waitForInterruption()
     case .closeThenData:
       session.perform(.close(CloseStatus(code: .normalClosure, reason: "bye")))
-      _ = try? writer.send(Frame(opcode: .text, payload: Array(#"{"type":"ping"}"#.utf8)))
+      if (try? writer.send(Frame(opcode: .text, payload: Array(#"{"type":"ping"}"#.utf8)))) == true {
+        server.update { $0.compressedMessages += 1 }
+      }
     case .pingFlood:
       pingFlood()
     case .synthetic(let seed, let interval):

@@ -5,10 +5,11 @@
 /// anything before it: written after any other compressed messages, and written again right
 /// after itself, it inflates the same, since the client's inflater resolves each reference by
 /// its distance back into the batch's own bytes, which its window holds (a deflater never refers
-/// further back than the data it was given). Within the batch the window is carried from message
-/// to message (context takeover) unless the agreement forbids it; the last message ends with a
-/// full flush, so that the batch also stands on its own for a deflater that carried on after
-/// it. The writer's own compressor forgets its window after bytes written as they are.
+/// further back than the data it was given). That fresh start is all a repeated batch needs: a
+/// full flush at its end would only matter to a deflater that carried on after it, and this one
+/// does not. Within the batch the window is carried from message to message (context takeover)
+/// unless the agreement forbids it. The writer's own compressor, whose window the batch's bytes
+/// are not in, forgets it after bytes written as they are (`ServerFrameWriter.write`).
 public enum PrecompressedFrames {
   /// `payloads` as consecutive final server frames (unmasked) of `opcode`, each compressed (RSV1)
   /// when that makes it smaller, with at most the agreed window; and how many were compressed.
@@ -18,8 +19,8 @@ public enum PrecompressedFrames {
     let deflater = Deflater(windowBits: agreed.outboundWindowBits)
     var out: [UInt8] = []
     var count = 0
-    for (index, payload) in payloads.enumerated() {
-      let compressed = deflater.compress(payload, fullFlush: index == payloads.count - 1)
+    for payload in payloads {
+      let compressed = deflater.compress(payload)
       let frame: Frame
       if !payload.isEmpty, compressed.count < payload.count {
         frame = Frame(fin: true, rsv: 0b100, opcode: opcode, payload: compressed)
