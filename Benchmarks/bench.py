@@ -3,7 +3,8 @@
 against two anchors on loopback: websocat (the receive floor) and a Python `websockets` client.
 
     python3 Benchmarks/bench.py            # full run (W1 1,000,000 messages ×3 per consumer, …)
-    python3 Benchmarks/bench.py --smoke    # CI: W1 50k ×1, W1S 50k ×1, W2 2 s, W3 5 s, W4 5 runs, W5 20k, W6 20k, W7 20k, W8 50k ×1, W9 50k ×1, REC 50k ×1
+    python3 Benchmarks/bench.py --smoke    # CI: W1 50k ×1, W1S 50k ×1, W1Z 50k ×1, W2 2 s, W3 5 s, W4 5 runs,
+                                           #     W5 20k, W6 20k, W7 20k, W8 50k ×1, W9 50k ×1, REC 50k ×1
     python3 Benchmarks/bench.py --only W1,W4 --configuration debug
 
 W1 throughput: `feedserve --blast N --verbatim` (a fresh server per run) sends N pre-framed
@@ -63,6 +64,16 @@ W1S W1 over wss://: the same blast behind a TLS relay in
     this script (`benchlib.TLSRelay`: Python's ssl with a throwaway CA from the `openssl` command),
     websocat (`--insecure`) and `ticker --cacert` alternating; judged on the ticker's peak RSS
     (≤ 10.5 MB must, ≤ 8.5 MB goal), not on wall time, which Python's TLS sets.
+W1Z W1 compressed: `feedserve --blast N --verbatim --deflate` agrees on permessage-deflate (RFC 7692)
+    with a client that offers it and sends one batch of 1000 messages compressed once (context
+    takeover inside the batch, a fresh window at each batch's start) again and again. `ticker
+    --every-trade --engine native` (which offers) against it, the same ticker against the plain
+    server (W1's), and websocat against the compressing server (websocat 1.x offers nothing, so
+    it gets plain frames: the anchor), alternating, --runs each: wall, CPU, peak RSS, the
+    server's CPU. Then a counting pass per variant through a byte-counting TCP relay
+    (`benchlib.CountingRelay`): the bytes on the wire each way (TCP payload, the upgrade
+    included) and the lines printed (must be N). Reports the ticker's compressed/plain ratios of
+    wall, CPU, RSS and bytes on the wire; no target is judged.
 
 Prints the machine, a table of absolute figures and ratios and, in a full run, each target as
 met/NOT met. A --smoke run judges no target (its counts are too small to mean anything): it prints
@@ -87,8 +98,8 @@ import threading
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from benchlib import (FeedServe, PacedServer, TLSRelay, build_launcher, count_lines, percentile,  # noqa: E402
-                      run_measured, spawn)
+from benchlib import (CountingRelay, FeedServe, PacedServer, TLSRelay, build_launcher, count_lines,  # noqa: E402
+                      percentile, run_measured, spawn)
 from soak import RESULTS, ROOT, build  # noqa: E402
 import serve_fanout  # noqa: E402
 
@@ -183,6 +194,44 @@ class Bench:
         finally:
             shutil.rmtree(directory, ignore_errors=True)
         self.results["W1S"] = out
+
+    # MARK: W1Z
+
+    # W1Z's variants: (label, consumer, feedserve arguments after the blast's).
+    W1Z_VARIANTS = (("ticker plain", "ticker", ()), ("ticker deflate", "ticker", ("--deflate",)),
+                    ("websocat deflate", "websocat", ("--deflate",)))
+
+    def w1z(self) -> None:
+        """W1 with the server compressing (`feedserve --deflate`): the ticker offers permessage-deflate
+        and inflates; the same ticker against the plain server; websocat (which offers nothing, so
+        it gets plain frames from the compressing server) as the anchor. Alternating run by run;
+        then a counting pass per variant through `benchlib.CountingRelay` for the bytes on the wire
+        and the lines printed."""
+        n = self.args.messages
+        out: dict = {"messages": n, "runs": {label: [] for label, _, _ in self.W1Z_VARIANTS}, "count": {}}
+        for _ in range(self.args.runs):
+            for label, consumer, extra in self.W1Z_VARIANTS:
+                env = self.ticker_env if consumer == "ticker" else None
+                with FeedServe(self.feedserve, "--blast", n, "--verbatim", *extra) as server:
+                    measured, stderr = run_measured(self.consumers(server.url)[consumer], env=env)
+                run = measured.as_dict() | {"server_cpu_s": round(server.measured.cpu, 3)}
+                if measured.exit != 0:
+                    self.fail(f"W1Z {label} exited {measured.exit}: {stderr.strip()[-300:]}")
+                out["runs"][label].append(run)
+                print(f"bench: W1Z {label}: {run['wall_s']:.3f} s, {run['maxrss_kb'] / 1024:.1f} MB", flush=True)
+        for label, consumer, extra in self.W1Z_VARIANTS:
+            env = self.ticker_env if consumer == "ticker" else None
+            with FeedServe(self.feedserve, "--blast", n, "--verbatim", *extra) as server:
+                relay = CountingRelay(server.port)
+                lines, status, stderr = count_lines(self.consumers(relay.url)[consumer], env=env)
+                relay.close()
+            out["count"][label] = {"lines": lines, "exit": status, "bytes_down": relay.down, "bytes_up": relay.up,
+                                   "connections": relay.connections}
+            print(f"bench: W1Z {label}: {relay.down:,} bytes server → client, {relay.up:,} back, "
+                  f"{lines:,} lines", flush=True)
+            if lines != n:
+                self.fail(f"W1Z {label} printed {lines:,} lines for {n:,} messages (exit {status}) {stderr[-300:]}")
+        self.results["W1Z"] = out
 
     # MARK: REC
 
@@ -665,6 +714,29 @@ def report(results: dict, info: dict, judge: bool = True) -> list[str]:
         rss = median_of(w1s["runs"]["ticker"], "maxrss_kb") / 1024
         targets += [(f"W1S ticker peak RSS over wss:// ≤ 10.5 MB ({rss:.1f} MB)", rss <= 10.5),
                     (f"W1S goal: ≤ 8.5 MB ({rss:.1f} MB)", rss <= 8.5)]
+    if "W1Z" in results:
+        w1z = results["W1Z"]
+        n = w1z["messages"]
+        lines += ["", f"W1Z W1 with permessage-deflate (`feedserve --deflate`): {n:,} one-trade messages, median of "
+                  f"{len(w1z['runs']['ticker deflate'])} run(s); bytes on the wire counted by a relay (TCP payload, "
+                  f"handshake included) in a separate pass",
+                  f"  {'consumer, server':<17} {'wall s (min–max)':>22} {'msg/s':>11} {'CPU s':>7} "
+                  f"{'peak RSS MB':>12} {'server CPU s':>12} {'bytes down':>13} {'bytes up':>9} {'lines':>10}"]
+        med = {}
+        for label, runs in w1z["runs"].items():
+            walls = [r["wall_s"] for r in runs]
+            med[label] = {k: median_of(runs, k) for k in ("wall_s", "cpu_s", "maxrss_kb", "server_cpu_s")}
+            m, count = med[label], w1z["count"].get(label, {})
+            lines.append(f"  {label:<17} {m['wall_s']:>8.3f} ({min(walls):.3f}–{max(walls):.3f}) "
+                         f"{n / m['wall_s']:>11,.0f} {m['cpu_s']:>7.2f} {m['maxrss_kb'] / 1024:>12.1f} "
+                         f"{m['server_cpu_s']:>12.2f} {count.get('bytes_down', 0):>13,} "
+                         f"{count.get('bytes_up', 0):>9,} {count.get('lines', 0):>10,}")
+        z, plain = med["ticker deflate"], med["ticker plain"]
+        zb, pb = (w1z["count"].get(k, {}).get("bytes_down", 0) for k in ("ticker deflate", "ticker plain"))
+        lines.append(f"  ratios ticker deflate/plain: wall {z['wall_s'] / plain['wall_s']:.2f}×, "
+                     f"CPU {z['cpu_s'] / plain['cpu_s']:.2f}×, RSS {z['maxrss_kb'] / plain['maxrss_kb']:.2f}×, "
+                     f"bytes on the wire {zb / pb if pb else float('nan'):.3f}× ({zb:,} of {pb:,}); "
+                     f"ticker deflate/websocat wall {z['wall_s'] / med['websocat deflate']['wall_s']:.2f}×")
     if "W6" in results:
         w6 = results["W6"]
         n = w6["messages"]
@@ -806,9 +878,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--smoke", action="store_true", help="short CI run")
     parser.add_argument("--configuration", default="release")
-    parser.add_argument("--only", default="W1,W1S,W2,W3,W4,W5,W6,W7,W8,W9,REC", help="comma-separated workloads")
-    parser.add_argument("--messages", type=int, help="W1, W8, W9 and REC messages (1,000,000; smoke 50,000)")
-    parser.add_argument("--runs", type=int, help="W1, W6, W8, W9 and REC runs per consumer (3; smoke 1)")
+    parser.add_argument("--only", default="W1,W1S,W1Z,W2,W3,W4,W5,W6,W7,W8,W9,REC",
+                        help="comma-separated workloads")
+    parser.add_argument("--messages", type=int,
+                        help="W1, W1S, W1Z, W8, W9 and REC messages (1,000,000; smoke 50,000)")
+    parser.add_argument("--runs", type=int, help="W1, W1S, W1Z, W6, W8, W9 and REC runs per consumer (3; smoke 1)")
     parser.add_argument("--latency-seconds", type=float, help="W2 duration (10; smoke 2)")
     parser.add_argument("--idle-seconds", type=int, help="W3 duration (60; smoke 5)")
     parser.add_argument("--starts", type=int, help="W4 runs (20; smoke 5)")
@@ -832,7 +906,7 @@ def main() -> int:
     bench = Bench(args, bin_path)
     workloads = {"W1": bench.w1, "W2": bench.w2, "W3": bench.w3, "W4": bench.w4, "W5": bench.w5,
                  "W6": bench.w6, "W7": bench.w7, "W8": bench.w8, "W9": bench.w9, "REC": bench.rec,
-                 "W1S": bench.w1s}
+                 "W1S": bench.w1s, "W1Z": bench.w1z}
     for name in args.only.split(","):
         try:
             workloads[name.strip()]()

@@ -243,6 +243,74 @@ class TLSRelay:
         self.listener.close()
 
 
+# MARK: a byte-counting relay (W1Z)
+
+
+class CountingRelay:
+    """A plain TCP relay on loopback in front of a port (a `feedserve`) that counts the bytes it
+    carries each way: what crossed the wire as TCP payload (the HTTP upgrade, the frames, the
+    close handshake), measured, not estimated. It adds a hop and a Python copy, so it is for a
+    separate counting pass; the timed runs connect directly. Each connection is relayed by two
+    threads (one per direction); an end of stream is passed on as a half close."""
+
+    def __init__(self, upstream_port: int):
+        self.upstream_port = upstream_port
+        self.down = 0  # server → client
+        self.up = 0  # client → server
+        self.connections = 0
+        self.lock = threading.Lock()
+        self.pumps: list[threading.Thread] = []
+        self.sockets: list[socket.socket] = []
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/"
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.upstream_port))
+            except OSError:
+                client.close()
+                continue
+            with self.lock:
+                self.connections += 1
+                self.sockets += [client, upstream]
+            for sockets in ((upstream, client, "down"), (client, upstream, "up")):
+                pump = threading.Thread(target=self._pump, args=sockets, daemon=True)
+                self.pumps.append(pump)
+                pump.start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket, direction: str) -> None:
+        try:
+            while data := source.recv(1 << 18):
+                sink.sendall(data)
+                with self.lock:
+                    setattr(self, direction, getattr(self, direction) + len(data))
+            sink.shutdown(socket.SHUT_WR)
+        except OSError:  # a reset: the other direction's pump must not wait for ever
+            for end in (source, sink):
+                try:
+                    end.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def close(self, timeout: float = 10) -> None:
+        """Stops accepting, waits for every connection's bytes to be counted, closes them."""
+        self.listener.close()
+        for pump in list(self.pumps):
+            pump.join(timeout)
+        for end in self.sockets:
+            end.close()
+
+
 # MARK: a paced raw WebSocket server (W2)
 
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"

@@ -112,7 +112,7 @@ extension BlastFrames {
     }
 
     /// Appends one message's JSON; returns its number of trades.
-    private mutating func message(into out: inout [UInt8]) -> Int {
+    mutating func message(into out: inout [UInt8]) -> Int {
       let count = nextCount()
       out += Array(#"{"data":["#.utf8)
       for i in 0..<count {

@@ -3,7 +3,8 @@ import WebSocketClient
 /// Reads one connection's client frames (on a thread of its own, through the shared
 /// `ClientFrameReader`) until the client closes, the connection fails or it ends: records what
 /// the client sent, answers a protocol error with a close, and hands every message to the venue.
-/// Pings are answered and a close is answered by the shared reader.
+/// Pings are answered and a close is answered by the shared reader. With permessage-deflate
+/// agreed, compressed client messages are inflated.
 struct ClientReader {
   let input: ServerInput
   let writer: ServerFrameWriter
@@ -13,7 +14,8 @@ struct ClientReader {
 
   func run(initial: [UInt8]) {
     defer { life.finish() }
-    let reader = ClientFrameReader(input: input, writer: writer, maximumMessageSize: 1 << 20)
+    let reader = ClientFrameReader(
+      input: input, writer: writer, maximumMessageSize: 1 << 20, inflation: writer.deflate)
     let ending = reader.run(
       initial: initial, ignoring: { life.isUnresponsive },
       beforeRead: {

@@ -27,7 +27,9 @@ struct EndingPlayer {
       life.waitForInterruption()
     case .closeThenData:
       session.perform(.close(CloseStatus(code: .normalClosure, reason: "bye")))
-      try? writer.send(Frame(opcode: .text, payload: Array(#"{"type":"ping"}"#.utf8)))
+      if (try? writer.send(Frame(opcode: .text, payload: Array(#"{"type":"ping"}"#.utf8)))) == true {
+        server.update { $0.compressedMessages += 1 }
+      }
     case .pingFlood:
       pingFlood()
     case .synthetic(let seed, let interval):
@@ -36,13 +38,23 @@ struct EndingPlayer {
       session.perform(kind == .binary ? .binary(body) : .text(body))
       if !life.isStopping { play(then) }
     case .blast(let count, let then):
-      blast(count: count, frames: BlastFrames.batch(hostile: server.options.hostileBlast)) {
-        BlastFrames.frames(count: $0)
+      let hostile = server.options.hostileBlast
+      if let agreed = writer.deflate {
+        compressedBlast(
+          count: count, venue: .finnhub, agreed: agreed, extra: hostile ? BlastFrames.hostile : [])
+      } else {
+        blast(count: count, batch: { (BlastFrames.batch(hostile: hostile), 0) }) {
+          (BlastFrames.frames(count: $0), 0)
+        }
       }
       afterBlast(then)
     case .venueBlast(let venue, let count, let then):
-      blast(count: count, frames: BlastFrames.batch(for: venue)) {
-        BlastFrames.frames(count: $0, venue: venue)
+      if let agreed = writer.deflate {
+        compressedBlast(count: count, venue: venue, agreed: agreed)
+      } else {
+        blast(count: count, batch: { (BlastFrames.batch(for: venue), 0) }) {
+          (BlastFrames.frames(count: $0, venue: venue), 0)
+        }
       }
       afterBlast(then)
     case .mixedBlast(let count, let mix, let then):
@@ -77,36 +89,80 @@ struct EndingPlayer {
     }
   }
 
-  /// Writes `count` pre-framed messages, a batch of `BlastFrames.messagesPerBatch` at a time.
-  private func blast(count: Int, frames batch: [UInt8], remainder: (Int) -> [UInt8]) {
+  /// Writes `count` pre-framed messages, a batch of `BlastFrames.messagesPerBatch` at a time:
+  /// `batch` (made once, when first needed) again and again, then `remainder` of what is left;
+  /// each with the number of its messages that are compressed.
+  private func blast(
+    count: Int, batch makeBatch: () -> (frames: [UInt8], compressed: Int),
+    remainder: (Int) -> (frames: [UInt8], compressed: Int)
+  ) {
+    var batch: (frames: [UInt8], compressed: Int)?
     var remaining = count
     while remaining > 0, !life.isStopping {
       let n = min(remaining, BlastFrames.messagesPerBatch)
+      let chunk: (frames: [UInt8], compressed: Int)
+      if n == BlastFrames.messagesPerBatch {
+        let whole = batch ?? makeBatch()
+        batch = whole
+        chunk = whole
+      } else {
+        chunk = remainder(n)
+      }
       do {
-        try writer.write(n == BlastFrames.messagesPerBatch ? batch : remainder(n))
+        try writer.write(chunk.frames)
       } catch {
         life.finish()
         return
       }
       remaining -= n
-      server.update { $0.blasted += n }
+      server.update {
+        $0.blasted += n
+        $0.compressedMessages += chunk.compressed
+      }
     }
   }
 
-  /// Writes `count` multi-trade messages shaped by `mix`, built and written 100 at a time.
+  /// `blast` with permessage-deflate agreed: one batch compressed for this connection's
+  /// agreement (`BlastFrames.compressed`), written again and again, with `extra` (uncompressed
+  /// frames, e.g. `BlastFrames.hostile`) after each whole batch.
+  private func compressedBlast(count: Int, venue: Venue, agreed: PerMessageDeflate, extra: [UInt8] = []) {
+    blast(
+      count: count,
+      batch: {
+        let batch = BlastFrames.compressed(count: BlastFrames.messagesPerBatch, venue: venue, agreed: agreed)
+        return (batch.frames + extra, batch.compressed)
+      },
+      remainder: { BlastFrames.compressed(count: $0, venue: venue, agreed: agreed) })
+  }
+
+  /// Writes `count` multi-trade messages shaped by `mix`, built (and, with permessage-deflate
+  /// agreed, compressed) and written 100 at a time.
   private func mixedBlast(count: Int, mix: BlastMix) {
     var generator = BlastFrames.Mixed(mix)
+    let agreed = writer.deflate
     var remaining = count
     while remaining > 0, !life.isStopping {
       let n = min(remaining, 100)
+      // With permessage-deflate agreed, each 100 are compressed afresh (`PrecompressedFrames`).
+      let bytes: [UInt8]
+      var compressed = 0
+      if let agreed {
+        let made = generator.compressed(count: n, agreed: agreed)
+        (bytes, compressed) = (made.bytes, made.compressed)
+      } else {
+        bytes = generator.frames(count: n).bytes
+      }
       do {
-        try writer.write(generator.frames(count: n).bytes)
+        try writer.write(bytes)
       } catch {
         life.finish()
         return
       }
       remaining -= n
-      server.update { $0.blasted += n }
+      server.update {
+        $0.blasted += n
+        $0.compressedMessages += compressed
+      }
     }
   }
 

@@ -64,15 +64,23 @@ extension FeedServer {
     /// symbol (`WalkStart`). Off, the emulations refuse or starve unknown symbols as the venues
     /// do (Upbit and Binance accept them and send nothing).
     public var acceptAnySymbol: Bool
+    /// permessage-deflate (RFC 7692): nil (the default), the extension is never agreed; else a
+    /// client's offer is answered under this policy (`PerMessageDeflate.serverAgreement`), and
+    /// with an agreement every data message the server sends goes out compressed when that makes
+    /// it smaller (blasts too: see `BlastFrames.compressed`), and the client's compressed
+    /// messages are inflated. `Record.deflateAgreements` keeps what was agreed.
+    public var compression: PerMessageDeflate.ServerPolicy?
 
     public init(
       host: String = "127.0.0.1", port: Int = 0, timeScale: Double = 1, maximumDelay: Double? = nil,
       emulation: Emulation = .finnhub,
       ending: Ending = .close(CloseStatus(code: .normalClosure, reason: "replay finished")),
       retryAfter: Int? = nil, awaitSubscriptions: Int = 1, plans: [ConnectionPlan] = [],
-      rules: VenueRules = VenueRules(), acceptAnySymbol: Bool = false
+      rules: VenueRules = VenueRules(), acceptAnySymbol: Bool = false,
+      compression: PerMessageDeflate.ServerPolicy? = nil
     ) {
       self.acceptAnySymbol = acceptAnySymbol
+      self.compression = compression
       self.awaitSubscriptions = awaitSubscriptions
       self.plans = plans
       self.host = host

@@ -28,6 +28,14 @@ extension FeedServer {
     public var clientPongs: [[UInt8]] = []
     /// Close frames the server sent (by the emulation, the script or the ending).
     public var serverCloses: [CloseStatus] = []
+    /// The `Sec-WebSocket-Extensions` of each upgrade request (its fields joined with ", ";
+    /// empty when it had none), in arrival order (refused requests included).
+    public var extensionOffers: [String] = []
+    /// The permessage-deflate agreements, as the 101 stated them (`Sec-WebSocket-Extensions`),
+    /// one per connection that agreed, in order (`Options.compression`).
+    public var deflateAgreements: [String] = []
+    /// Data messages the server sent compressed (RSV1), every connection and blast included.
+    public var compressedMessages = 0
   }
 
   /// A connection's subscription after one request.

@@ -71,16 +71,19 @@ final class ServerConnection: Sendable {
     let input = ServerInput(stream: stream)
     let responder = UpgradeResponder(
       input: input, writer: writer, life: life, plan: plan, script: script,
-      retryAfter: server.options.retryAfter)
+      retryAfter: server.options.retryAfter, compression: server.options.compression)
     let upgraded = responder.respond(
       received: { request in
+        let offers = ExtensionHeader.values(in: request.head).joined(separator: ", ")
         server.update {
           $0.connections += 1
           $0.targets.append(request.target)
+          $0.extensionOffers.append(offers)
         }
       },
       admit: session.admit)
-    guard let (_, leftover) = upgraded else { return }
+    guard let (_, leftover, deflate) = upgraded else { return }
+    if let deflate { server.update { $0.deflateAgreements.append(deflate.agreement) } }
     let reader = ClientReader(input: input, writer: writer, life: life, session: session, server: server)
     DedicatedThread.start { reader.run(initial: leftover) }
     DedicatedThread.start { [session] in session.runTimers() }

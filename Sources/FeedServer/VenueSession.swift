@@ -176,9 +176,13 @@ final class VenueSession: Sendable {
       do throws(TransportError) {
         switch action {
         case .text(let text):
-          try writer.send(Frame(opcode: .text, payload: Array(text.utf8)))
+          if try writer.send(Frame(opcode: .text, payload: Array(text.utf8))) {
+            server.update { $0.compressedMessages += 1 }
+          }
         case .binary(let text):
-          try writer.send(Frame(opcode: .binary, payload: Array(text.utf8)))
+          if try writer.send(Frame(opcode: .binary, payload: Array(text.utf8))) {
+            server.update { $0.compressedMessages += 1 }
+          }
         case .ping(let payload):
           try writer.send(Frame(opcode: .ping, payload: payload))
           server.update { $0.serverPings += 1 }

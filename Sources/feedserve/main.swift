@@ -5,6 +5,7 @@
 //   feedserve [--port N] [--venue V] [--script FILE.ndjson] [--time-scale X] [--verbatim] [--hold]
 //   feedserve --blast N [--venue V] [--per-connection M] [--reconnect-with drop|CODE] [--verbatim]
 //             [--trades A-B] [--symbols K] [--seed S] [--await N] [--hold]
+//   (either form) [--deflate [no-context]]
 //
 // --venue finnhub|upbit|binance|coinbase: emulate that venue (FeedServer.Options.Emulation; the
 //   default is finnhub) and, with --blast, write its wire format: Binance combined-stream trades
@@ -24,6 +25,11 @@
 //   nothing, enforce nothing; with --venue, the blast is still in that venue's format.
 // --await N: the replay (and the blast) starts at the Nth subscription request instead of the first
 //   (the `ticker serve` benchmark connects every client before letting the blast go).
+// --deflate: agree on permessage-deflate (RFC 7692) when a client offers it, with context
+//   takeover; `--deflate no-context` adds server_no_context_takeover (each message compressed on
+//   its own). Every data message then goes out compressed when that makes it smaller; a blast
+//   writes one batch of 1000 compressed ahead of time for the connection, again and again (see
+//   BlastFrames.compressed). Clients that offer nothing (websocat 1.x) get uncompressed frames.
 // --hostile: with --blast, mix into every 1000 messages a 125-byte ping, a trade for an
 //   unsubscribed symbol full of terminal controls, an error text full of them, and binary garbage.
 
@@ -62,6 +68,7 @@ var seed: UInt64 = 1
 var hostile = false
 var awaitSubscriptions = 1
 var venue = Venue.finnhub
+var compression: PerMessageDeflate.ServerPolicy?
 
 func parseRange(_ text: String) -> ClosedRange<Int> {
   let parts = text.split(separator: "-", maxSplits: 1)
@@ -87,6 +94,15 @@ while !arguments.isEmpty {
     symbolCount = Int(value(flag)).flatMap { $0 >= 1 ? $0 : nil } ?? { fail("bad --symbols") }()
   case "--seed": seed = UInt64(value(flag)) ?? { fail("bad --seed") }()
   case "--hostile": hostile = true
+  case "--deflate":
+    // An optional value: the next argument, unless it is the next flag.
+    if let next = arguments.first, !next.hasPrefix("--") {
+      arguments.removeFirst()
+      guard next == "no-context" else { fail("bad --deflate \(next) (no value, or no-context)") }
+      compression = PerMessageDeflate.ServerPolicy(serverNoContextTakeover: true)
+    } else {
+      compression = PerMessageDeflate.ServerPolicy()
+    }
   case "--await":
     awaitSubscriptions = Int(value(flag)).flatMap { $0 >= 1 ? $0 : nil } ?? { fail("bad --await") }()
   case "--venue":
@@ -160,6 +176,7 @@ do {
     port: port, timeScale: timeScale, emulation: verbatim ? .verbatim : .init(venue),
     ending: hold ? .hold : normal, awaitSubscriptions: awaitSubscriptions, plans: plans)
   options.hostileBlast = hostile
+  options.compression = compression
   server = try FeedServer(script: script, options: options)
 } catch {
   fail("cannot listen: \(error)")

@@ -32,4 +32,10 @@ struct MessageCompressor: Sendable {
     if agreed.outboundNoContextTakeover { deflater.reset() }
     return Frame(fin: true, rsv: 0b100, opcode: frame.opcode, payload: compressed)
   }
+
+  /// Forgets the window: the next message refers to nothing before it (the peer's window may
+  /// hold bytes this compressor never saw).
+  func reset() {
+    deflater?.reset()
+  }
 }

@@ -8,6 +8,9 @@ public struct ClientFrameReader: Sendable {
   public let writer: ServerFrameWriter
   /// The largest frame and message accepted (bigger: `.protocolError(.messageTooLarge)`).
   public let maximumMessageSize: Int
+  /// The permessage-deflate agreed (the server's view), if any: compressed client messages are
+  /// inflated (and the limit applies to the inflated bytes).
+  public let inflation: PerMessageDeflate?
 
   /// How reading ended.
   public enum Ending: Sendable, Equatable {
@@ -22,10 +25,14 @@ public struct ClientFrameReader: Sendable {
     case connectionEnded
   }
 
-  public init(input: ServerInput, writer: ServerFrameWriter, maximumMessageSize: Int) {
+  public init(
+    input: ServerInput, writer: ServerFrameWriter, maximumMessageSize: Int,
+    inflation: PerMessageDeflate? = nil
+  ) {
     self.input = input
     self.writer = writer
     self.maximumMessageSize = maximumMessageSize
+    self.inflation = inflation
   }
 
   /// - Parameters:
@@ -44,8 +51,9 @@ public struct ClientFrameReader: Sendable {
     beforeRead: () -> Bool = { true },
     handle: (MessageAssembler.Event) throws(TransportError) -> Bool
   ) -> Ending {
-    var parser = FrameParser(role: .server, maximumFrameSize: maximumMessageSize)
-    var assembler = MessageAssembler(maximumMessageSize: maximumMessageSize)
+    var parser = FrameParser(
+      role: .server, maximumFrameSize: maximumMessageSize, allowsCompression: inflation != nil)
+    var assembler = MessageAssembler(maximumMessageSize: maximumMessageSize, inflation: inflation)
     parser.append(initial)
     while true {
       do throws(FrameError) {

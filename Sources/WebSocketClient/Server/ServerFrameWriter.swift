@@ -2,9 +2,15 @@ import Synchronization
 
 /// The sending side of one accepted connection: whole writes under one lock (so frames from
 /// different threads never interleave), at most one close frame, and the way out without one.
+///
+/// Once the handshake agreed on permessage-deflate (`compress(under:)`), data frames sent with
+/// `send` are compressed when that makes them smaller (RSV1 set), in the order they are written
+/// (the compressor works under the write lock, so its window is the client's).
 public final class ServerFrameWriter: Sendable {
   private let stream: TCPStream
-  private let writeLock = Mutex(())
+  /// Held for each whole write; holds the compressor when permessage-deflate was agreed.
+  private let writeLock = Mutex<MessageCompressor?>(nil)
+  private let agreement = Mutex<PerMessageDeflate?>(nil)
   private let closeSent = Atomic(false)
   /// Seconds one write may wait for the client to make room before it fails.
   public let writeTimeout: Double
@@ -25,13 +31,38 @@ public final class ServerFrameWriter: Sendable {
     try send(Frame.close(status))
   }
 
-  public func send(_ frame: Frame) throws(TransportError) {
-    try write(FrameEncoder.encodeServerFrame(frame))
+  /// The permessage-deflate agreed (from the server's point of view), once `compress(under:)`
+  /// was called.
+  public var deflate: PerMessageDeflate? { agreement.withLock { $0 } }
+
+  /// Compresses the data frames `send` writes from now on, under `agreed` (the handshake's
+  /// agreement from the server's point of view). Call once, after the 101 and before any frame.
+  public func compress(under agreed: PerMessageDeflate) {
+    agreement.withLock { $0 = agreed }
+    writeLock.withLock { $0 = MessageCompressor(agreed: agreed) }
   }
 
-  /// Writes bytes as they are (already encoded frames, or an HTTP response).
+  /// Sends `frame`: with permessage-deflate agreed, a data frame is compressed when that makes
+  /// it smaller. True when it went out compressed.
+  @discardableResult
+  public func send(_ frame: Frame) throws(TransportError) -> Bool {
+    try writeLock.withLock { compressor throws(TransportError) -> Bool in
+      let sent = compressor?.encode(frame) ?? frame
+      try stream.write(FrameEncoder.encodeServerFrame(sent), timeout: writeTimeout)
+      return sent.rsv != frame.rsv
+    }
+  }
+
+  /// Writes bytes as they are (already encoded frames, or an HTTP response). With
+  /// permessage-deflate agreed, they may hold messages compressed elsewhere (by a deflater that
+  /// started afresh, e.g. `PrecompressedFrames`): the compressor then forgets its window, so that
+  /// the next message `send` compresses refers to nothing the client's window no longer holds
+  /// at the same distance.
   public func write(_ bytes: [UInt8]) throws(TransportError) {
-    try writeLock.withLock { _ throws(TransportError) in try stream.write(bytes, timeout: writeTimeout) }
+    try writeLock.withLock { compressor throws(TransportError) in
+      try stream.write(bytes, timeout: writeTimeout)
+      compressor?.reset()
+    }
   }
 
   /// Drops the TCP connection without a close frame (every blocked read and write returns).

@@ -26,11 +26,13 @@ public enum ServerUpgrade {
   }
 
   /// Answers `request` with `101 Switching Protocols` (after checking it is a WebSocket
-  /// upgrade: else 400); false when it was refused or the write failed.
+  /// upgrade: else 400), with the extra `headers` (e.g. `Sec-WebSocket-Extensions`); false when
+  /// it was refused or the write failed.
   @discardableResult
   public static func accept(
     _ request: ServerHandshake.Request, writer: ServerFrameWriter,
-    statusLine: String = "HTTP/1.1 101 Switching Protocols", trailing: [UInt8] = []
+    statusLine: String = "HTTP/1.1 101 Switching Protocols", headers: [(name: String, value: String)] = [],
+    trailing: [UInt8] = []
   ) -> Bool {
     let key: String
     do {
@@ -40,7 +42,8 @@ public enum ServerUpgrade {
       return false
     }
     do {
-      try writer.write(ServerHandshake.upgradeResponse(forKey: key, statusLine: statusLine) + trailing)
+      try writer.write(
+        ServerHandshake.upgradeResponse(forKey: key, headers: headers, statusLine: statusLine) + trailing)
       return true
     } catch {
       return false
