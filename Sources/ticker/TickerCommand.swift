@@ -127,7 +127,9 @@ enum TickerCommand {
           options: ServeCommand.demoOptions(
             .init(
               maximumDelay: 1, emulation: .init(venue), ending: .synthetic(seed: 2026, interval: 0.15),
-              awaitSubscriptions: symbols.count, acceptAnySymbol: true), serving: command.serve))
+              awaitSubscriptions: symbols.count, acceptAnySymbol: true,
+              // Compressed, as most venues' servers do when asked: the demo exercises the path.
+              compression: .init()), serving: command.serve))
         server.start()
         demoServer = server
         url = provider.endpoint(base: server.url, token: nil)

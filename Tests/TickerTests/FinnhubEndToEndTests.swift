@@ -81,9 +81,10 @@ struct FinnhubEndToEndTests {
     let everyFeed = try server(compression: .init())
     defer { everyFeed.stop() }
     let every = try await TickerProcess.run(
-      ["--url", url(everyFeed), "--every-trade"],
+      ["--url", url(everyFeed), "--every-trade", "--verbose"],
       environment: TickerProcess.cleanEnvironment(["FINNHUB_TOKEN": Self.token]))
     #expect(every.status == 0, "stderr: \(every.stderr)")
+    #expect(every.stderr.contains("ticker: compression: permessage-deflate\n"), "\(every.stderr)")
     let prices = every.stdoutLines.map { $0.split(separator: "\t").map(String.init) }
     #expect(prices.map { $0.last ?? "" } == Self.everyTradePrices)
     #expect(prices.allSatisfy { $0.count == 3 && $0[1] == "BINANCE:BTCUSDT" })
@@ -116,16 +117,15 @@ struct FinnhubEndToEndTests {
       ])
   }
 
-  /// `--compression off` is being added to the ticker separately: until it is there, this test
-  /// fails on the unknown option (exit 64), and only there.
   @Test("--compression off: no offer, no agreement, the same prices from a compressing server")
   func compressionOff() async throws {
     let feed = try server(compression: .init())
     defer { feed.stop() }
     let result = try await TickerProcess.run(
-      ["--url", url(feed), "--every-trade", "--compression", "off"],
+      ["--url", url(feed), "--every-trade", "--compression", "off", "--verbose"],
       environment: TickerProcess.cleanEnvironment(["FINNHUB_TOKEN": Self.token]))
     #expect(result.status == 0, "stderr: \(result.stderr)")
+    #expect(result.stderr.contains("ticker: compression: none (--compression off)\n"), "\(result.stderr)")
     #expect(
       result.stdoutLines.map { $0.split(separator: "\t").last.map(String.init) ?? "" }
         == Self.everyTradePrices)
