@@ -43,19 +43,80 @@ final class Inflater: @unchecked Sendable {
   func inflate(_ input: UnsafeRawBufferPointer, into output: inout [UInt8], limit: Int) throws(FrameError)
     -> Int
   {
-    guard let base = input.baseAddress, input.count > 0 else { return 0 }
+    guard input.count > 0 else { return 0 }
     let start = output.count
-    stream.pointee.next_in = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: Bytef.self))
-    stream.pointee.avail_in = uInt(input.count)
-    defer {
-      stream.pointee.next_in = nil
-      stream.pointee.avail_in = 0
+    setInput(input)
+    defer { clearInput() }
+    try drain(into: &output, limit: limit)
+    return output.count - start
+  }
+
+  /// A whole message in one final frame: `payload` and the tail inflated in one pass and handed
+  /// to `make` straight from the output piece when they fit in it (nearly always), without an
+  /// array in between; larger output is collected in one, under the same limit.
+  func wholeMessage<T>(
+    _ payload: [UInt8], limit: Int, _ make: (UnsafeRawBufferPointer) throws(FrameError) -> T
+  ) throws(FrameError) -> T {
+    let result: Result<T, FrameError> = withUnsafeTemporaryAllocation(
+      byteCount: payload.count + Self.tail.count, alignment: 1
+    ) { input in
+      payload.withUnsafeBytes { input.copyMemory(from: $0) }
+      Self.tail.withUnsafeBytes {
+        UnsafeMutableRawBufferPointer(rebasing: input[payload.count...]).copyMemory(from: $0)
+      }
+      return Result { () throws(FrameError) -> T in
+        try wholeMessage(UnsafeRawBufferPointer(input), limit: limit, make)
+      }
     }
+    return try result.get()
+  }
+
+  private func wholeMessage<T>(
+    _ input: UnsafeRawBufferPointer, limit: Int, _ make: (UnsafeRawBufferPointer) throws(FrameError) -> T
+  ) throws(FrameError) -> T {
+    setInput(input)
+    defer { clearInput() }
+    let (status, produced) = step()
+    guard produced <= limit else { throw .messageTooLarge(UInt64(produced)) }
+    if status == Z_OK || status == Z_BUF_ERROR, stream.pointee.avail_in == 0, stream.pointee.avail_out > 0 {
+      return try make(UnsafeRawBufferPointer(rebasing: piece[0..<produced]))
+    }
+    // More than one piece, or the end of a DEFLATE stream: the general way.
+    var output = Array(UnsafeRawBufferPointer(rebasing: piece[0..<produced]))
+    switch status {
+    case Z_OK, Z_BUF_ERROR: break
+    case Z_STREAM_END: try restartKeepingWindow()
+    default: throw .invalidCompressedData
+    }
+    try drain(into: &output, limit: limit)
+    let made = output.withUnsafeBytes { raw in Result { () throws(FrameError) -> T in try make(raw) } }
+    return try made.get()
+  }
+
+  private func setInput(_ input: UnsafeRawBufferPointer) {
+    stream.pointee.next_in = input.baseAddress.map {
+      UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: Bytef.self))
+    }
+    stream.pointee.avail_in = uInt(input.count)
+  }
+
+  private func clearInput() {
+    stream.pointee.next_in = nil
+    stream.pointee.avail_in = 0
+  }
+
+  /// One call to zlib into the output piece: its status and how many bytes it produced.
+  private func step() -> (status: Int32, produced: Int) {
+    stream.pointee.next_out = piece.baseAddress!.assumingMemoryBound(to: Bytef.self)
+    stream.pointee.avail_out = uInt(Self.pieceSize)
+    let status = zInflate(stream, Z_SYNC_FLUSH)
+    return (status, Self.pieceSize - Int(stream.pointee.avail_out))
+  }
+
+  /// Inflates the stream's pending input (and output) onto `output`, under `limit`.
+  private func drain(into output: inout [UInt8], limit: Int) throws(FrameError) {
     while true {
-      stream.pointee.next_out = piece.baseAddress!.assumingMemoryBound(to: Bytef.self)
-      stream.pointee.avail_out = uInt(Self.pieceSize)
-      let status = zInflate(stream, Z_SYNC_FLUSH)
-      let produced = Self.pieceSize - Int(stream.pointee.avail_out)
+      let (status, produced) = step()
       if produced > 0 {
         guard output.count + produced <= limit else {
           throw .messageTooLarge(UInt64(output.count + produced))
@@ -65,15 +126,15 @@ final class Inflater: @unchecked Sendable {
       switch status {
       case Z_OK:
         // More output may be pending when the piece filled up.
-        if stream.pointee.avail_in == 0 && stream.pointee.avail_out > 0 { return output.count - start }
+        if stream.pointee.avail_in == 0 && stream.pointee.avail_out > 0 { return }
       case Z_BUF_ERROR:
         // No progress possible: all input is used and nothing more comes out.
-        return output.count - start
+        return
       case Z_STREAM_END:
         // A block with BFINAL set ended the DEFLATE stream (RFC 7692 §7.2.3.4): what follows
         // is a new stream that may still refer to the window, so the window is carried over.
         try restartKeepingWindow()
-        if stream.pointee.avail_in == 0 { return output.count - start }
+        if stream.pointee.avail_in == 0 { return }
       default:
         throw .invalidCompressedData
       }

@@ -92,13 +92,16 @@ public struct MessageAssembler: Sendable {
   /// The first frame of a compressed message: inflated, and the message is done if it is final.
   private mutating func beginCompressed(_ frame: Frame) throws(FrameError) -> Event? {
     guard frame.rsv == 0b100, let inflater = makeInflater() else { throw .reservedBitsSet(frame.rsv) }
+    if frame.fin {
+      let opcode = frame.opcode
+      let message = try inflater.wholeMessage(frame.payload, limit: maximumMessageSize) {
+        (raw) throws(FrameError) -> WebSocketMessage in try Self.message(opcode, raw)
+      }
+      endCompressedMessage()
+      return .message(message)
+    }
     var inflated: [UInt8] = []
     try inflater.inflate(frame.payload, into: &inflated, limit: maximumMessageSize)
-    if frame.fin {
-      try inflater.finishMessage(into: &inflated, limit: maximumMessageSize)
-      endCompressedMessage()
-      return .message(try Self.message(frame.opcode, inflated))
-    }
     if frame.opcode == .text {
       textValidator = UTF8Validator()
       guard textValidator.feed(inflated) else { throw .invalidUTF8 }
@@ -203,6 +206,16 @@ public struct MessageAssembler: Sendable {
     guard opcode == .text else { return .binary(payload) }
     // Market data is nearly always ASCII: a word-at-a-time check, then a plain copy. Anything
     // else gets full UTF-8 validation.
+    if isASCII(payload) { return .text(String(decoding: payload, as: UTF8.self)) }
+    guard let text = String(validating: payload, as: UTF8.self) else { throw .invalidUTF8 }
+    return .text(text)
+  }
+
+  /// `message(_:_:)` for bytes where they lie.
+  private static func message(_ opcode: Opcode, _ payload: UnsafeRawBufferPointer) throws(FrameError)
+    -> WebSocketMessage
+  {
+    guard opcode == .text else { return .binary(Array(payload)) }
     if isASCII(payload) { return .text(String(decoding: payload, as: UTF8.self)) }
     guard let text = String(validating: payload, as: UTF8.self) else { throw .invalidUTF8 }
     return .text(text)

@@ -97,6 +97,10 @@ public final class NativeConnection: WebSocketConnection {
   static let messageCapacity = 512
   /// Payload bytes that may wait, so that a few large messages count like many small ones.
   static let byteCapacity = 256 << 10
+  /// Payload bytes one batch holds at most (about what one read brings uncompressed), and
+  /// messages: one read of 100-byte messages stays one batch.
+  static let batchByteLimit = 64 << 10
+  static let batchCountLimit = 1024
 
   public var peerCloseStatus: CloseStatus? { state.withLock { $0.peerCloseStatus } }
 
@@ -269,9 +273,18 @@ public final class NativeConnection: WebSocketConnection {
     var batch: [WebSocketMessage] = []
     var batchBytes = 0
     reading: while true {
+      // The batch is full: it goes to the consumer before more is parsed from what was read.
+      var full = false
       do throws(FrameError) {
         // A text message in one frame becomes its String straight from the parser's buffer.
-        while let event = try assembler.next(from: &parser) {
+        while true {
+          // Compressed messages are several times larger than the bytes read: without this
+          // bound one 64 KiB read could become thousands of messages in one batch.
+          if batch.count >= Self.batchCountLimit || batchBytes >= Self.batchByteLimit {
+            full = true
+            break
+          }
+          guard let event = try assembler.next(from: &parser) else { break }
           switch event {
           case .message(let message):
             batch.append(message)
@@ -284,7 +297,7 @@ public final class NativeConnection: WebSocketConnection {
           }
         }
         // The parser needs more bytes: text of a frame still arriving is checked now.
-        try assembler.inspect(parser.partialFrame)
+        if !full { try assembler.inspect(parser.partialFrame) }
       } catch {
         outcome = .violation(error)
         break reading
@@ -298,6 +311,7 @@ public final class NativeConnection: WebSocketConnection {
       // message, say) has nowhere to go but this thread's memory. (False once the consumer is
       // gone: then reading goes on, for the close.)
       messages.waitForRoom()
+      if full { continue reading }
       let count: Int
       do {
         count = try stream.read(into: chunk, timeout: nil)
