@@ -81,6 +81,22 @@ struct DeflateInteropTests {
     #expect(await peer.closeReport() == "1000 done")
   }
 
+  /// Compression sits above the byte stream: over TLS (the test CA) it is the same.
+  @Test func compressedOverTLS() async throws {
+    let ca = try await Blocking.run { try TestCA.shared() }
+    let peer = try await PythonPeer.start("echo", tls: ca, deflate: "default")
+    defer { peer.stop() }
+    let connection = try await engine.connect(
+      to: peer.url(name: "localhost", secure: true), options: ConnectOptions(caCertificateFile: ca.caFile))
+    #expect(connection.extensions == Self.combinations[0].response)
+    let (sent, compressible) = Self.messages()
+    for message in sent { try await connection.send(message) }
+    #expect(try await connection.receive(sent.count) == sent)
+    try await connection.send(.text("stats"))
+    #expect(try await connection.receive(1) == [.text("compressed-in \(compressible)")])
+    await connection.close(normalClose, timeout: 10)
+  }
+
   @Test func fragmentedCompressedMessageIsReassembled() async throws {
     let peer = try await PythonPeer.start("fragmented", deflate: "default")
     defer { peer.stop() }
