@@ -226,6 +226,44 @@ import Testing
     return events
   }
 
+  /// `parse` frame by frame (`FrameParser.next()`, then `MessageAssembler.receive`), the way
+  /// `next(from:)` does not take for a whole compressed message: the two must agree.
+  func parseFramewise(_ bytes: [UInt8], deflate: PerMessageDeflate?) throws(FrameError) -> [MessageAssembler
+    .Event]
+  {
+    var parser = FrameParser(role: .client, maximumFrameSize: 1 << 20, allowsCompression: deflate != nil)
+    var assembler = MessageAssembler(maximumMessageSize: 1 << 20, inflation: deflate)
+    parser.append(bytes)
+    var events: [MessageAssembler.Event] = []
+    while let frame = try parser.next() {
+      if let event = try assembler.receive(frame) { events.append(event) }
+    }
+    return events
+  }
+
+  /// A stream of compressed messages with context takeover, without, and interleaved with plain
+  /// ones: in place and frame by frame give the same messages.
+  @Test(arguments: [false, true]) func inPlaceAndFramewiseAgree(noContextTakeover: Bool) throws {
+    let agreed = PerMessageDeflate(inboundNoContextTakeover: noContextTakeover)
+    var compressor = MessageCompressor(
+      agreed: PerMessageDeflate(outboundNoContextTakeover: noContextTakeover))
+    var bytes: [UInt8] = []
+    var expected: [MessageAssembler.Event] = []
+    for i in 0..<50 {
+      let text =
+        #"{"data":[{"p":\#(95000 + i),"s":"BINANCE:BTCUSDT","t":\#(1_768_655_932_976 + i)}],"type":"trade"}"#
+      let frame = compressor.encode(Frame(opcode: i % 7 == 3 ? .binary : .text, payload: Array(text.utf8)))
+      bytes += FrameEncoder.encodeServerFrame(
+        i % 5 == 4 ? Frame(opcode: .text, payload: Array(text.utf8)) : frame)
+      if i % 5 == 4 {
+        compressor = MessageCompressor(agreed: PerMessageDeflate(outboundNoContextTakeover: true))
+      }
+      expected.append(.message(i % 7 == 3 && i % 5 != 4 ? .binary(Array(text.utf8)) : .text(text)))
+    }
+    #expect(try parse(bytes, deflate: agreed) == expected)
+    #expect(try parseFramewise(bytes, deflate: agreed) == expected)
+  }
+
   @Test func compressedMessagesInOneFrameOrFragmented() throws {
     let agreed = PerMessageDeflate()
     // RSV1 on the first frame; the continuation carries the rest of the DEFLATE data.

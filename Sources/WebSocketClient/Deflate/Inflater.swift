@@ -51,35 +51,45 @@ final class Inflater: @unchecked Sendable {
     return output.count - start
   }
 
-  /// A whole message in one final frame: `payload` and the tail inflated in one pass and handed
-  /// to `make` straight from the output piece when they fit in it (nearly always), without an
+  /// A whole message in one final frame: `payload` and the tail inflated in one pass, and the
+  /// message made straight from the output piece when it fits there (nearly always), without an
   /// array in between; larger output is collected in one, under the same limit.
-  func wholeMessage<T>(
-    _ payload: [UInt8], limit: Int, _ make: (UnsafeRawBufferPointer) throws(FrameError) -> T
-  ) throws(FrameError) -> T {
-    let result: Result<T, FrameError> = withUnsafeTemporaryAllocation(
-      byteCount: payload.count + Self.tail.count, alignment: 1
-    ) { input in
-      payload.withUnsafeBytes { input.copyMemory(from: $0) }
-      Self.tail.withUnsafeBytes {
-        UnsafeMutableRawBufferPointer(rebasing: input[payload.count...]).copyMemory(from: $0)
-      }
-      return Result { () throws(FrameError) -> T in
-        try wholeMessage(UnsafeRawBufferPointer(input), limit: limit, make)
+  func wholeMessage(_ payload: [UInt8], opcode: Opcode, limit: Int) throws(FrameError) -> WebSocketMessage {
+    let result = payload.withUnsafeBytes { raw in
+      Result { () throws(FrameError) -> WebSocketMessage in
+        try wholeMessage(raw, opcode: opcode, limit: limit)
       }
     }
     return try result.get()
   }
 
-  private func wholeMessage<T>(
-    _ input: UnsafeRawBufferPointer, limit: Int, _ make: (UnsafeRawBufferPointer) throws(FrameError) -> T
-  ) throws(FrameError) -> T {
+  /// `wholeMessage` for a payload where it lies (the parser's buffer).
+  func wholeMessage(_ payload: UnsafeRawBufferPointer, opcode: Opcode, limit: Int) throws(FrameError)
+    -> WebSocketMessage
+  {
+    let result: Result<WebSocketMessage, FrameError> = withUnsafeTemporaryAllocation(
+      byteCount: payload.count + Self.tail.count, alignment: 1
+    ) { input in
+      input.copyMemory(from: payload)
+      Self.tail.withUnsafeBytes {
+        UnsafeMutableRawBufferPointer(rebasing: input[payload.count...]).copyMemory(from: $0)
+      }
+      return Result { () throws(FrameError) -> WebSocketMessage in
+        try inflateWhole(UnsafeRawBufferPointer(input), opcode: opcode, limit: limit)
+      }
+    }
+    return try result.get()
+  }
+
+  private func inflateWhole(_ input: UnsafeRawBufferPointer, opcode: Opcode, limit: Int) throws(FrameError)
+    -> WebSocketMessage
+  {
     setInput(input)
     defer { clearInput() }
     let (status, produced) = step()
     guard produced <= limit else { throw .messageTooLarge(UInt64(produced)) }
     if status == Z_OK || status == Z_BUF_ERROR, stream.pointee.avail_in == 0, stream.pointee.avail_out > 0 {
-      return try make(UnsafeRawBufferPointer(rebasing: piece[0..<produced]))
+      return try MessageAssembler.message(opcode, UnsafeRawBufferPointer(rebasing: piece[0..<produced]))
     }
     // More than one piece, or the end of a DEFLATE stream: the general way.
     var output = Array(UnsafeRawBufferPointer(rebasing: piece[0..<produced]))
@@ -89,8 +99,7 @@ final class Inflater: @unchecked Sendable {
     default: throw .invalidCompressedData
     }
     try drain(into: &output, limit: limit)
-    let made = output.withUnsafeBytes { raw in Result { () throws(FrameError) -> T in try make(raw) } }
-    return try made.get()
+    return try MessageAssembler.message(opcode, output)
   }
 
   private func setInput(_ input: UnsafeRawBufferPointer) {

@@ -105,13 +105,13 @@ public struct FrameParser: Sendable {
   /// The next complete frame, or nil when more bytes are needed.
   public mutating func next() throws(FrameError) -> Frame? {
     // `inPlace: false` never calls `text`.
-    switch try next(inPlace: false, text: { _ in () }) {
+    switch try next(inPlace: false, text: { _, _ in () }) {
     case .frame(let frame): frame
     case .text, nil: nil
     }
   }
 
-  /// What `next(inPlace:text:)` found: a frame, or what `text` made of a final text frame's payload.
+  /// What `next(inPlace:text:)` found: a frame, or what `text` made of a final frame's payload.
   enum Item<Text> {
     case frame(Frame)
     case text(Text)
@@ -122,9 +122,14 @@ public struct FrameParser: Sendable {
   /// where they lie instead of being copied into a `Frame`: the frame is consumed, and what
   /// `text` returns is the item. `MessageAssembler.next(from:)` makes a message's `String`
   /// straight from the buffer this way.
-  mutating func next<Text>(inPlace: Bool, text: (UnsafeRawBufferPointer) -> Text) throws(FrameError) -> Item<
-    Text
-  >? {
+  ///
+  /// The first frame of a compressed message (RSV1), when final, is handed over the same way:
+  /// `text` gets its header too, to tell it apart.
+  mutating func next<Text>(inPlace: Bool, text: (UnsafeRawBufferPointer, Header) -> Text) throws(FrameError)
+    -> Item<
+      Text
+    >?
+  {
     while true {
       switch state {
       case .failed(let error):
@@ -158,9 +163,11 @@ public struct FrameParser: Sendable {
         }
         guard bufferedByteCount >= header.length else { return nil }
         let start = readIndex
-        if inPlace, header.opcode == .text, header.fin, header.rsv == 0, header.maskingKey == nil {
+        if inPlace, header.fin, header.maskingKey == nil,
+          header.rsv == 0 ? header.opcode == .text : header.opcode != .continuation
+        {
           let made = buffer.withUnsafeBytes {
-            text(UnsafeRawBufferPointer(rebasing: $0[start..<start + header.length]))
+            text(UnsafeRawBufferPointer(rebasing: $0[start..<start + header.length]), header)
           }
           consumePayload(header.length)
           return .text(made)

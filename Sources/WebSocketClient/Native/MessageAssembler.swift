@@ -93,10 +93,7 @@ public struct MessageAssembler: Sendable {
   private mutating func beginCompressed(_ frame: Frame) throws(FrameError) -> Event? {
     guard frame.rsv == 0b100, let inflater = makeInflater() else { throw .reservedBitsSet(frame.rsv) }
     if frame.fin {
-      let opcode = frame.opcode
-      let message = try inflater.wholeMessage(frame.payload, limit: maximumMessageSize) {
-        (raw) throws(FrameError) -> WebSocketMessage in try Self.message(opcode, raw)
-      }
+      let message = try inflater.wholeMessage(frame.payload, opcode: frame.opcode, limit: maximumMessageSize)
       endCompressedMessage()
       return .message(message)
     }
@@ -152,16 +149,39 @@ public struct MessageAssembler: Sendable {
   /// its `String` straight from the parser's buffer, without a payload array in between.
   public mutating func next(from parser: inout FrameParser) throws(FrameError) -> Event? {
     while true {
-      // The closure captures two values, not `self` (a copy of the assembler, fragments and all).
+      // The closure captures values, not `self` (a copy of the assembler, fragments and all).
       let assembling = openOpcode != nil
       let limit = maximumMessageSize
-      let item = try parser.next(
-        inPlace: true, text: { Self.wholeText($0, assembling: assembling, limit: limit) })
+      let inflater = makeInflater()
+      let reset = inflation?.inboundNoContextTakeover == true
+      let item = try parser.next(inPlace: true) { payload, header in
+        header.rsv == 0
+          ? Self.wholeText(payload, assembling: assembling, limit: limit).map(WebSocketMessage.text)
+          : Self.wholeCompressed(
+            payload, opcode: header.opcode, assembling: assembling, limit: limit, inflater: inflater,
+            reset: reset)
+      }
       switch item {
       case nil: return nil
-      case .text(let text): return .message(.text(try text.get()))
+      case .text(let message): return .message(try message.get())
       case .frame(let frame): if let event = try receive(frame) { return event }
       }
+    }
+  }
+
+  /// What `receive(_:)` makes of a final, compressed data frame with this payload: `beginCompressed`
+  /// without a payload array.
+  private static func wholeCompressed(
+    _ payload: UnsafeRawBufferPointer, opcode: Opcode, assembling: Bool, limit: Int, inflater: Inflater?,
+    reset: Bool
+  ) -> Result<WebSocketMessage, FrameError> {
+    guard !assembling else { return .failure(.expectedContinuation) }
+    // The parser lets RSV1 through only with the extension agreed, which makes the inflater.
+    guard let inflater else { return .failure(.reservedBitsSet(0b100)) }
+    return Result { () throws(FrameError) -> WebSocketMessage in
+      let message = try inflater.wholeMessage(payload, opcode: opcode, limit: limit)
+      if reset { inflater.reset() }
+      return message
     }
   }
 
@@ -202,7 +222,7 @@ public struct MessageAssembler: Sendable {
     guard partialValidator.feed(fresh) else { throw .invalidUTF8 }
   }
 
-  private static func message(_ opcode: Opcode, _ payload: [UInt8]) throws(FrameError) -> WebSocketMessage {
+  static func message(_ opcode: Opcode, _ payload: [UInt8]) throws(FrameError) -> WebSocketMessage {
     guard opcode == .text else { return .binary(payload) }
     // Market data is nearly always ASCII: a word-at-a-time check, then a plain copy. Anything
     // else gets full UTF-8 validation.
@@ -212,7 +232,7 @@ public struct MessageAssembler: Sendable {
   }
 
   /// `message(_:_:)` for bytes where they lie.
-  private static func message(_ opcode: Opcode, _ payload: UnsafeRawBufferPointer) throws(FrameError)
+  static func message(_ opcode: Opcode, _ payload: UnsafeRawBufferPointer) throws(FrameError)
     -> WebSocketMessage
   {
     guard opcode == .text else { return .binary(Array(payload)) }
