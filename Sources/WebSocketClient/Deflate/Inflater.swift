@@ -17,8 +17,12 @@ final class Inflater: @unchecked Sendable {
   /// stored block, appended again before the message is inflated to its end.
   static let tail: [UInt8] = [0x00, 0x00, 0xFF, 0xFF]
 
+  /// The peer compresses each message afresh (no context takeover): `reset()` after each.
+  let resetsAfterEachMessage: Bool
+
   /// A window of 2^windowBits bytes (9–15).
-  init(windowBits: Int) {
+  init(windowBits: Int, resetsAfterEachMessage: Bool = false) {
+    self.resetsAfterEachMessage = resetsAfterEachMessage
     self.windowBits = min(15, max(9, windowBits))
     stream = .allocate(capacity: 1)
     stream.initialize(to: z_stream())

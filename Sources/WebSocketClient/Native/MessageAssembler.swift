@@ -133,14 +133,15 @@ public struct MessageAssembler: Sendable {
   private mutating func makeInflater() -> Inflater? {
     if let inflater { return inflater }
     guard let inflation else { return nil }
-    let made = Inflater(windowBits: inflation.inboundWindowBits)
+    let made = Inflater(
+      windowBits: inflation.inboundWindowBits, resetsAfterEachMessage: inflation.inboundNoContextTakeover)
     inflater = made
     return made
   }
 
   /// A compressed message is complete: without context takeover the next starts afresh.
   private func endCompressedMessage() {
-    if inflation?.inboundNoContextTakeover == true { inflater?.reset() }
+    if let inflater, inflater.resetsAfterEachMessage { inflater.reset() }
   }
 
   /// The next event from the frames buffered in `parser`, or nil when it needs more bytes: the
@@ -152,14 +153,12 @@ public struct MessageAssembler: Sendable {
       // The closure captures values, not `self` (a copy of the assembler, fragments and all).
       let assembling = openOpcode != nil
       let limit = maximumMessageSize
-      let inflater = makeInflater()
-      let reset = inflation?.inboundNoContextTakeover == true
+      let inflater = inflation == nil ? nil : makeInflater()
       let item = try parser.next(inPlace: true) { payload, header in
         header.rsv == 0
-          ? Self.wholeText(payload, assembling: assembling, limit: limit).map(WebSocketMessage.text)
+          ? Self.wholeText(payload, assembling: assembling, limit: limit)
           : Self.wholeCompressed(
-            payload, opcode: header.opcode, assembling: assembling, limit: limit, inflater: inflater,
-            reset: reset)
+            payload, opcode: header.opcode, assembling: assembling, limit: limit, inflater: inflater)
       }
       switch item {
       case nil: return nil
@@ -172,15 +171,14 @@ public struct MessageAssembler: Sendable {
   /// What `receive(_:)` makes of a final, compressed data frame with this payload: `beginCompressed`
   /// without a payload array.
   private static func wholeCompressed(
-    _ payload: UnsafeRawBufferPointer, opcode: Opcode, assembling: Bool, limit: Int, inflater: Inflater?,
-    reset: Bool
+    _ payload: UnsafeRawBufferPointer, opcode: Opcode, assembling: Bool, limit: Int, inflater: Inflater?
   ) -> Result<WebSocketMessage, FrameError> {
     guard !assembling else { return .failure(.expectedContinuation) }
     // The parser lets RSV1 through only with the extension agreed, which makes the inflater.
     guard let inflater else { return .failure(.reservedBitsSet(0b100)) }
     return Result { () throws(FrameError) -> WebSocketMessage in
       let message = try inflater.wholeMessage(payload, opcode: opcode, limit: limit)
-      if reset { inflater.reset() }
+      if inflater.resetsAfterEachMessage { inflater.reset() }
       return message
     }
   }
@@ -189,14 +187,14 @@ public struct MessageAssembler: Sendable {
   /// message or not, with `limit` the maximum message size.
   private static func wholeText(
     _ payload: UnsafeRawBufferPointer, assembling: Bool, limit: Int
-  ) -> Result<String, FrameError> {
+  ) -> Result<WebSocketMessage, FrameError> {
     guard !assembling else { return .failure(.expectedContinuation) }
     guard payload.count <= limit else {
       return .failure(.messageTooLarge(UInt64(payload.count)))
     }
-    if Self.isASCII(payload) { return .success(String(decoding: payload, as: UTF8.self)) }
+    if Self.isASCII(payload) { return .success(.text(String(decoding: payload, as: UTF8.self))) }
     guard let text = String(validating: payload, as: UTF8.self) else { return .failure(.invalidUTF8) }
-    return .success(text)
+    return .success(.text(text))
   }
 
   /// Checks the payload received so far of a frame that is still arriving: if it belongs to a
