@@ -105,7 +105,7 @@ public struct FrameParser: Sendable {
   /// The next complete frame, or nil when more bytes are needed.
   public mutating func next() throws(FrameError) -> Frame? {
     // `inPlace: false` never calls `text`.
-    switch try next(inPlace: false, text: { _, _ in () }) {
+    switch try next(inPlace: false, text: { _, _, _ in () }) {
     case .frame(let frame): frame
     case .text, nil: nil
     }
@@ -124,8 +124,9 @@ public struct FrameParser: Sendable {
   /// straight from the buffer this way.
   ///
   /// The first frame of a compressed message (RSV1), when final, is handed over the same way:
-  /// `text` gets its header too, to tell it apart.
-  mutating func next<Text>(inPlace: Bool, text: (UnsafeRawBufferPointer, Header) -> Text) throws(FrameError)
+  /// `text` gets its opcode and whether it is compressed too.
+  mutating func next<Text>(inPlace: Bool, text: (UnsafeRawBufferPointer, Opcode, Bool) -> Text)
+    throws(FrameError)
     -> Item<
       Text
     >?
@@ -167,7 +168,9 @@ public struct FrameParser: Sendable {
           header.rsv == 0 ? header.opcode == .text : header.opcode != .continuation
         {
           let made = buffer.withUnsafeBytes {
-            text(UnsafeRawBufferPointer(rebasing: $0[start..<start + header.length]), header)
+            text(
+              UnsafeRawBufferPointer(rebasing: $0[start..<start + header.length]), header.opcode,
+              header.rsv != 0)
           }
           consumePayload(header.length)
           return .text(made)
@@ -200,12 +203,15 @@ public struct FrameParser: Sendable {
     let b1 = buffer[readIndex + 1]
     let fin = b0 & 0x80 != 0
     let rsv = (b0 >> 4) & 0x7
-    let opcode = Opcode(rawValue: b0 & 0x0F)
     // RSV1 alone, on the first frame of a compressed message, is the one use an extension gave.
-    if rsv != 0 && !(allowsCompression && rsv == 0b100 && (opcode == .text || opcode == .binary)) {
-      throw .reservedBitsSet(rsv)
+    if rsv != 0 {
+      let code = b0 & 0x0F
+      guard allowsCompression, rsv == 0b100, code == Opcode.text.rawValue || code == Opcode.binary.rawValue
+      else {
+        throw .reservedBitsSet(rsv)
+      }
     }
-    guard let opcode else { throw .unknownOpcode(b0 & 0x0F) }
+    guard let opcode = Opcode(rawValue: b0 & 0x0F) else { throw .unknownOpcode(b0 & 0x0F) }
     let masked = b1 & 0x80 != 0
     let length7 = b1 & 0x7F
     if opcode.isControl {

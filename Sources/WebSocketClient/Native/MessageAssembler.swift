@@ -22,6 +22,8 @@ public struct MessageAssembler: Sendable {
   public let maximumMessageSize: Int
   /// How the peer compresses, when permessage-deflate was agreed.
   public let inflation: PerMessageDeflate?
+  /// `inflation != nil`, kept apart: the per-message path does not touch the agreement's text.
+  private let compressionAgreed: Bool
   /// Made for the first compressed message.
   private var inflater: Inflater?
   /// The opcode (text/binary) of the fragmented message in progress, if any.
@@ -40,6 +42,7 @@ public struct MessageAssembler: Sendable {
   public init(maximumMessageSize: Int, inflation: PerMessageDeflate? = nil) {
     self.maximumMessageSize = max(0, maximumMessageSize)
     self.inflation = inflation
+    compressionAgreed = inflation != nil
   }
 
   /// Whether a fragmented message is in progress.
@@ -153,12 +156,21 @@ public struct MessageAssembler: Sendable {
       // The closure captures values, not `self` (a copy of the assembler, fragments and all).
       let assembling = openOpcode != nil
       let limit = maximumMessageSize
-      let inflater = inflation == nil ? nil : makeInflater()
-      let item = try parser.next(inPlace: true) { payload, header in
-        header.rsv == 0
-          ? Self.wholeText(payload, assembling: assembling, limit: limit)
-          : Self.wholeCompressed(
-            payload, opcode: header.opcode, assembling: assembling, limit: limit, inflater: inflater)
+      let item: FrameParser.Item<Result<WebSocketMessage, FrameError>>?
+      if compressionAgreed, let inflater = makeInflater() {
+        item = try parser.next(inPlace: true) { payload, opcode, compressed in
+          compressed
+            ? Self.wholeCompressed(
+              payload, opcode: opcode, assembling: assembling, limit: limit, inflater: inflater)
+            : Self.wholeText(payload, assembling: assembling, limit: limit)
+        }
+      } else {
+        // Without the extension the closure captures no inflater (nothing to retain per message).
+        item = try parser.next(inPlace: true) { payload, _, compressed in
+          compressed
+            ? .failure(.reservedBitsSet(0b100))
+            : Self.wholeText(payload, assembling: assembling, limit: limit)
+        }
       }
       switch item {
       case nil: return nil
@@ -171,11 +183,9 @@ public struct MessageAssembler: Sendable {
   /// What `receive(_:)` makes of a final, compressed data frame with this payload: `beginCompressed`
   /// without a payload array.
   private static func wholeCompressed(
-    _ payload: UnsafeRawBufferPointer, opcode: Opcode, assembling: Bool, limit: Int, inflater: Inflater?
+    _ payload: UnsafeRawBufferPointer, opcode: Opcode, assembling: Bool, limit: Int, inflater: Inflater
   ) -> Result<WebSocketMessage, FrameError> {
     guard !assembling else { return .failure(.expectedContinuation) }
-    // The parser lets RSV1 through only with the extension agreed, which makes the inflater.
-    guard let inflater else { return .failure(.reservedBitsSet(0b100)) }
     return Result { () throws(FrameError) -> WebSocketMessage in
       let message = try inflater.wholeMessage(payload, opcode: opcode, limit: limit)
       if inflater.resetsAfterEachMessage { inflater.reset() }
