@@ -9,9 +9,11 @@ connection ends, prints "CLOSED <code> <reason>": the close frame it received fr
 Compression (permessage-deflate) is off unless --deflate is given:
   --deflate default   websockets' default (compression="deflate": server_max_window_bits=12,
                       client_max_window_bits=12, memLevel 5)
+  --deflate plain     a ServerPerMessageDeflateFactory with no parameter
   --deflate P,P,...   a ServerPerMessageDeflateFactory with these parameters: any of
                       server_no_context_takeover, client_no_context_takeover,
-                      server_max_window_bits=N, client_max_window_bits=N
+                      server_max_window_bits=N, client_max_window_bits=N,
+                      require_client_max_window_bits
 With compression on, each connection prints "EXTENSIONS <repr>" (what websockets agreed) when it
 opens, and the scenarios answer "stats" with "compressed-in N": how many frames from the client
 came with RSV1 set (counted by wrapping websockets' decoder).
@@ -127,6 +129,8 @@ async def main():
     kwargs = {"ssl": ctx, "max_size": 64 * 1024 * 1024, "compression": None}
     if deflate == "default":
         kwargs["compression"] = "deflate"
+    elif deflate == "plain":
+        kwargs["extensions"] = [permessage_deflate.ServerPerMessageDeflateFactory()]
     elif deflate:
         params = {}
         for item in deflate.split(","):

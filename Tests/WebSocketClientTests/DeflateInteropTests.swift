@@ -46,6 +46,44 @@ struct DeflateInteropTests {
     ),
   ]
 
+  /// Every combination of the four parameters websockets' server can be configured with, the
+  /// windows at their ends (9, 15) or unset, with `require_client_max_window_bits` where a client
+  /// window is set; `plain` is the factory with none of them.
+  static let matrix: [(spec: String, response: String, server: [String])] = {
+    var out: [(spec: String, response: String, server: [String])] = []
+    for serverReset in [false, true] {
+      for clientReset in [false, true] {
+        for serverBits in [nil, 9, 15] as [Int?] {
+          for clientBits in [nil, 9, 15] as [Int?] {
+            var parameters: [String] = []
+            if serverReset { parameters.append("server_no_context_takeover") }
+            if clientReset { parameters.append("client_no_context_takeover") }
+            if let serverBits { parameters.append("server_max_window_bits=\(serverBits)") }
+            if let clientBits { parameters.append("client_max_window_bits=\(clientBits)") }
+            let spec =
+              parameters.isEmpty
+              ? "plain"
+              : (parameters + (clientBits == nil ? [] : ["require_client_max_window_bits"])).joined(
+                separator: ",")
+            let server = [
+              "remote_no_context_takeover=\(clientReset ? "True" : "False")",
+              "local_no_context_takeover=\(serverReset ? "True" : "False")",
+              "remote_max_window_bits=\(clientBits ?? 15)", "local_max_window_bits=\(serverBits ?? 15)",
+            ]
+            out.append((spec, (["permessage-deflate"] + parameters).joined(separator: "; "), server))
+          }
+        }
+      }
+    }
+    return out
+  }()
+
+  @Test(arguments: 0..<matrix.count)
+  func everyParameterCombinationAgreesAndCarriesMessages(_ index: Int) async throws {
+    let combination = Self.matrix[index]
+    try await exchange(combination.spec, expecting: combination.response, server: combination.server)
+  }
+
   /// Messages that compress (repeated text, a patterned binary), one that does not (random
   /// bytes: we send it as it is), and an empty one. Every repeat is shorter than 250 bytes, the
   /// farthest a 9-bit zlib window reaches back.
@@ -63,12 +101,18 @@ struct DeflateInteropTests {
   @Test(arguments: 0..<combinations.count)
   func eachParameterCombinationCarriesMessagesBothWays(_ index: Int) async throws {
     let combination = Self.combinations[index]
-    let peer = try await PythonPeer.start("echo", deflate: combination.spec)
+    try await exchange(combination.spec, expecting: combination.response, server: combination.server)
+  }
+
+  /// Connects to ws_peer.py with `--deflate spec`: both sides agree on what they should, and
+  /// every message goes both ways, ours compressed when that helps.
+  func exchange(_ spec: String, expecting response: String, server: [String]) async throws {
+    let peer = try await PythonPeer.start("echo", deflate: spec)
     defer { peer.stop() }
     let connection = try await engine.connect(to: peer.url(), options: ConnectOptions())
-    #expect(connection.extensions == combination.response)
+    #expect(connection.extensions == response)
     let agreed = try #require(await peer.agreedExtensions())
-    for expected in combination.server { #expect(agreed.contains(expected), "\(agreed)") }
+    for expected in server { #expect(agreed.contains(expected), "\(spec): \(agreed)") }
 
     let (sent, compressible) = Self.messages()
     for message in sent { try await connection.send(message) }
