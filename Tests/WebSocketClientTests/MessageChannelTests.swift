@@ -231,4 +231,23 @@ import WebSocketClient
     channel.cancel()
     #expect(channel.waitUntilConsumed(timeout: 60))
   }
+  /// Waits (yielding) until the consumer is parked in `nextBatch`.
+  static func parked<E: Sendable>(_ channel: MessageChannel<E>) async {
+    while channel.withWaitingConsumer({ true }) == nil { await Task.yield() }
+  }
+
+  @Test("withWaitingConsumer runs its body only while the consumer is parked with nothing buffered")
+  func withWaitingConsumer() async throws {
+    let channel = MessageChannel<Int>(capacity: 8)
+    #expect(channel.withWaitingConsumer({ 1 }) == nil)
+    let consumer = Task { try await channel.nextBatch() }
+    await Self.parked(channel)
+    #expect(channel.withWaitingConsumer({ 2 }) == 2)
+    channel.push(7)
+    #expect(try await consumer.value == [7])
+    channel.push(8)
+    #expect(channel.withWaitingConsumer({ 3 }) == nil)
+    channel.finish()
+    #expect(channel.withWaitingConsumer({ 4 }) == nil)
+  }
 }

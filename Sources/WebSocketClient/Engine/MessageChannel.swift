@@ -304,6 +304,19 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
 
   // MARK: Consuming
 
+  /// Runs `body` under the channel's lock if the consumer is parked waiting for elements (then
+  /// nothing is buffered, and nothing but this channel's producers, `finish()` or `cancel()` can
+  /// wake it, none of which gets the lock before `body` returns); nil, without running it,
+  /// otherwise. For a producer that can sometimes do the consumer's work itself, cheaper than
+  /// waking it: whatever `body` did, the consumer sees once it is resumed. `body` must be short,
+  /// must not block and must not use this channel.
+  public func withWaitingConsumer<R: Sendable>(_ body: () -> R) -> R? {
+    state.withLock { state in
+      guard state.waitingConsumer != nil, !state.finished, !state.consumerGone else { return nil }
+      return body()
+    }
+  }
+
   /// Whether a producer could add a batch now without waiting.
   public var hasRoom: Bool { state.withLock { !isFull($0) } }
 
