@@ -104,6 +104,26 @@ public final class QuoteBus: Sendable {
     }
   }
 
+  /// Delivers `quotes` to every output now, if every one can take them without waiting: outputs
+  /// that wait for room (`.wait`) only, each with room. Else false, and nothing is delivered (use
+  /// `publish`). For a publisher that must not wait (`FeedShell`'s relay), and that no other
+  /// publisher runs beside (then room cannot run out between the look and the delivery).
+  func publishNow(_ quotes: [Quote]) -> Bool {
+    guard !quotes.isEmpty else { return true }
+    let current = subscriptions.withLock { Array($0.values) }
+    for subscription in current {
+      guard case .wait = subscription.overflow, subscription.queue.hasRoom else { return false }
+    }
+    for subscription in current {
+      switch deliverDirectly(quotes, to: subscription) {
+      case .delivered: break
+      case .unfinished: subscription.queue.forcePush([])
+      case .declined: subscription.queue.forcePush(contentsOf: [quotes], cost: quotes.count)
+      }
+    }
+    return true
+  }
+
   /// Hands `quotes` to the output's `direct` delivery if it has one and its consumer waits.
   private func deliverDirectly(_ quotes: [Quote], to subscription: Subscription) -> DirectDelivery {
     guard let direct = subscription.direct else { return .declined }
