@@ -50,6 +50,26 @@ import WebSocketClient
     }
   }
 
+  /// Reads `fd` to its end on a thread of its own, from when `begin` holds (checked every
+  /// millisecond, on that thread): never on the concurrency pool, whose threads a write to a
+  /// full pipe may be holding (the output's task writes with a blocking write).
+  static func readOnThread(_ fd: Int32, from begin: @escaping @Sendable () -> Bool = { true }) async
+    -> [UInt8]
+  {
+    await withCheckedContinuation { continuation in
+      DedicatedThread.start {
+        while !begin() { usleep(1000) }
+        continuation.resume(returning: readAll(fd))
+      }
+    }
+  }
+
+  /// Whether the pipe's write end has no room (nothing would be written without waiting).
+  static func full(_ writeEnd: Int32) -> Bool {
+    var probe = pollfd(fd: writeEnd, events: Int16(POLLOUT), revents: 0)
+    return poll(&probe, 1, 0) == 0
+  }
+
   static func quote(_ i: Int) -> Quote { Quote(symbol: "A", price: Price("\(i)")!, time: Int64(i)) }
 
   static func lines(_ bytes: some Sequence<UInt8>) -> [String] {
@@ -86,7 +106,7 @@ import WebSocketClient
     // declines what comes after it until the consumer has written it.
     #expect(writer.writeDirectly([Self.quote(2)]) == .unfinished)
     #expect(writer.writeDirectly([Self.quote(3)]) == .declined)
-    let reader = Task.detached { Self.readAll(r) }
+    let reader = Task { await Self.readOnThread(r) }
     // The consumer: the empty batch the bus sends, then the declined batch from the queue.
     try writer.write([])
     try writer.write([Self.quote(3)])
@@ -160,18 +180,22 @@ import WebSocketClient
     }
     // 4 KiB of pipe hold 585 lines of 7 bytes, the queue 64 batches more: the publisher gets
     // past the pipe's room without anybody reading (a write that waited would hold it there).
-    var waited = 0
-    while published.value < 600 && waited < 20_000 {
-      try await Task.sleep(for: .milliseconds(1))
-      waited += 1
+    // The reader starts once the pipe is full and the publisher is past it (or after 20 s).
+    let seenAtStart = Tally()
+    let reader = Task {
+      let deadline = ContinuousClock.now + .seconds(20)
+      return await Self.readOnThread(r) {
+        guard Self.full(w) && published.value >= 600 || ContinuousClock.now > deadline else { return false }
+        for _ in 0..<published.value { seenAtStart.add() }
+        return true
+      }
     }
-    #expect(published.value >= 600)
-    let reader = Task.detached { Self.readAll(r) }
     await publisher.value
     await output.value
     close(w)
     let lines = Self.lines(await reader.value)
     #expect(lines == (0..<count).map { String(100_000 + $0) })
+    #expect(seenAtStart.value >= 600)
     #expect(feed.stops.withLock { $0 }.isEmpty)
     close(r)
   }

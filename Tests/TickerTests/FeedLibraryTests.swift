@@ -52,23 +52,29 @@ struct FeedLibraryTests {
     let output = StdoutOutput.start(on: feed, writer: writer)
     let run = Task { await feed.run() }
     // Nobody reads until the pipe is full (its write end no longer writable): what comes after
-    // waits in the output's queue and the feed holds back; it never stops nor loses a line.
-    #expect(
-      await eventually {
-        var probe = pollfd(fd: writeEnd, events: Int16(POLLOUT), revents: 0)
-        return poll(&probe, 1, 0) == 0
-      })
-    let reader = Task.detached {
-      var out: [UInt8] = []
-      var chunk = [UInt8](repeating: 0, count: 4096)
-      while true {
-        let n = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
-        if n <= 0 { return out }
-        out += chunk[0..<n]
+    // waits in the output's queue and the feed holds back; it never stops nor loses a line. The
+    // reader is a thread of its own: the output's task, blocked in its write, holds a pool thread.
+    let ended = Mutex(false)
+    let reader = Task {
+      await withCheckedContinuation { (continuation: CheckedContinuation<[UInt8], Never>) in
+        DedicatedThread.start {
+          var probe = pollfd(fd: writeEnd, events: Int16(POLLOUT), revents: 0)
+          // (Or once the feed ended, should the pipe have turned out larger than asked.)
+          while poll(&probe, 1, 0) != 0 && !ended.withLock({ $0 }) { usleep(1000) }
+          var out: [UInt8] = []
+          var chunk = [UInt8](repeating: 0, count: 4096)
+          while true {
+            let n = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            out += chunk[0..<n]
+          }
+          continuation.resume(returning: out)
+        }
       }
     }
     let outcome = await run.value
     await output.value
+    ended.withLock { $0 = true }
     close(writeEnd)
     let lines = String(decoding: await reader.value, as: UTF8.self).split(separator: "\n").map(String.init)
     close(readEnd)
