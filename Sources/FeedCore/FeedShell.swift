@@ -7,7 +7,9 @@ import WebSocketClient
 /// publishing quotes on the bus, sending messages (through one sender task per feed, so that a
 /// slow socket never holds the stream up and messages keep their order), reconnecting, stopping.
 final class FeedShell<C: Clock>: @unchecked Sendable where C.Duration == Duration {
-  // `@unchecked`: all mutable state is touched only by the task running `run()`.
+  // `@unchecked`: all mutable state is touched only by the task running `run()`, or by `relay`
+  // while that task is parked for the session's next events, under the events' lock (so never
+  // at once with it, and whatever one did the other sees).
   private var machine: FeedMachine<C.Instant>
   private let clock: C
   private let session: WebSocketSession
@@ -23,6 +25,12 @@ final class FeedShell<C: Clock>: @unchecked Sendable where C.Duration == Duratio
   /// `--record`: handed each batch before the machine sees it, with the instant it is given.
   private let recorder: Recorder?
   private var start: C.Instant
+  /// What `relay` left for `run()` to carry out before anything else.
+  private var pending: [FeedAction] = []
+
+  /// The most messages, and bytes, a batch `relay` handles may have: a live feed's. A firehose's
+  /// batches are left to `run()`, so that the connection's reader goes on reading meanwhile.
+  static var relayLimit: (messages: Int, bytes: Int) { (64, 16 << 10) }
 
   /// What the sender sends on which connection; `done` learns how it went.
   struct Outgoing: Sendable {
@@ -69,8 +77,18 @@ final class FeedShell<C: Clock>: @unchecked Sendable where C.Duration == Duratio
     start = clock.now
     session.start()
     var outcome: FeedOutcome?
-    while outcome == nil, let events = try? await session.events.nextBatch() {
-      outcome = await handle(events)
+    let relay: @Sendable ([SessionEvent]) -> MessageChannel<SessionEvent>.Relayed = { [self] in
+      self.relay($0)
+    }
+    while outcome == nil, let events = try? await session.events.nextBatch(relay: relay) {
+      if !pending.isEmpty {
+        let actions = pending
+        pending = []
+        await execute(actions)
+        if !machine.isConnected { connection = nil }
+        armTimer()
+      }
+      if !events.isEmpty { outcome = await handle(events) }
     }
     outbox.finish()
     _ = await sender.value
@@ -104,6 +122,44 @@ final class FeedShell<C: Clock>: @unchecked Sendable where C.Duration == Duratio
     if !machine.isConnected { connection = nil }
     armTimer()
     return nil
+  }
+
+  /// While `run()` waits for the session's next events, whoever brings them (the connection's
+  /// reader thread, through the session's forwarding) hands each batch here, under the events'
+  /// lock. A small batch of ordinary messages is handled on that thread, as `handle` would: the
+  /// machine's quotes go out on the bus if every output takes them without waiting (stdout
+  /// writes them there and then when it can, see `StdoutOutput`), which spares waking this
+  /// task for each message of a live feed. The first action that cannot be carried out here
+  /// (an output without room, a report, a reconnect, a stop) and those after it are left in
+  /// `pending`, for `run()`, which is woken. Anything else (posts, openings, large messages,
+  /// `--record`) is declined: `run()` gets it as before.
+  private func relay(_ events: [SessionEvent]) -> MessageChannel<SessionEvent>.Relayed {
+    guard recorder == nil, pending.isEmpty, events.count <= Self.relayLimit.messages else { return .declined }
+    var bytes = 0
+    for event in events {
+      guard case .message(let message) = event else { return .declined }
+      bytes += message.byteCount
+    }
+    guard bytes <= Self.relayLimit.bytes, bytes < LargeMessage.threshold else { return .declined }
+    let now = clock.now
+    machine.received = wallClock()
+    let (actions, _) = machine.handle(events, from: 0, at: now)
+    for (index, action) in actions.enumerated() {
+      switch action {
+      case .publish(let quotes) where bus.publishNow(quotes):
+        continue
+      case .send(let messages):
+        if let connection {
+          outbox.forcePush(Outgoing(connection: connection, messages: messages, done: nil))
+        }
+      default:
+        pending = Array(actions[index...])
+        return .takenWake
+      }
+    }
+    if !machine.isConnected { connection = nil }
+    armTimer()
+    return .taken
   }
 
   private func large(_ message: WebSocketMessage, at now: C.Instant) async {

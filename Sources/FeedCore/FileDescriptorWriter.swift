@@ -8,7 +8,7 @@
 /// Unbuffered: each call reaches the descriptor before it returns, so a line written is a line
 /// flushed, also when stdout is a pipe.
 public struct FileDescriptorWriter: Sendable {
-  public enum Failure: Error { case readerGone, failed(Int32) }
+  public enum Failure: Error, Equatable { case readerGone, failed(Int32) }
 
   public let fd: Int32
 
@@ -34,7 +34,58 @@ public struct FileDescriptorWriter: Sendable {
   }
 
   public func write(_ text: String) throws(Failure) { try write(Array(text.utf8)) }
+
+  /// What `writeWithoutWaiting` did.
+  public enum Attempt: Equatable, Sendable {
+    /// This many bytes went out (maybe fewer than given: the rest did not fit now).
+    case wrote(Int)
+    /// Nothing went out: the descriptor has no room now (its reader is behind).
+    case wouldBlock
+    /// The descriptor or the kernel cannot write without waiting; nothing went out: use `write`.
+    case unsupported
+    case failed(Failure)
+  }
+
+  /// Writes what the descriptor takes at once, never waiting for room: `pwritev2` with
+  /// `RWF_NOWAIT`, which leaves the descriptor's flags (shared with every process that has it)
+  /// alone. Linux refuses it (`.unsupported`) where it cannot keep that promise: on terminals,
+  /// on regular files of most file systems, on older kernels; pipes, sockets and /dev/null take
+  /// it. An interrupted call is retried.
+  public func writeWithoutWaiting(_ bytes: UnsafeRawBufferPointer) -> Attempt {
+    guard !bytes.isEmpty else { return .wrote(0) }
+    #if os(Linux)
+      guard let pwritev2 = NoWait.pwritev2 else { return .unsupported }
+      var vector = iovec(iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress), iov_len: bytes.count)
+      while true {
+        // Offset -1: at (and advancing) the descriptor's own position, as `write` does.
+        let n = pwritev2(fd, &vector, 1, -1, NoWait.flag)
+        if n >= 0 { return .wrote(n) }
+        switch errno {
+        case EINTR: continue
+        case EAGAIN: return .wouldBlock
+        case EPIPE: return .failed(.readerGone)
+        case EOPNOTSUPP, EINVAL, ENOSYS: return .unsupported
+        case let e: return .failed(.failed(e))
+        }
+      }
+    #else
+      return .unsupported
+    #endif
+  }
 }
+
+#if os(Linux)
+  /// `pwritev2` and `RWF_NOWAIT` (Linux 4.14, glibc 2.26), which Swift's Glibc module does not
+  /// export: looked up once.
+  private enum NoWait {
+    typealias PWriteV2 = @convention(c) (Int32, UnsafePointer<iovec>?, Int32, Int, Int32) -> Int
+    /// `RWF_NOWAIT` in <linux/fs.h>.
+    static let flag: Int32 = 0x0000_0008
+    static let pwritev2: PWriteV2? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pwritev2").map {
+      unsafeBitCast($0, to: PWriteV2.self)
+    }
+  }
+#endif
 
 @inline(__always)
 private func Glibc_write(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {

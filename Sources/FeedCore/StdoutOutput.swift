@@ -4,10 +4,17 @@ import PriceFeed
 /// `QuoteWriter`. Nothing is dropped: while it is behind, the feed waits for it. When writing must
 /// end (`--count` reached, the reader went away, a write failed) it stops the feed with that
 /// reason and leaves the bus.
+///
+/// The task is there so that stdout never blocks the feed: a reader that is behind (a pager, a
+/// slow pipe) holds up only this task, and the feed, waiting for room on the bus, still hears a
+/// stop. But waking it for each line costs more than the line at a live pace, so while it waits
+/// with nothing queued, the feed's own task writes a small batch itself when stdout takes the
+/// bytes at once (`QuoteWriter.writeDirectly`: a write that never waits); whatever stdout does
+/// not take then, and whatever comes next, goes through the task as before, in order.
 public enum StdoutOutput {
   /// Starts consuming `feed`'s quotes; the task ends after the last one (await it before exit).
   public static func start(on feed: any QuoteFeed, writer: QuoteWriter) -> Task<Void, Never> {
-    let subscription = feed.bus.subscribe()
+    let subscription = feed.bus.subscribe(direct: { writer.writeDirectly($0) })
     return Task {
       do throws(StopReason) {
         try writer.begin()

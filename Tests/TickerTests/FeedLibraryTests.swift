@@ -18,6 +18,70 @@ struct FeedLibraryTests {
   static func subscribe(_ symbol: String) -> String { #"{"type":"subscribe","symbol":"\#(symbol)"}"# }
   static func unsubscribe(_ symbol: String) -> String { #"{"type":"unsubscribe","symbol":"\#(symbol)"}"# }
 
+  @Test(
+    "stdout a pipe nobody reads for a while: the feed writes small batches itself, then queues; every trade once, in order",
+    .timeLimit(.minutes(1)))
+  func stdoutReadLate() async throws {
+    signal(SIGPIPE, SIG_IGN)
+    let count = 3000
+    var script = [
+      #"{"dir":"S>","kind":"http","after_ms":0,"body":"HTTP/1.1 101 Switching Protocols"}"#,
+      #"{"dir":"C>","kind":"text","after_ms":0,"body":"{\"type\":\"subscribe\",\"symbol\":\"AAPL\"}"}"#,
+    ]
+    for i in 0..<count {
+      script.append(
+        #"{"dir":"S>","kind":"text","after_ms":0,"body":"{\"data\":[{\"p\":"#
+          + "\(100_000 + i)" + #",\"s\":\"AAPL\",\"t\":"# + "\(i)" + #"}],\"type\":\"trade\"}"}"#)
+    }
+    let server = try FeedServer(
+      script: SessionScript(ndjson: script.joined(separator: "\n")),
+      options: .init(timeScale: 0, ending: .close(CloseStatus(code: .normalClosure))))
+    server.start()
+    defer { server.stop() }
+    var fds: [Int32] = [0, 0]
+    #expect(pipe(&fds) == 0)
+    let (readEnd, writeEnd) = (fds[0], fds[1])
+    _ = fcntl(writeEnd, 1031, 4096)  // F_SETPIPE_SZ: full after about 585 lines
+    let feed = Feed(
+      Feed.Settings(
+        provider: FinnhubProvider(), engine: NativeEngine(), url: server.url,
+        session: SessionConfiguration(maxRetries: 0), mode: .everyTrade, symbols: ["AAPL"])
+    ) { _ in }
+    let writer = QuoteWriter(
+      formatter: PriceOnlyFormatter(), writer: FileDescriptorWriter(fd: writeEnd), limit: nil)
+    let output = StdoutOutput.start(on: feed, writer: writer)
+    let run = Task { await feed.run() }
+    // Nobody reads until the pipe is full (its write end no longer writable): what comes after
+    // waits in the output's queue and the feed holds back; it never stops nor loses a line. The
+    // reader is a thread of its own: the output's task, blocked in its write, holds a pool thread.
+    let ended = Mutex(false)
+    let reader = Task {
+      await withCheckedContinuation { (continuation: CheckedContinuation<[UInt8], Never>) in
+        DedicatedThread.start {
+          var probe = pollfd(fd: writeEnd, events: Int16(POLLOUT), revents: 0)
+          // (Or once the feed ended, should the pipe have turned out larger than asked.)
+          while poll(&probe, 1, 0) != 0 && !ended.withLock({ $0 }) { usleep(1000) }
+          var out: [UInt8] = []
+          var chunk = [UInt8](repeating: 0, count: 4096)
+          while true {
+            let n = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            out += chunk[0..<n]
+          }
+          continuation.resume(returning: out)
+        }
+      }
+    }
+    let outcome = await run.value
+    await output.value
+    ended.withLock { $0 = true }
+    close(writeEnd)
+    let lines = String(decoding: await reader.value, as: UTF8.self).split(separator: "\n").map(String.init)
+    close(readEnd)
+    #expect(lines == (0..<count).map { String(100_000 + $0) })
+    #expect(outcome == .serverClosed(CloseStatus(code: .normalClosure)), "\(outcome)")
+  }
+
   @Test(.timeLimit(.minutes(1)))
   func subscriptionsChangeWhileRunningAndSurviveAReconnect() async throws {
     let fixture = try SessionScript(ndjson: Fixture.text("finnhub-session.ndjson"))

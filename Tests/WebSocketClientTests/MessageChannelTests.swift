@@ -231,4 +231,61 @@ import WebSocketClient
     channel.cancel()
     #expect(channel.waitUntilConsumed(timeout: 60))
   }
+
+  /// Waits (yielding) until the consumer is parked in `nextBatch`.
+  static func parked<E: Sendable>(_ channel: MessageChannel<E>) async {
+    while channel.withWaitingConsumer({ true }) == nil { await Task.yield() }
+  }
+
+  @Test("withWaitingConsumer runs its body only while the consumer is parked with nothing buffered")
+  func withWaitingConsumer() async throws {
+    let channel = MessageChannel<Int>(capacity: 8)
+    #expect(channel.withWaitingConsumer({ 1 }) == nil)
+    let consumer = Task { try await channel.nextBatch() }
+    await Self.parked(channel)
+    #expect(channel.withWaitingConsumer({ 2 }) == 2)
+    channel.push(7)
+    #expect(try await consumer.value == [7])
+    channel.push(8)
+    #expect(channel.withWaitingConsumer({ 3 }) == nil)
+    channel.finish()
+    #expect(channel.withWaitingConsumer({ 4 }) == nil)
+  }
+
+  @Test("a parked consumer's relay takes batches in order; takenWake wakes it empty, declined with the batch")
+  func relay() async throws {
+    let channel = MessageChannel<Int>(capacity: 8)
+    let relayed = Mutex<[[Int]]>([])
+    let relay: @Sendable ([Int]) -> MessageChannel<Int>.Relayed = { batch in
+      relayed.withLock { $0.append(batch) }
+      switch batch.first {
+      case 3: return .declined
+      case 5: return .takenWake
+      default: return .taken
+      }
+    }
+    let first = Task { try await channel.nextBatch(relay: relay) }
+    await Self.parked(channel)
+    channel.push(1)
+    channel.push(contentsOf: [2, 20])
+    // Relayed, not buffered: the consumer is still parked and the channel is consumed.
+    #expect(channel.bufferedCount == 0)
+    #expect(channel.waitUntilConsumed(timeout: 0))
+    channel.push(3)
+    #expect(try await first.value == [3])
+    #expect(relayed.withLock { $0 } == [[1], [2, 20], [3]])
+    // Without a parked consumer, batches wait in the buffer as usual.
+    channel.push(4)
+    #expect(try await channel.nextBatch(relay: relay) == [4])
+    let second = Task { try await channel.nextBatch(relay: relay) }
+    await Self.parked(channel)
+    channel.push(5)
+    #expect(try await second.value == [])
+    #expect(relayed.withLock { $0 } == [[1], [2, 20], [3], [5]])
+    let third = Task { try await channel.nextBatch(relay: relay) }
+    await Self.parked(channel)
+    channel.finish()
+    #expect(try await third.value == nil)
+    #expect(relayed.withLock { $0 }.count == 4)
+  }
 }

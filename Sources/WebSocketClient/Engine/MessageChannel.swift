@@ -33,6 +33,8 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
     /// The consumer will read no more.
     var consumerGone = false
     var waitingConsumer: Consumer?
+    /// The parked consumer's relay (`nextBatch(relay:)`): producers hand batches to it.
+    var relay: (@Sendable ([Element]) -> Relayed)?
     var blockedThreads = 0
     var waitingSenders: [CheckedContinuation<Void, Never>] = []
     /// Threads in `waitUntilConsumed`.
@@ -115,12 +117,12 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
   /// dropped too). For consumers that would rather lose old elements than hold their producer
   /// back.
   public func pushEvictingOldest(_ element: Element, cost: Int, costOf: (Element) -> Int) -> [Element] {
-    let (evicted, consumer): ([Element], Consumer?) = state.withLock { state in
+    let (evicted, consumer): ([Element], (Consumer, [Element])?) = state.withLock { state in
       if state.finished || state.consumerGone { return ([], nil) }
-      if let consumer = state.waitingConsumer {
-        state.waitingConsumer = nil
-        if countsBatchInHand { state.inHandCost = cost }
-        return ([], consumer)
+      switch handToWaitingConsumer(&state, [element], cost: cost) {
+      case .relayed: return ([], nil)
+      case .resume(let consumer, let batch): return ([], (consumer, batch))
+      case .noConsumer: break
       }
       var excess = 0
       var freed = 0
@@ -138,7 +140,7 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
       state.bufferedCost += cost
       return (evicted, nil)
     }
-    consumer?.resume(returning: [element])
+    if let handed = consumer { handed.0.resume(returning: handed.1) }
     return evicted
   }
 
@@ -180,13 +182,13 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
     _ elements: [Element], cost: Int, force: Bool, registerBlockedThread: Bool,
     if condition: () -> Bool = { true }
   ) -> Offer {
-    let (outcome, consumer): (Offer, Consumer?) = state.withLock { state in
+    let (outcome, consumer): (Offer, (Consumer, [Element])?) = state.withLock { state in
       if state.finished || state.consumerGone || !condition() { return (.closed, nil) }
-      if let consumer = state.waitingConsumer {
-        // A waiting consumer means an empty buffer: hand the batch over directly.
-        state.waitingConsumer = nil
-        if countsBatchInHand { state.inHandCost = cost }
-        return (.accepted, consumer)
+      // A waiting consumer means an empty buffer: hand the batch over directly.
+      switch handToWaitingConsumer(&state, elements, cost: cost) {
+      case .relayed: return (.accepted, nil)
+      case .resume(let consumer, let batch): return (.accepted, (consumer, batch))
+      case .noConsumer: break
       }
       if !force && isFull(state) {
         if registerBlockedThread { state.blockedThreads += 1 }
@@ -196,8 +198,43 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
       state.bufferedCost += cost
       return (.accepted, nil)
     }
-    consumer?.resume(returning: elements)
+    if let handed = consumer { handed.0.resume(returning: handed.1) }
     return outcome
+  }
+
+  private enum Handed {
+    /// No consumer is parked: the batch is the buffer's.
+    case noConsumer
+    /// The parked consumer's relay took it, and the consumer stays parked.
+    case relayed
+    /// Resume the consumer (outside the lock) with this batch: the one offered, or none when its
+    /// relay took it but asked for the consumer.
+    case resume(Consumer, [Element])
+  }
+
+  /// Gives `elements` to the parked consumer, if there is one: to its relay, which runs here,
+  /// under the lock (so batches reach it one at a time, in order, and nothing else can wake the
+  /// consumer meanwhile), or else to the consumer itself.
+  private func handToWaitingConsumer(_ state: inout State, _ elements: [Element], cost: Int) -> Handed {
+    guard let consumer = state.waitingConsumer else { return .noConsumer }
+    if let relay = state.relay {
+      switch relay(elements) {
+      case .taken:
+        // As if the consumer took the batch and was back at once: none of it is in its hands.
+        state.inHandCost = 0
+        return .relayed
+      case .takenWake:
+        state.inHandCost = 0
+        state.waitingConsumer = nil
+        state.relay = nil
+        return .resume(consumer, [])
+      case .declined: break
+      }
+    }
+    state.waitingConsumer = nil
+    state.relay = nil
+    if countsBatchInHand { state.inHandCost = cost }
+    return .resume(consumer, elements)
   }
 
   /// Ends the sequence after the buffered elements, with `error` thrown at the end if given.
@@ -208,6 +245,7 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
       state.finished = true
       let consumer = state.waitingConsumer
       state.waitingConsumer = nil
+      state.relay = nil
       // A waiting consumer (empty buffer) gets the end or the error now; else it comes later.
       state.failure = consumer == nil ? error : nil
       return (consumer, wakeAllProducers(&state))
@@ -229,6 +267,7 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
         state.inHandCost = 0
         let consumer = state.waitingConsumer
         state.waitingConsumer = nil
+        state.relay = nil
         return (consumer, wakeAllProducers(&state), state.drainWaiters)
       }
     signalDrainWaiters(drainWaiters)
@@ -304,6 +343,19 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
 
   // MARK: Consuming
 
+  /// Runs `body` under the channel's lock if the consumer is parked waiting for elements (then
+  /// nothing is buffered, and nothing but this channel's producers, `finish()` or `cancel()` can
+  /// wake it, none of which gets the lock before `body` returns); nil, without running it,
+  /// otherwise. For a producer that can sometimes do the consumer's work itself, cheaper than
+  /// waking it: whatever `body` did, the consumer sees once it is resumed. `body` must be short,
+  /// must not block and must not use this channel.
+  public func withWaitingConsumer<R: Sendable>(_ body: () -> R) -> R? {
+    state.withLock { state in
+      guard state.waitingConsumer != nil, !state.finished, !state.consumerGone else { return nil }
+      return body()
+    }
+  }
+
   /// Whether a producer could add a batch now without waiting.
   public var hasRoom: Bool { state.withLock { !isFull($0) } }
 
@@ -349,7 +401,24 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
 
   /// Everything buffered (at least one element, waiting if none is there yet), or nil at the
   /// end; throws the `finish(throwing:)` error after the last element.
-  public func nextBatch() async throws -> [Element]? {
+  public func nextBatch() async throws -> [Element]? { try await nextBatch(relay: nil) }
+
+  /// What a relay (`nextBatch(relay:)`) did with a batch.
+  public enum Relayed: Sendable {
+    /// Took it; the consumer stays parked.
+    case taken
+    /// Took it, and the consumer must run: it is resumed with an empty batch.
+    case takenWake
+    /// Left it to the consumer, which is resumed with it.
+    case declined
+  }
+
+  /// As `nextBatch()`, but while the consumer is parked, producers give each batch to `relay` on
+  /// their own thread, under the channel's lock, one at a time and in order, instead of resuming
+  /// the consumer: for a consumer whose wake-up would cost more than the work a batch needs. The
+  /// consumer sees whatever the relay did once it is resumed. The relay must be short, must not
+  /// block and must not use this channel (its lock is held).
+  public func nextBatch(relay: (@Sendable ([Element]) -> Relayed)?) async throws -> [Element]? {
     // Fast path: elements are waiting (no suspension, one lock).
     let (now, senders) = state.withLock { take(&$0) }
     for sender in senders { sender.resume() }
@@ -366,6 +435,7 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
           let taken = take(&state)
           guard case .empty = taken.0 else { return (taken.0, taken.1, 0) }
           state.waitingConsumer = continuation
+          state.relay = relay
           return (taken.0, taken.1, state.drainWaiters)
         }
         signalDrainWaiters(drainWaiters)

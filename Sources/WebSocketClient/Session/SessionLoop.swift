@@ -156,6 +156,18 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     phase = .open(open)
     // Before the first message: the forwarding task below puts messages into the events itself.
     if error == nil { events.forcePush(.connected(attempt: retry)) }
+    let forward: @Sendable ([WebSocketMessage]) -> Void = { batch in
+      forwarding.forwarded(at: clock.now)
+      let bytes = batch.reduce(0) { $0 + $1.byteCount }
+      events.forcePush(contentsOf: batch.map(SessionEvent.message), cost: bytes) { forwarding.isOpen }
+    }
+    // While this task waits for the connection's next batch with room in the events, the
+    // connection's producer (its reader thread) forwards each batch itself, as this task would:
+    // one wake-up less per batch. Once the events are full it wakes this task, which waits.
+    let relay: @Sendable ([WebSocketMessage]) -> MessageChannel<WebSocketMessage>.Relayed = { batch in
+      forward(batch)
+      return events.hasRoom ? .taken : .takenWake
+    }
     reader = Task {
       do {
         // A batch is taken from the connection only once the session's consumer has room for it
@@ -168,10 +180,8 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
             await events.waitForRoom()
             forwarding.setHeldBack(false)
           }
-          guard let batch = try await connection.messages.nextBatch() else { break }
-          forwarding.forwarded(at: clock.now)
-          let bytes = batch.reduce(0) { $0 + $1.byteCount }
-          events.forcePush(contentsOf: batch.map(SessionEvent.message), cost: bytes) { forwarding.isOpen }
+          guard let batch = try await connection.messages.nextBatch(relay: relay) else { break }
+          if !batch.isEmpty { forward(batch) }
         }
         inbox.forcePush(.connectionEnded(id: id, nil))
       } catch let error as WebSocketError {

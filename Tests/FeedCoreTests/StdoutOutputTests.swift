@@ -1,0 +1,208 @@
+import Dispatch
+import PriceFeed
+import Synchronization
+import Testing
+import WebSocketClient
+
+@testable import FeedCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Stdout's direct path: the publisher writes a small batch itself while the output's task waits
+/// and stdout takes the bytes without waiting; a slow reader sends what is left, and all that
+/// follows, through the task, in order.
+@Suite struct StdoutOutputTests {
+  static let ignoringBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
+
+  /// A pipe: (read end, write end).
+  static func pipe(size: Int32? = nil) -> (Int32, Int32) {
+    var fds: [Int32] = [0, 0]
+    #expect(Glibc.pipe(&fds) == 0)
+    // F_SETPIPE_SZ (1031): a small pipe fills after a few lines.
+    if let size { _ = fcntl(fds[1], 1031, size) }
+    return (fds[0], fds[1])
+  }
+
+  /// Writes into `fd` without waiting until it is full; the bytes written.
+  static func fill(_ fd: Int32) -> Int {
+    let flags = fcntl(fd, F_GETFL)
+    _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+    defer { _ = fcntl(fd, F_SETFL, flags) }
+    let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 512)
+    var total = 0
+    while true {
+      let n = chunk.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+      if n <= 0 { return total }
+      total += n
+    }
+  }
+
+  /// Everything `fd` holds until its write ends are closed.
+  static func readAll(_ fd: Int32) -> [UInt8] {
+    var out: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if n <= 0 { return out }
+      out += chunk[0..<n]
+    }
+  }
+
+  /// Reads `fd` to its end on a thread of its own, from when `begin` holds (checked every
+  /// millisecond, on that thread): never on the concurrency pool, whose threads a write to a
+  /// full pipe may be holding (the output's task writes with a blocking write).
+  static func readOnThread(_ fd: Int32, from begin: @escaping @Sendable () -> Bool = { true }) async
+    -> [UInt8]
+  {
+    await withCheckedContinuation { continuation in
+      DedicatedThread.start {
+        while !begin() { usleep(1000) }
+        continuation.resume(returning: readAll(fd))
+      }
+    }
+  }
+
+  /// Whether the pipe's write end has no room (nothing would be written without waiting).
+  static func full(_ writeEnd: Int32) -> Bool {
+    var probe = pollfd(fd: writeEnd, events: Int16(POLLOUT), revents: 0)
+    return poll(&probe, 1, 0) == 0
+  }
+
+  static func quote(_ i: Int) -> Quote { Quote(symbol: "A", price: Price("\(i)")!, time: Int64(i)) }
+
+  static func lines(_ bytes: some Sequence<UInt8>) -> [String] {
+    String(decoding: Array(bytes), as: UTF8.self).split(separator: "\n").map(String.init)
+  }
+
+  @Test("writing without waiting: a pipe with room takes the bytes, a full one refuses them")
+  func withoutWaiting() {
+    _ = Self.ignoringBrokenPipes
+    let (r, w) = Self.pipe()
+    defer { close(r) }
+    let writer = FileDescriptorWriter(fd: w)
+    let bytes = Array("1\n".utf8)
+    let first = bytes.withUnsafeBytes { writer.writeWithoutWaiting($0) }
+    // Kernels without RWF_NOWAIT on pipes say so; the direct path is then never taken.
+    guard first != .unsupported else { return }
+    #expect(first == .wrote(2))
+    _ = Self.fill(w)
+    #expect(bytes.withUnsafeBytes { writer.writeWithoutWaiting($0) } == .wouldBlock)
+    close(r)
+    #expect(bytes.withUnsafeBytes { writer.writeWithoutWaiting($0) } == .failed(.readerGone))
+    close(w)
+  }
+
+  @Test("a full pipe: the direct write keeps the lines for the consumer, which writes them first")
+  func directWriteFallsBack() async throws {
+    _ = Self.ignoringBrokenPipes
+    guard Self.pipeTakesNoWait() else { return }
+    let (r, w) = Self.pipe()
+    let writer = QuoteWriter(formatter: PriceOnlyFormatter(), writer: FileDescriptorWriter(fd: w), limit: nil)
+    #expect(writer.writeDirectly([Self.quote(1)]) == .delivered)
+    let filler = Self.fill(w)
+    // Nobody reads: the direct write must not wait, so it leaves the line to the consumer, and
+    // declines what comes after it until the consumer has written it.
+    #expect(writer.writeDirectly([Self.quote(2)]) == .unfinished)
+    #expect(writer.writeDirectly([Self.quote(3)]) == .declined)
+    let reader = Task { await Self.readOnThread(r) }
+    // The consumer: the empty batch the bus sends, then the declined batch from the queue.
+    try writer.write([])
+    try writer.write([Self.quote(3)])
+    close(w)
+    let all = await reader.value
+    #expect(all.count == 2 + filler + 4)
+    #expect(Array(all.prefix(2)) == Array("1\n".utf8))
+    #expect(Self.lines(all.dropFirst(2 + filler)) == ["2", "3"])
+    #expect(writer.written == 3)
+    close(r)
+  }
+
+  /// Whether this kernel writes pipes without waiting (RWF_NOWAIT); false on older ones.
+  static func pipeTakesNoWait() -> Bool {
+    let (r, w) = pipe()
+    defer {
+      close(r)
+      close(w)
+    }
+    return [UInt8(10)].withUnsafeBytes { FileDescriptorWriter(fd: w).writeWithoutWaiting($0) } != .unsupported
+  }
+
+  @Test(
+    "--count reached or the reader gone on the direct path: the consumer is told, nothing more is written")
+  func directWriteStops() throws {
+    _ = Self.ignoringBrokenPipes
+    guard Self.pipeTakesNoWait() else { return }
+    let (r, w) = Self.pipe()
+    let counted = QuoteWriter(formatter: PriceOnlyFormatter(), writer: FileDescriptorWriter(fd: w), limit: 2)
+    #expect(counted.writeDirectly([Self.quote(1)]) == .delivered)
+    #expect(counted.writeDirectly([Self.quote(2), Self.quote(3)]) == .unfinished)
+    #expect(throws: StopReason.countReached) { try counted.write([]) }
+    close(w)
+    #expect(Self.lines(Self.readAll(r)) == ["1", "2"])
+    close(r)
+
+    let (r2, w2) = Self.pipe()
+    close(r2)
+    let orphan = QuoteWriter(
+      formatter: PriceOnlyFormatter(), writer: FileDescriptorWriter(fd: w2), limit: nil)
+    #expect(orphan.writeDirectly([Self.quote(1)]) == .unfinished)
+    #expect(throws: StopReason.readerGone) { try orphan.write([]) }
+    close(w2)
+  }
+
+  /// A feed that only has a bus, and remembers why it was stopped.
+  final class BusFeed: QuoteFeed {
+    let bus = QuoteBus()
+    let stops = Mutex<[StopReason]>([])
+    func subscribe(_ symbols: [String]) {}
+    func unsubscribe(_ symbols: [String]) {}
+    func stop(_ reason: StopReason) { stops.withLock { $0.append(reason) } }
+    func run() async -> FeedOutcome { .stopped(.signal(2)) }
+  }
+
+  @Test("a pipe nobody reads yet: publishing never waits in a write; every line comes out once, in order")
+  func slowReader() async throws {
+    _ = Self.ignoringBrokenPipes
+    let (r, w) = Self.pipe(size: 4096)
+    let feed = BusFeed()
+    let writer = QuoteWriter(formatter: PriceOnlyFormatter(), writer: FileDescriptorWriter(fd: w), limit: nil)
+    let output = StdoutOutput.start(on: feed, writer: writer)
+    let published = Tally()
+    let count = 2000
+    let publisher = Task {
+      for i in 0..<count {
+        await feed.bus.publish([Self.quote(100_000 + i)])
+        published.add()
+      }
+      feed.bus.finish()
+    }
+    // 4 KiB of pipe hold 585 lines of 7 bytes, the queue 64 batches more: the publisher gets
+    // past the pipe's room without anybody reading (a write that waited would hold it there).
+    // The reader starts once the pipe is full and the publisher is past it (or after 20 s).
+    let seenAtStart = Tally()
+    let reader = Task {
+      let deadline = ContinuousClock.now + .seconds(20)
+      return await Self.readOnThread(r) {
+        guard Self.full(w) && published.value >= 600 || ContinuousClock.now > deadline else { return false }
+        for _ in 0..<published.value { seenAtStart.add() }
+        return true
+      }
+    }
+    await publisher.value
+    await output.value
+    close(w)
+    let lines = Self.lines(await reader.value)
+    #expect(lines == (0..<count).map { String(100_000 + $0) })
+    #expect(seenAtStart.value >= 600)
+    #expect(feed.stops.withLock { $0 }.isEmpty)
+    close(r)
+  }
+}
+
+final class Tally: Sendable {
+  private let count = Atomic<Int>(0)
+  func add() { count.add(1, ordering: .sequentiallyConsistent) }
+  var value: Int { count.load(ordering: .sequentiallyConsistent) }
+}
