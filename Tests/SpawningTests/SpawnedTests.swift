@@ -25,7 +25,7 @@ struct SpawnedTests {
     let run = try await Spawned.run(Self.shell, ["-c", "kill -TERM $$"])
     #expect(run.termination == .signaled(SIGTERM))
     #expect(run.termination?.status == nil)
-    let sleeper = try Spawned("/bin/sleep", ["30"])
+    let sleeper = try Spawned("/bin/sleep", ["600"])
     #expect(sleeper.signal(SIGINT))
     #expect(await sleeper.exited(within: 30) == .signaled(SIGINT))
     #expect(!sleeper.signal(SIGKILL), "a reaped child is not signalled again (its pid may be reused)")
@@ -33,21 +33,21 @@ struct SpawnedTests {
 
   @Test("a child that does not end: the wait gives up, the child runs on until it is killed")
   func timeout() async throws {
-    let child = try Spawned("/bin/sleep", ["30"])
+    let child = try Spawned("/bin/sleep", ["600"])
     #expect(await child.exited(within: 0.2) == nil)
     #expect(child.isRunning)
     child.terminate()
     #expect(await child.exited(within: 30) == .signaled(SIGKILL))
     #expect(!child.isRunning)
     // `run` kills what outlives its timeout and says so.
-    let run = try await Spawned.run("/bin/sleep", ["30"], timeout: 0.2)
+    let run = try await Spawned.run("/bin/sleep", ["600"], timeout: 0.2)
     #expect(run.timedOut)
     #expect(run.termination == .signaled(SIGKILL))
   }
 
   @Test("SIGSTOP is not an end; SIGCONT and SIGTERM then end it")
   func stopAndContinue() async throws {
-    let child = try Spawned("/bin/sleep", ["30"])
+    let child = try Spawned("/bin/sleep", ["600"])
     #expect(child.signal(SIGSTOP))
     #expect(await child.exited(within: 0.3) == nil)
     #expect(child.signal(SIGCONT))
@@ -149,9 +149,9 @@ struct SpawnedTests {
     let ignored = UInt64(fields["SigIgn"] ?? "", radix: 16)
     #expect(blocked.map { $0 & standard } == 0, "SigBlk \(fields["SigBlk"] ?? "-")")
     #expect(ignored.map { $0 & standard } == 0, "SigIgn \(fields["SigIgn"] ?? "-")")
-    let own = try Spawned("/bin/sleep", ["30"])
+    let own = try Spawned("/bin/sleep", ["600"])
     #expect(getpgid(own.pid) == own.pid)
-    let shared = try Spawned("/bin/sleep", ["30"], ownProcessGroup: false)
+    let shared = try Spawned("/bin/sleep", ["600"], ownProcessGroup: false)
     #expect(getpgid(shared.pid) == getpgrp())
   }
 
@@ -173,7 +173,7 @@ struct SpawnedTests {
     #expect(await eventually { Self.isGone(quick.pid) })
     var pid: pid_t = 0
     do {
-      let dropped = try Spawned("/bin/sleep", ["30"])
+      let dropped = try Spawned("/bin/sleep", ["600"])
       pid = dropped.pid
       #expect(!Self.isGone(pid))
     }
