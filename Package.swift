@@ -34,6 +34,8 @@ let package = Package(
     .target(name: "COpenSSLShim"),
     // zlib for permessage-deflate (RFC 7692): linked (zlib1g-dev to build; the SDK's on macOS).
     .target(name: "CZlibShim", linkerSettings: [.linkedLibrary("z")]),
+    // glibc's mallopt for the ticker's start-up (Linux only).
+    .target(name: "CMallocShim"),
     .target(
       name: "WebSocketClient",
       dependencies: [
@@ -55,6 +57,7 @@ let package = Package(
       dependencies: [
         "WebSocketClient", "PriceFeed", "FeedCore", "FeedServer", "EnginePlugin", "NATSPublisher",
         .target(name: "URLSessionEngine", condition: .when(platforms: [.macOS])),
+        .target(name: "CMallocShim", condition: .when(platforms: [.linux])),
       ]
     ),
     .target(name: "Spawning", dependencies: ["WebSocketClient"], path: "Tests/Spawning"),

@@ -2,6 +2,7 @@ import Dispatch
 import FeedCore
 
 #if canImport(Glibc)
+  import CMallocShim
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
@@ -19,7 +20,7 @@ if StandardStreams.reopenClosed().contains(1) {
   Diagnostics(secrets: [], verbose: false).error("stdout is closed: there is nowhere to print prices")
   exit(ExitCode.ioError.rawValue)
 }
-#if canImport(Glibc)
+#if canImport(CMallocShim)
   // glibc gives threads their own malloc arenas (up to 8 per core), and each new connection's
   // reader is a new thread: under sustained load every arena keeps its own high-water mark and
   // RSS creeps up across reconnects (soak: +1.8–3.0 MB per million messages). One arena keeps
@@ -28,14 +29,7 @@ if StandardStreams.reopenClosed().contains(1) {
   // mapping, returned to the system when freed. glibc would otherwise raise that threshold to
   // the size of each such block freed, then serve the next ones from the heap, whose freed
   // space stays resident: 100 messages of 760 KB peaked 4.6 MB higher that way.
-  // `mallopt` lives in <malloc.h>, which Swift's Glibc module does not export: look it up.
-  // M_ARENA_MAX is -8 and M_MMAP_THRESHOLD -3 in glibc's <malloc.h>.
-  if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") {
-    typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-    let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
-    _ = mallopt(-8, 1)
-    _ = mallopt(-3, 128 << 10)
-  }
+  _ = ticker_malloc_defaults()
 #endif
 let arguments = Array(CommandLine.arguments.dropFirst())
 let environment = ProcessEnvironment.current()
