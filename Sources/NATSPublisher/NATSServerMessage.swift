@@ -1,4 +1,5 @@
 import PriceFeed
+import WebSocketClient
 
 /// One line from a NATS server, as `NATSServerParser` reads it. A publisher never subscribes, so
 /// `MSG` is not among them (it is a protocol error here).
@@ -86,7 +87,7 @@ public struct NATSServerError: Sendable, Equatable, CustomStringConvertible {
   /// refused again until the server's configuration changes.
   public var isAuthorization: Bool {
     let lower = text.lowercased()
-    return lower.contains("authorization") || lower.contains("authentication")
+    return lower.contains(text: "authorization") || lower.contains(text: "authentication")
   }
 
   public var description: String { "'\(text)'" }

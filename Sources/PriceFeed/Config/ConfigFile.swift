@@ -1,3 +1,5 @@
+import WebSocketClient
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -47,7 +49,7 @@ public enum ConfigFile {
         let text = member.value.stringValue
         let requirement = text.map(setting.requirement(for:)) ?? setting.requirement
         let suggestion = text.flatMap { Suggestion.closest(to: $0, among: setting.choices) }
-        let orNull = setting.nullable && !requirement.contains("(or null)") ? " (or null)" : ""
+        let orNull = setting.nullable && !requirement.contains(text: "(or null)") ? " (or null)" : ""
         throw .invalidValue(
           path: path, key: member.key,
           requirement: requirement + orNull + (suggestion.map { " (did you mean \($0)?)" } ?? ""))

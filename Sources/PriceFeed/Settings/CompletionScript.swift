@@ -1,3 +1,5 @@
+import WebSocketClient
+
 /// `ticker completions bash|zsh|fish`: a completion script generated from the declarations in
 /// `Settings` — every flag, the choices of settings that have them (providers, formats, …), file
 /// names for file-valued settings, and the shells for `ticker completions`.
@@ -127,18 +129,5 @@ public enum CompletionScript {
 
   private static func fishEscape(_ text: String) -> String {
     text.replacingAll("\\", with: "\\\\").replacingAll("'", with: "\\'")
-  }
-}
-
-extension String {
-  fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
-    var out = ""
-    var rest = self[...]
-    while let range = rest.firstRange(of: target) {
-      out += rest[..<range.lowerBound]
-      out += replacement
-      rest = rest[range.upperBound...]
-    }
-    return out + rest
   }
 }

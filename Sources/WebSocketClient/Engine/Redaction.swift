@@ -169,19 +169,3 @@ public enum Redaction {
     return out
   }
 }
-
-extension String {
-  /// `replacingOccurrences` without Foundation.
-  func replacingAll(_ target: String, with replacement: String) -> String {
-    guard !target.isEmpty else { return self }
-    var result = ""
-    var rest = self[...]
-    while let range = rest.firstRange(of: target) {
-      result += rest[..<range.lowerBound]
-      result += replacement
-      rest = rest[range.upperBound...]
-    }
-    result += rest
-    return result
-  }
-}
