@@ -20,6 +20,13 @@ public final class URLSessionPlugin: Sendable {
     case notAPlugin(path: String, missingSymbol: String)
     /// Built for another version of the ABI.
     case wrongVersion(path: String, found: Int32, expected: Int32)
+    /// This ticker is a static executable (see `SystemFiles.isStaticExecutable`).
+    case staticExecutable
+
+    /// Why a static ticker has no URLSession engine, for messages and `--verbose`.
+    public static let staticExecutableReason =
+      "this ticker is a static executable, which cannot load the URLSession plugin (it brings its "
+      + "own Swift runtime and C library); the dynamically linked build (plain `swift build`) can"
 
     public var description: String {
       switch self {
@@ -28,6 +35,7 @@ public final class URLSessionPlugin: Sendable {
       case .notAPlugin(let path, let symbol): "\(path) is not a ticker URLSession plugin (no \(symbol))"
       case .wrongVersion(let path, let found, let expected):
         "\(path) has plugin ABI version \(found), this ticker needs \(expected)"
+      case .staticExecutable: Self.staticExecutableReason
       }
     }
   }
@@ -39,6 +47,11 @@ public final class URLSessionPlugin: Sendable {
   let pingFunction: ticker_urlsession_ping_fn
   let closeFunction: ticker_urlsession_close_fn
   let releaseFunction: ticker_urlsession_release_fn
+
+  /// Whether this process is a static executable (built with `-static-executable`; see
+  /// `ticker_is_static_executable`). Such a process must not load the plugin: it brings its own
+  /// Swift runtime and, through it, a second C library.
+  public static var isStaticExecutable: Bool { ticker_is_static_executable() != 0 }
 
   /// Loads `<directory>/libTickerURLSession.so`.
   public static func load(directory: String) throws(LoadError) -> URLSessionPlugin {
@@ -53,7 +66,11 @@ public final class URLSessionPlugin: Sendable {
     return try load(directory: directory)
   }
 
-  public static func load(path: String) throws(LoadError) -> URLSessionPlugin {
+  /// `staticExecutable`: whether this process is one (injected by tests).
+  public static func load(
+    path: String, staticExecutable: Bool = URLSessionPlugin.isStaticExecutable
+  ) throws(LoadError) -> URLSessionPlugin {
+    guard !staticExecutable else { throw .staticExecutable }
     guard SystemFiles.exists(path) else { throw .missing(path: path) }
     guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
       throw .cannotLoad(path: path, message: dlerror().map { String(cString: $0) } ?? "unknown error")

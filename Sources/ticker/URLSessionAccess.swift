@@ -19,6 +19,13 @@ enum URLSessionAccess {
   /// file mapping), the runtime libcurl's protocols (maps libcurl), the known corelibs bugs.
   static func verdict() -> URLSessionVerdict {
     #if os(Linux)
+      if URLSessionPlugin.isStaticExecutable {
+        // Nothing is inspected or loaded (layer 2 would load libcurl, and with it a second C
+        // library).
+        return .refused(
+          by: LayerReport(.compileTime, allows: false, URLSessionPlugin.LoadError.staticExecutableReason),
+          after: [])
+      }
       var reports = [WebSocketShimCheck.report()]
       if reports[0].allows { reports.append(LibcurlCheck.report()) }
       if reports.allSatisfy(\.allows) { reports.append(CorelibsBugs.report()) }

@@ -25,6 +25,20 @@ struct URLSessionPluginTests {
     }
   }
 
+  @Test("a static executable refuses before looking at the file, and says why and what can")
+  func staticExecutable() throws {
+    let dir = try Self.temporaryDirectory()
+    let path = dir + "/libTickerURLSession.so"
+    try "not a library".write(toFile: path, atomically: true, encoding: .utf8)
+    #expect(throws: URLSessionPlugin.LoadError.staticExecutable) {
+      try URLSessionPlugin.load(path: path, staticExecutable: true)
+    }
+    let text = "\(URLSessionPlugin.LoadError.staticExecutable)"
+    #expect(text.contains("static executable") && text.contains("dynamically linked build"))
+    // This test process is dynamically linked (it loads the plugin in other tests).
+    #expect(!URLSessionPlugin.isStaticExecutable)
+  }
+
   @Test("a file dlopen refuses is reported with dlerror's text")
   func notLoadable() throws {
     let dir = try Self.temporaryDirectory()
