@@ -3,7 +3,7 @@
 against two anchors on loopback: websocat (the receive floor) and a Python `websockets` client.
 
     python3 Benchmarks/bench.py            # full run (W1 1,000,000 messages ×3 per consumer, …)
-    python3 Benchmarks/bench.py --smoke    # CI: W1 50k ×1, W1S 50k ×1, W1Z 50k ×1, W2 2 s, W3 5 s, W4 5 runs,
+    python3 Benchmarks/bench.py --smoke    # CI: W1 50k ×1, W1S 50k ×1, W1T 50k ×1, W1Z 50k ×1, W2 2 s, W3 5 s, W4 5 runs,
                                            #     W5 20k, W6 20k, W7 20k, W8 50k ×1, W9 50k ×1, REC 50k ×1
     python3 Benchmarks/bench.py --only W1,W4 --configuration debug
 
@@ -64,6 +64,10 @@ W1S W1 over wss://: the same blast behind a TLS relay in
     this script (`benchlib.TLSRelay`: Python's ssl with a throwaway CA from the `openssl` command),
     websocat (`--insecure`) and `ticker --cacert` alternating; judged on the ticker's peak RSS
     (≤ 10.5 MB must, ≤ 8.5 MB goal), not on wall time, which Python's TLS sets.
+W1T W1 with the static build (Scripts/build-static.sh: `-static-executable`, no shared library):
+    websocat, the default ticker and the static one alternating on W1's blast (--runs each), then
+    the static one over wss:// (W1S's relay; it loads the system's OpenSSL); a counting pass for
+    each. Judged on the static ticker's peak RSS (issue 11: ≤ 10.5 MB over ws:// and wss://).
 W1Z W1 compressed: `feedserve --blast N --verbatim --deflate` agrees on permessage-deflate (RFC 7692)
     with a client that offers it and sends one batch of 1000 messages compressed once (context
     takeover inside the batch, a fresh window at each batch's start) again and again. `ticker
@@ -194,6 +198,63 @@ class Bench:
         finally:
             shutil.rmtree(directory, ignore_errors=True)
         self.results["W1S"] = out
+
+    # MARK: W1T
+
+    def w1t(self) -> None:
+        """W1 with the static build: websocat, the default ticker and the static one alternating
+        over ws://, then the static one over wss://; counting passes for both."""
+        built = subprocess.run(["bash", ROOT / "Scripts" / "build-static.sh"], check=True,
+                               capture_output=True, text=True)
+        static = pathlib.Path(built.stdout.strip().splitlines()[-1])
+        n = self.args.messages
+        names = ("websocat", "ticker", "ticker static")
+        out: dict = {"messages": n, "runs": {name: [] for name in names}, "wss": [], "count": {}}
+        directory = pathlib.Path(tempfile.mkdtemp(prefix="bench-tls-"))
+
+        def command(name: str, url: str, *extra) -> list:
+            if name == "websocat":
+                return [self.websocat, "-t", "-U", "--no-close", url]
+            binary = static if name == "ticker static" else self.ticker
+            return [binary, "--url", url, "--every-trade", "--engine", "native", *extra]
+
+        try:
+            for _ in range(self.args.runs):
+                for name in names:
+                    with FeedServe(self.feedserve, "--blast", n, "--verbatim") as server:
+                        measured, stderr = run_measured(
+                            command(name, server.url), env=None if name == "websocat" else self.ticker_env)
+                    if measured.exit != 0:
+                        self.fail(f"W1T {name} exited {measured.exit}: {stderr.strip()[-300:]}")
+                    out["runs"][name].append(measured.as_dict())
+                    print(f"bench: W1T {name}: {measured.wall:.3f} s, {measured.maxrss_kb / 1024:.1f} MB", flush=True)
+                with FeedServe(self.feedserve, "--blast", n, "--verbatim") as server:
+                    relay = TLSRelay(server.port, directory)
+                    measured, stderr = run_measured(
+                        command("ticker static", relay.url, "--cacert", relay.ca_file), env=self.ticker_env)
+                    relay.close()
+                if measured.exit != 0:
+                    self.fail(f"W1T ticker static over wss:// exited {measured.exit}: {stderr.strip()[-300:]}")
+                out["wss"].append(measured.as_dict())
+                print(f"bench: W1T ticker static over wss://: {measured.wall:.3f} s, "
+                      f"{measured.maxrss_kb / 1024:.1f} MB", flush=True)
+            with FeedServe(self.feedserve, "--blast", n, "--verbatim") as server:
+                lines, status, stderr = count_lines(command("ticker static", server.url), env=self.ticker_env)
+            out["count"]["ws"] = lines
+            if lines != n:
+                self.fail(f"W1T static ticker printed {lines:,} lines for {n:,} messages (exit {status}) {stderr[-300:]}")
+            with FeedServe(self.feedserve, "--blast", n, "--verbatim") as server:
+                relay = TLSRelay(server.port, directory)
+                lines, status, stderr = count_lines(
+                    command("ticker static", relay.url, "--cacert", relay.ca_file), env=self.ticker_env)
+                relay.close()
+            out["count"]["wss"] = lines
+            if lines != n:
+                self.fail(f"W1T static ticker over wss:// printed {lines:,} lines for {n:,} messages "
+                          f"(exit {status}) {stderr[-300:]}")
+        finally:
+            shutil.rmtree(directory, ignore_errors=True)
+        self.results["W1T"] = out
 
     # MARK: W1Z
 
@@ -714,6 +775,27 @@ def report(results: dict, info: dict, judge: bool = True) -> list[str]:
         rss = median_of(w1s["runs"]["ticker"], "maxrss_kb") / 1024
         targets += [(f"W1S ticker peak RSS over wss:// ≤ 10.5 MB ({rss:.1f} MB)", rss <= 10.5),
                     (f"W1S goal: ≤ 8.5 MB ({rss:.1f} MB)", rss <= 8.5)]
+    if "W1T" in results:
+        w1t = results["W1T"]
+        n = w1t["messages"]
+        lines += ["", f"W1T W1 with the static build (Scripts/build-static.sh): {n:,} one-trade messages, "
+                  f"alternating; lines counted: ws:// {w1t['count'].get('ws', 0):,}, wss:// "
+                  f"{w1t['count'].get('wss', 0):,}",
+                  f"  {'consumer':<22} {'wall s (min–max)':>22} {'msg/s':>11} {'CPU s':>7} {'peak RSS MB':>12}"]
+        for label, runs in [*w1t["runs"].items(), ("ticker static, wss://", w1t["wss"])]:
+            walls = [r["wall_s"] for r in runs]
+            wall = median_of(runs, "wall_s")
+            lines.append(f"  {label:<22} {wall:>8.3f} ({min(walls):.3f}–{max(walls):.3f}) {n / wall:>11,.0f} "
+                         f"{median_of(runs, 'cpu_s'):>7.2f} {median_of(runs, 'maxrss_kb') / 1024:>12.1f}")
+        rss = median_of(w1t["runs"]["ticker static"], "maxrss_kb") / 1024
+        rss_tls = median_of(w1t["wss"], "maxrss_kb") / 1024
+        wall_ratio = median_of(w1t["runs"]["ticker static"], "wall_s") / median_of(w1t["runs"]["websocat"], "wall_s")
+        lines.append(f"  ratios: static/websocat wall {wall_ratio:.2f}×, static/default peak RSS "
+                     f"{rss / (median_of(w1t['runs']['ticker'], 'maxrss_kb') / 1024):.2f}×")
+        targets += [(f"W1T static ticker peak RSS over ws:// ≤ 10.5 MB, issue 11 ({rss:.1f} MB)", rss <= 10.5),
+                    (f"W1T static ticker peak RSS over wss:// ≤ 10.5 MB, issue 11 ({rss_tls:.1f} MB)",
+                     rss_tls <= 10.5),
+                    (f"W1T goal: static ticker peak RSS ≤ 8.5 MB ({rss:.1f} MB)", rss <= 8.5)]
     if "W1Z" in results:
         w1z = results["W1Z"]
         n = w1z["messages"]
@@ -878,11 +960,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--smoke", action="store_true", help="short CI run")
     parser.add_argument("--configuration", default="release")
-    parser.add_argument("--only", default="W1,W1S,W1Z,W2,W3,W4,W5,W6,W7,W8,W9,REC",
+    parser.add_argument("--only", default="W1,W1S,W1T,W1Z,W2,W3,W4,W5,W6,W7,W8,W9,REC",
                         help="comma-separated workloads")
     parser.add_argument("--messages", type=int,
-                        help="W1, W1S, W1Z, W8, W9 and REC messages (1,000,000; smoke 50,000)")
-    parser.add_argument("--runs", type=int, help="W1, W1S, W1Z, W6, W8, W9 and REC runs per consumer (3; smoke 1)")
+                        help="W1, W1S, W1T, W1Z, W8, W9 and REC messages (1,000,000; smoke 50,000)")
+    parser.add_argument("--runs", type=int, help="W1, W1S, W1T, W1Z, W6, W8, W9 and REC runs per consumer (3; smoke 1)")
     parser.add_argument("--latency-seconds", type=float, help="W2 duration (10; smoke 2)")
     parser.add_argument("--idle-seconds", type=int, help="W3 duration (60; smoke 5)")
     parser.add_argument("--starts", type=int, help="W4 runs (20; smoke 5)")
@@ -906,7 +988,7 @@ def main() -> int:
     bench = Bench(args, bin_path)
     workloads = {"W1": bench.w1, "W2": bench.w2, "W3": bench.w3, "W4": bench.w4, "W5": bench.w5,
                  "W6": bench.w6, "W7": bench.w7, "W8": bench.w8, "W9": bench.w9, "REC": bench.rec,
-                 "W1S": bench.w1s, "W1Z": bench.w1z}
+                 "W1S": bench.w1s, "W1T": bench.w1t, "W1Z": bench.w1z}
     for name in args.only.split(","):
         try:
             workloads[name.strip()]()
