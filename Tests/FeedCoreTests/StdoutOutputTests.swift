@@ -50,24 +50,20 @@ import WebSocketClient
     }
   }
 
-  /// Reads `fd` to its end on a thread of its own, from when `begin` holds (checked every
-  /// millisecond, on that thread): never on the concurrency pool, whose threads a write to a
-  /// full pipe may be holding (the output's task writes with a blocking write).
-  static func readOnThread(_ fd: Int32, from begin: @escaping @Sendable () -> Bool = { true }) async
-    -> [UInt8]
-  {
+  /// Reads `fd` to its end on a thread of its own, once `begin` is signalled or `bound` passes
+  /// (which only bounds a failure; the test then fails on what was published before reading),
+  /// running `beginning` first.
+  static func readOnThread(
+    _ fd: Int32, after begin: DispatchSemaphore? = nil, bound: DispatchTimeInterval = .seconds(20),
+    beginning: @escaping @Sendable () -> Void = {}
+  ) async -> [UInt8] {
     await withCheckedContinuation { continuation in
       DedicatedThread.start {
-        while !begin() { usleep(1000) }
+        _ = begin?.wait(timeout: .now() + bound)
+        beginning()
         continuation.resume(returning: readAll(fd))
       }
     }
-  }
-
-  /// Whether the pipe's write end has no room (nothing would be written without waiting).
-  static func full(_ writeEnd: Int32) -> Bool {
-    var probe = pollfd(fd: writeEnd, events: Int16(POLLOUT), revents: 0)
-    return poll(&probe, 1, 0) == 0
   }
 
   static func quote(_ i: Int) -> Quote { Quote(symbol: "A", price: Price("\(i)")!, time: Int64(i)) }
@@ -107,9 +103,14 @@ import WebSocketClient
     #expect(writer.writeDirectly([Self.quote(2)]) == .unfinished)
     #expect(writer.writeDirectly([Self.quote(3)]) == .declined)
     let reader = Task { await Self.readOnThread(r) }
-    // The consumer: the empty batch the bus sends, then the declined batch from the queue.
-    try writer.write([])
-    try writer.write([Self.quote(3)])
+    // The consumer: the empty batch the bus sends, then the declined batch from the queue. On a
+    // thread of its own, as StdoutOutput's task: these writes wait for the reader.
+    let thread = ThreadExecutor()
+    defer { thread.stop() }
+    try await Task(executorPreference: thread) {
+      try writer.write([])
+      try writer.write([Self.quote(3)])
+    }.value
     close(w)
     let all = await reader.value
     #expect(all.count == 2 + filler + 4)
@@ -171,23 +172,23 @@ import WebSocketClient
     let output = StdoutOutput.start(on: feed, writer: writer)
     let published = Tally()
     let count = 2000
+    // 4 KiB of pipe hold 585 lines of 7 bytes, the queue 64 batches more: the publisher gets
+    // past the pipe's room without anybody reading (a write that waited would hold it there).
+    // The reader starts once the publisher is 600 lines in (or after 20 s: then the check of
+    // `seenAtStart` fails).
+    let past = DispatchSemaphore(value: 0)
     let publisher = Task {
       for i in 0..<count {
         await feed.bus.publish([Self.quote(100_000 + i)])
         published.add()
+        if i == 599 { past.signal() }
       }
       feed.bus.finish()
     }
-    // 4 KiB of pipe hold 585 lines of 7 bytes, the queue 64 batches more: the publisher gets
-    // past the pipe's room without anybody reading (a write that waited would hold it there).
-    // The reader starts once the pipe is full and the publisher is past it (or after 20 s).
     let seenAtStart = Tally()
     let reader = Task {
-      let deadline = ContinuousClock.now + .seconds(20)
-      return await Self.readOnThread(r) {
-        guard Self.full(w) && published.value >= 600 || ContinuousClock.now > deadline else { return false }
+      await Self.readOnThread(r, after: past) {
         for _ in 0..<published.value { seenAtStart.add() }
-        return true
       }
     }
     await publisher.value

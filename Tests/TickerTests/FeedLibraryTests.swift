@@ -53,7 +53,7 @@ struct FeedLibraryTests {
     let run = Task { await feed.run() }
     // Nobody reads until the pipe is full (its write end no longer writable): what comes after
     // waits in the output's queue and the feed holds back; it never stops nor loses a line. The
-    // reader is a thread of its own: the output's task, blocked in its write, holds a pool thread.
+    // reader is a thread of its own that looks every millisecond (no event says a pipe is full).
     let ended = Mutex(false)
     let reader = Task {
       await withCheckedContinuation { (continuation: CheckedContinuation<[UInt8], Never>) in
