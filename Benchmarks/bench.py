@@ -130,6 +130,15 @@ class Bench:
         print(f"bench: FAILED: {message}", flush=True)
         self.failures.append(message)
 
+    def measured_run(self, label: str, cmd: list, env: dict | None = None) -> dict:
+        """One measured run of `cmd` (`run_measured`): a non-zero exit fails the bench; wall time
+        and peak RSS are printed as it goes."""
+        measured, stderr = run_measured(cmd, env=env)
+        if measured.exit != 0:
+            self.fail(f"{label} exited {measured.exit}: {stderr.strip()[-300:]}")
+        print(f"bench: {label}: {measured.wall:.3f} s, {measured.maxrss_kb / 1024:.1f} MB", flush=True)
+        return measured.as_dict()
+
     # MARK: W1
 
     def consumers(self, url: str) -> dict[str, list]:
@@ -180,12 +189,9 @@ class Bench:
                         else:
                             cmd = [self.ticker, "--url", relay.url, "--every-trade", "--engine", "native",
                                    "--cacert", relay.ca_file]
-                        measured, stderr = run_measured(cmd, env=self.ticker_env if name == "ticker" else None)
+                        out["runs"][name].append(
+                            self.measured_run(f"W1S {name}", cmd, self.ticker_env if name == "ticker" else None))
                         relay.close()
-                    if measured.exit != 0:
-                        self.fail(f"W1S {name} exited {measured.exit}: {stderr.strip()[-300:]}")
-                    out["runs"][name].append(measured.as_dict())
-                    print(f"bench: W1S {name}: {measured.wall:.3f} s, {measured.maxrss_kb / 1024:.1f} MB", flush=True)
             with FeedServe(self.feedserve, "--blast", n, "--verbatim") as server:
                 relay = TLSRelay(server.port, directory)
                 lines, status, stderr = count_lines(
@@ -222,22 +228,14 @@ class Bench:
             for _ in range(self.args.runs):
                 for name in names:
                     with FeedServe(self.feedserve, "--blast", n, "--verbatim") as server:
-                        measured, stderr = run_measured(
-                            command(name, server.url), env=None if name == "websocat" else self.ticker_env)
-                    if measured.exit != 0:
-                        self.fail(f"W1T {name} exited {measured.exit}: {stderr.strip()[-300:]}")
-                    out["runs"][name].append(measured.as_dict())
-                    print(f"bench: W1T {name}: {measured.wall:.3f} s, {measured.maxrss_kb / 1024:.1f} MB", flush=True)
+                        out["runs"][name].append(self.measured_run(
+                            f"W1T {name}", command(name, server.url), None if name == "websocat" else self.ticker_env))
                 with FeedServe(self.feedserve, "--blast", n, "--verbatim") as server:
                     relay = TLSRelay(server.port, directory)
-                    measured, stderr = run_measured(
-                        command("ticker static", relay.url, "--cacert", relay.ca_file), env=self.ticker_env)
+                    out["wss"].append(self.measured_run(
+                        "W1T ticker static over wss://", command("ticker static", relay.url, "--cacert", relay.ca_file),
+                        self.ticker_env))
                     relay.close()
-                if measured.exit != 0:
-                    self.fail(f"W1T ticker static over wss:// exited {measured.exit}: {stderr.strip()[-300:]}")
-                out["wss"].append(measured.as_dict())
-                print(f"bench: W1T ticker static over wss://: {measured.wall:.3f} s, "
-                      f"{measured.maxrss_kb / 1024:.1f} MB", flush=True)
             with FeedServe(self.feedserve, "--blast", n, "--verbatim") as server:
                 lines, status, stderr = count_lines(command("ticker static", server.url), env=self.ticker_env)
             out["count"]["ws"] = lines
