@@ -12,8 +12,8 @@
 #      shim or sockets) is compiled with `swiftc -sanitize=fuzzer,address -O -wmo` into
 #      Fuzz/.build/libWebSocketClient.a plus Fuzz/.build/modules/WebSocketClient.swiftmodule.
 #   2. All of PriceFeed is compiled the same way against that module into libPriceFeed.a.
-#   3. Each Harnesses/Fuzz<Name>.swift defines LLVMFuzzerTestOneInput via @_cdecl and is linked
-#      with the two static libraries by `swiftc -sanitize=fuzzer,address`, which adds libFuzzer's
+#   3. Each Harnesses/Fuzz<Name>.swift defines LLVMFuzzerTestOneInput via @_cdecl; it is compiled
+#      with the helpers in Harnesses/Shared/ and linked with the two static libraries by `swiftc -sanitize=fuzzer,address`, which adds libFuzzer's
 #      main, into Fuzz/.build/fuzz-<name>.
 # Steps are skipped when their output is newer than every input, so reruns only rebuild what changed.
 #
@@ -64,12 +64,15 @@ if stale "$build/libPriceFeed.a" "${pf_sources[@]}" "$build/libWebSocketClient.a
     -o "$build/libPriceFeed.a" "${pf_sources[@]}"
 fi
 
+# Helpers several harnesses use (each harness is compiled with all of them).
+shared=(Fuzz/Harnesses/Shared/*.swift)
 for t in $targets; do
   harness="Fuzz/Harnesses/Fuzz${t^}.swift"
   [[ -f $harness ]] || { echo "fuzz: no harness $harness" >&2; exit 2; }
-  if stale "$build/fuzz-$t" "$harness" "$build/libWebSocketClient.a" "$build/libPriceFeed.a"; then
+  if stale "$build/fuzz-$t" "$harness" "${shared[@]}" "$build/libWebSocketClient.a" "$build/libPriceFeed.a"; then
     echo "fuzz: building fuzz-$t"
-    swiftc "${flags[@]}" "${link_flags[@]}" -module-name "Fuzz${t^}" -I "$modules" -I Sources/CZlibShim/include "$harness" \
+    swiftc "${flags[@]}" "${link_flags[@]}" -module-name "Fuzz${t^}" -I "$modules" -I Sources/CZlibShim/include \
+      "$harness" "${shared[@]}" \
       "$build/libPriceFeed.a" "$build/libWebSocketClient.a" -o "$build/fuzz-$t"
   fi
 done

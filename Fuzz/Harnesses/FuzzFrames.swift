@@ -52,32 +52,6 @@ private func inspectWhileArriving(_ chunks: [ArraySlice<UInt8>], role: FramePars
   }
 }
 
-/// The events until the first error, and that error: frame by frame (`FrameParser.next()` then
-/// `MessageAssembler.receive(_:)`), or through `MessageAssembler.next(from:)`, which makes a
-/// whole text message straight from the parser's buffer.
-private func assembleAll(
-  _ chunks: [ArraySlice<UInt8>], role: FrameParser.Role, limit: Int, inPlace: Bool
-) -> (events: [MessageAssembler.Event], error: FrameError?) {
-  var parser = FrameParser(role: role, maximumFrameSize: limit)
-  var assembler = MessageAssembler(maximumMessageSize: limit)
-  var events: [MessageAssembler.Event] = []
-  do throws(FrameError) {
-    for chunk in chunks {
-      parser.append(chunk)
-      if inPlace {
-        while let event = try assembler.next(from: &parser) { events.append(event) }
-      } else {
-        while let frame = try parser.next() {
-          if let event = try assembler.receive(frame) { events.append(event) }
-        }
-      }
-    }
-  } catch {
-    return (events, error)
-  }
-  return (events, nil)
-}
-
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   guard size > 0 else { return 0 }
@@ -103,8 +77,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
   // Messages made in place are the messages made frame by frame; errors come at the same point.
   let chunks = [input[..<split], input[split...]]
-  let framewise = assembleAll(chunks, role: role, limit: limit, inPlace: false)
-  let inPlace = assembleAll(chunks, role: role, limit: limit, inPlace: true)
+  let fresh = (FrameParser(role: role, maximumFrameSize: limit), MessageAssembler(maximumMessageSize: limit))
+  let framewise = assembleAll(chunks, parser: fresh.0, assembler: fresh.1, inPlace: false, inspecting: false)
+  let inPlace = assembleAll(chunks, parser: fresh.0, assembler: fresh.1, inPlace: true, inspecting: false)
   precondition(framewise.events == inPlace.events, "in-place events differ")
   precondition(framewise.error == inPlace.error, "in-place errors differ")
 

@@ -3,32 +3,6 @@
 // Built by Fuzz/run.sh; not part of the SwiftPM package.
 @testable import WebSocketClient
 
-/// The events until the first error, and that error, feeding `chunks` frame by frame or through
-/// `MessageAssembler.next(from:)`.
-private func assembleAll(
-  _ chunks: [ArraySlice<UInt8>], deflate: PerMessageDeflate, limit: Int, inPlace: Bool
-) -> (events: [MessageAssembler.Event], error: FrameError?) {
-  var parser = FrameParser(role: .client, maximumFrameSize: limit, allowsCompression: true)
-  var assembler = MessageAssembler(maximumMessageSize: limit, inflation: deflate)
-  var events: [MessageAssembler.Event] = []
-  do throws(FrameError) {
-    for chunk in chunks {
-      parser.append(chunk)
-      if inPlace {
-        while let event = try assembler.next(from: &parser) { events.append(event) }
-      } else {
-        while let frame = try parser.next() {
-          if let event = try assembler.receive(frame) { events.append(event) }
-        }
-      }
-      try assembler.inspect(parser.partialFrame)
-    }
-  } catch {
-    return (events, error)
-  }
-  return (events, nil)
-}
-
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   guard size > 0 else { return 0 }
@@ -44,9 +18,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   // Frames: whatever the bytes, messages stay within the limit, and text is valid UTF-8 (a String
   // holds it); the in-place path and the frame-by-frame path agree; splitting changes nothing.
   let chunks = [input[..<split], input[split...]]
-  let framewise = assembleAll(chunks, deflate: deflate, limit: limit, inPlace: false)
-  let inPlace = assembleAll(chunks, deflate: deflate, limit: limit, inPlace: true)
-  let whole = assembleAll([input[...]], deflate: deflate, limit: limit, inPlace: true)
+  let parser = FrameParser(role: .client, maximumFrameSize: limit, allowsCompression: true)
+  let assembler = MessageAssembler(maximumMessageSize: limit, inflation: deflate)
+  let framewise = assembleAll(chunks, parser: parser, assembler: assembler, inPlace: false, inspecting: true)
+  let inPlace = assembleAll(chunks, parser: parser, assembler: assembler, inPlace: true, inspecting: true)
+  let whole = assembleAll([input[...]], parser: parser, assembler: assembler, inPlace: true, inspecting: true)
   precondition(framewise.events == inPlace.events && framewise.error == inPlace.error, "paths differ")
   precondition(whole.events == inPlace.events && whole.error == inPlace.error, "splitting changed the result")
   for event in whole.events {
