@@ -161,17 +161,41 @@ class FeedServe:
         self.measured = self.child.wait(10)  # CPU time only: its ru_maxrss includes ours
 
 
-# MARK: a TLS relay (W1S)
+# MARK: relays on loopback (W1S, W1Z)
 
 
-class TLSRelay:
+class LoopbackRelay:
+    """A listener on a free loopback port in front of `upstream_port` (a `feedserve`): each
+    accepted connection goes to `_serve` on a thread of its own. Subclasses relay the bytes."""
+
+    def __init__(self, upstream_port: int):
+        self.upstream_port = upstream_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._serve, args=(client,), daemon=True).start()
+
+    def _serve(self, client: socket.socket) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+class TLSRelay(LoopbackRelay):
     """A TLS server on loopback in front of a plain TCP port (a `feedserve`): each connection is
     terminated here with a certificate for localhost and 127.0.0.1 from a throwaway CA made with
     the `openssl` command, and relayed byte for byte both ways. So the consumers speak wss:// to a
     local server; only their memory and CPU are judged (Python's TLS sets the pace)."""
 
     def __init__(self, upstream_port: int, directory: pathlib.Path):
-        self.upstream_port = upstream_port
         self.directory = directory
         self.ca_file = directory / "ca.pem"
         if not self.ca_file.exists():
@@ -179,10 +203,7 @@ class TLSRelay:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(directory / "server.pem", directory / "server.key")
         self.context = context
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
-        self.threads: list[threading.Thread] = []
-        threading.Thread(target=self._accept, daemon=True).start()
+        super().__init__(upstream_port)
 
     def _make_certificates(self) -> None:
         d = self.directory
@@ -201,15 +222,7 @@ class TLSRelay:
     def url(self) -> str:
         return f"wss://localhost:{self.port}/"
 
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=self._relay, args=(client,), daemon=True).start()
-
-    def _relay(self, client: socket.socket) -> None:
+    def _serve(self, client: socket.socket) -> None:
         try:
             secure = self.context.wrap_socket(client, server_side=True)
             upstream = socket.create_connection(("127.0.0.1", self.upstream_port))
@@ -239,14 +252,8 @@ class TLSRelay:
             except OSError:
                 pass
 
-    def close(self) -> None:
-        self.listener.close()
 
-
-# MARK: a byte-counting relay (W1Z)
-
-
-class CountingRelay:
+class CountingRelay(LoopbackRelay):
     """A plain TCP relay on loopback in front of a port (a `feedserve`) that counts the bytes it
     carries each way: what crossed the wire as TCP payload (the HTTP upgrade, the frames, the
     close handshake), measured, not estimated. It adds a hop and a Python copy, so it is for a
@@ -254,39 +261,31 @@ class CountingRelay:
     threads (one per direction); an end of stream is passed on as a half close."""
 
     def __init__(self, upstream_port: int):
-        self.upstream_port = upstream_port
         self.down = 0  # server → client
         self.up = 0  # client → server
         self.connections = 0
         self.lock = threading.Lock()
         self.pumps: list[threading.Thread] = []
         self.sockets: list[socket.socket] = []
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
-        threading.Thread(target=self._accept, daemon=True).start()
+        super().__init__(upstream_port)
 
     @property
     def url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/"
 
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            try:
-                upstream = socket.create_connection(("127.0.0.1", self.upstream_port))
-            except OSError:
-                client.close()
-                continue
-            with self.lock:
-                self.connections += 1
-                self.sockets += [client, upstream]
-            for sockets in ((upstream, client, "down"), (client, upstream, "up")):
-                pump = threading.Thread(target=self._pump, args=sockets, daemon=True)
-                self.pumps.append(pump)
-                pump.start()
+    def _serve(self, client: socket.socket) -> None:
+        try:
+            upstream = socket.create_connection(("127.0.0.1", self.upstream_port))
+        except OSError:
+            client.close()
+            return
+        with self.lock:
+            self.connections += 1
+            self.sockets += [client, upstream]
+        for sockets in ((upstream, client, "down"), (client, upstream, "up")):
+            pump = threading.Thread(target=self._pump, args=sockets, daemon=True)
+            self.pumps.append(pump)
+            pump.start()
 
     def _pump(self, source: socket.socket, sink: socket.socket, direction: str) -> None:
         try:
