@@ -6,10 +6,12 @@
 
 #ifdef __linux__
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -32,7 +34,8 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
   X(SSL_CTX_set_verify) X(SSL_connect) X(SSL_ctrl) X(SSL_free) X(SSL_get0_param) X(SSL_get_error) \
   X(SSL_get_verify_result) X(SSL_is_init_finished) X(SSL_new) X(SSL_read) X(SSL_set1_host) \
   X(SSL_set_bio) X(SSL_set_connect_state) X(SSL_set_hostflags) X(SSL_shutdown) X(SSL_write) \
-  X(TLS_client_method) X(X509_VERIFY_PARAM_set1_ip_asc) X(X509_verify_cert_error_string)
+  X(TLS_client_method) X(X509_VERIFY_PARAM_set1_ip_asc) X(X509_verify_cert_error_string) \
+  X(X509_get_default_cert_dir)
 
 #define DECLARE_POINTER(name) static __typeof__(&name) p_##name = NULL;
 OPENSSL_FUNCTIONS(DECLARE_POINTER)
@@ -114,6 +117,45 @@ HIDDEN int X509_VERIFY_PARAM_set1_ip_asc(X509_VERIFY_PARAM *param, const char *i
   return p_X509_VERIFY_PARAM_set1_ip_asc(param, ipasc);
 }
 HIDDEN const char *X509_verify_cert_error_string(long n) { return p_X509_verify_cert_error_string(n); }
+
+// Whether `name` is a hashed certificate entry: 8 hex digits, a dot, a number (`openssl
+// rehash`, c_rehash, Debian's update-ca-certificates).
+static int is_hash_entry(const char *name) {
+  for (int i = 0; i < 8; i++) {
+    char c = name[i];
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return 0;
+  }
+  if (name[8] != '.' || name[9] < '0' || name[9] > '9') return 0;
+  for (const char *c = name + 10; *c != 0; c++) {
+    if (*c < '0' || *c > '9') return 0;
+  }
+  return 1;
+}
+
+// Whether one of the colon-separated directories holds a hashed certificate entry.
+static int has_hashed_directory(const char *list) {
+  char copy[4096];
+  if (snprintf(copy, sizeof copy, "%s", list) >= (int)sizeof copy) return 0;
+  char *rest = copy;
+  for (char *dir = strsep(&rest, ":"); dir != NULL; dir = strsep(&rest, ":")) {
+    if (*dir == 0) continue;
+    DIR *d = opendir(dir);
+    if (d == NULL) continue;
+    int found = 0;
+    for (struct dirent *e = readdir(d); e != NULL && !found; e = readdir(d)) found = is_hash_entry(e->d_name);
+    closedir(d);
+    if (found) return 1;
+  }
+  return 0;
+}
+
+int shim_SSL_CTX_use_system_trust(SSL_CTX *ctx, int file_is_set, const char *directories) {
+  const char *dirs = directories != NULL ? directories : p_X509_get_default_cert_dir();
+  if (!file_is_set && dirs != NULL && has_hashed_directory(dirs)) {
+    return p_SSL_CTX_load_verify_locations(ctx, NULL, dirs);
+  }
+  return p_SSL_CTX_set_default_verify_paths(ctx);
+}
 
 static BIO_METHOD *nosigpipe_method = NULL;
 static CRYPTO_ONCE nosigpipe_once = CRYPTO_ONCE_STATIC_INIT;

@@ -47,10 +47,58 @@ final class TLSTestServer {
 @Suite(.enabled(if: canTestTLS, "needs the OpenSSL transport (Linux) and the openssl command"))
 struct TLSStreamTests {
   private func handshake(
-    _ server: TLSTestServer, serverName: String, caFile: String?, timeout: Double = 30
+    _ server: TLSTestServer, serverName: String, caFile: String?, timeout: Double = 30,
+    trust: SystemTrust = .fromEnvironment()
   ) throws(TransportError) -> TLSStream {
     let tcp = try TCPStream.connect(host: "127.0.0.1", port: server.port, timeout: 30)
-    return try TLSStream(over: tcp, serverName: serverName, caCertificateFile: caFile, timeout: timeout)
+    return try TLSStream(
+      over: tcp, serverName: serverName, caCertificateFile: caFile, timeout: timeout, trust: trust)
+  }
+
+  /// A directory holding the test CA as `name` (its subject hash, `<hash>.0`, when nil).
+  private func directoryWithTestCA(_ ca: TestCA, named name: String? = nil) throws -> String {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("ticker-trust-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let hash = try ChildProcess.run(["openssl", "x509", "-hash", "-noout", "-in", ca.caFile])
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    try FileManager.default.copyItem(atPath: ca.caFile, toPath: directory + "/" + (name ?? hash + ".0"))
+    return directory
+  }
+
+  @Test("a hashed certificate directory alone is trusted: the CA is found by its subject hash")
+  func trustsAHashedDirectory() throws {
+    let ca = try TestCA.shared()
+    let server = try TLSTestServer(ca: ca)
+    let directory = try directoryWithTestCA(ca)
+    // An empty first entry and a missing directory in the list are passed over.
+    let trust = SystemTrust(certificateFileIsSet: false, certificateDirectories: ":/nonexistent:" + directory)
+    let stream = try handshake(server, serverName: "localhost", caFile: nil, trust: trust)
+    defer { stream.close() }
+    #expect(try exchange(stream).response.hasPrefix("HTTP/1.0 200 ok"))
+  }
+
+  @Test(
+    "an unhashed directory, or SSL_CERT_FILE set: OpenSSL's default paths (this process's), which do not have the test CA"
+  )
+  func defaultPathsOtherwise() throws {
+    let ca = try TestCA.shared()
+    let server = try TLSTestServer(ca: ca)
+    let unhashed = try directoryWithTestCA(ca, named: "ticker-test-ca.pem")
+    let hashed = try directoryWithTestCA(ca)
+    for trust in [
+      SystemTrust(certificateFileIsSet: false, certificateDirectories: unhashed),
+      SystemTrust(certificateFileIsSet: true, certificateDirectories: hashed),
+    ] {
+      let error = #expect(throws: TransportError.self, "\(trust)") {
+        try handshake(server, serverName: "localhost", caFile: nil, trust: trust)
+      }
+      guard case .certificateVerification(let code, _) = error else {
+        Issue.record("expected .certificateVerification, got \(String(describing: error))")
+        continue
+      }
+      #expect([19, 20, 21].contains(code))
+    }
   }
 
   /// Sends an HTTP request to `s_server -www` and reads the whole response.

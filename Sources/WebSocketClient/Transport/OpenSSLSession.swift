@@ -23,7 +23,9 @@
     private let ssl: Mutex<Handle>
 
     /// Configures a client connection on `fd` (which must outlive this object's use of it).
-    init(fd: Int32, serverName: String, caCertificateFile: String?) throws(TransportError) {
+    init(
+      fd: Int32, serverName: String, caCertificateFile: String?, trust: SystemTrust
+    ) throws(TransportError) {
       var loadError: UnsafePointer<CChar>?
       guard shim_openssl_load(&loadError) != 0 else {
         throw .tlsLibraryMissing(loadError.map { String(cString: $0) } ?? "unknown reason")
@@ -38,7 +40,10 @@
       }
       _ = shim_SSL_CTX_set_mode(
         context, shim_SSL_MODE_ENABLE_PARTIAL_WRITE() | shim_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER())
-      guard SSL_CTX_set_default_verify_paths(context) == 1 else {
+      let loaded = trust.certificateDirectories.withOptionalCString {
+        shim_SSL_CTX_use_system_trust(context, trust.certificateFileIsSet ? 1 : 0, $0)
+      }
+      guard loaded == 1 else {
         throw .tls("cannot load the system trust store: \(Self.drainErrors())")
       }
       if let caCertificateFile {

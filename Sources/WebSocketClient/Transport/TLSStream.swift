@@ -30,14 +30,16 @@ public final class TLSStream: ByteStream {
   ///   - serverName: the name (or IPv4/IPv6 literal) the certificate must match; names are also
   ///     sent as SNI.
   ///   - caCertificateFile: a PEM file of CA certificates trusted in addition to the system store.
-  public init(over tcp: TCPStream, serverName: String, caCertificateFile: String?, timeout: Double)
-    throws(TransportError)
-  {
+  ///   - trust: where the system store is (the environment's SSL_CERT_FILE and SSL_CERT_DIR).
+  public init(
+    over tcp: TCPStream, serverName: String, caCertificateFile: String?, timeout: Double,
+    trust: SystemTrust = .fromEnvironment()
+  ) throws(TransportError) {
     self.tcp = tcp
     #if canImport(COpenSSLShim)
       do throws(TransportError) {
         session = try OpenSSLSession(
-          fd: tcp.socket.fd, serverName: serverName, caCertificateFile: caCertificateFile)
+          fd: tcp.socket.fd, serverName: serverName, caCertificateFile: caCertificateFile, trust: trust)
         let deadline = Deadline(seconds: timeout)
         _ = try perform(until: deadline, operation: "TLS handshake", handshake: true) {
           SSL_connect($0)
