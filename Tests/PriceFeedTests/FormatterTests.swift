@@ -88,6 +88,41 @@ import Testing
     }
   }
 
+  /// A batch is formatted as its quotes one at a time, in every format and setting, whatever
+  /// the quotes (escapes, long texts, colour changes within the batch), from any slice.
+  @Test func batchEqualsQuotesOneByOne() {
+    let quotes = [
+      btc, Quote(symbol: "A", price: Price("10")!, time: 0),
+      Quote(symbol: "A", price: Price("10.5")!, time: -1),
+      Quote(symbol: "tab\there", price: Price("4.9E-4")!, time: 253_402_300_800_000, received: 7),
+      Quote(symbol: String(repeating: "L", count: 65), price: Price("9")!, time: .max),
+      Quote(symbol: "A", price: Price("1." + String(repeating: "5", count: 62))!, time: .min),
+      Quote(symbol: "é", price: Price("9")!, volume: Price("2"), time: 5, received: 6),
+    ]
+    var formatters: [any QuoteFormatter] = []
+    for choice in TimestampChoice.allCases {
+      for useColor in [false, true] {
+        formatters.append(TextFormatter(useColor: useColor, timestamps: choice))
+        for format in OutputFormat.allCases {
+          formatters.append(
+            format.makeFormatter(
+              FormatContext(useColor: useColor, timestamps: choice, isTerminal: useColor, symbols: ["A"])))
+        }
+      }
+    }
+    for formatter in formatters {
+      var one = formatter
+      var batch = formatter
+      var expected: [UInt8] = []
+      var got: [UInt8] = []
+      let doubled = quotes + quotes
+      for quote in doubled { one.append(quote, to: &expected) }
+      batch.append(contentsOf: quotes[...], to: &got)
+      batch.append(contentsOf: doubled[quotes.count...], to: &got)
+      #expect(got == expected, "\(type(of: formatter))")
+    }
+  }
+
   @Test func textColourFollowsDirectionPerSymbol() {
     var formatter = TextFormatter(useColor: true)
     func line(_ symbol: String, _ price: String) -> String {
