@@ -39,6 +39,29 @@ import Testing
     #expect(days > 80_000)
   }
 
+  /// One cache through a run of times — many in one second, seconds and days apart, before 1970,
+  /// beyond four-digit years and back — writes what a fresh conversion of each writes.
+  @Test func cachedSecondsAndDaysWriteWhatAFreshConversionWrites() {
+    var random = SplitMix64(seed: 11)
+    var cache = UTCTimestamp.DayCache()
+    var time: Int64 = -2_500
+    var times: [Int64] = []
+    for step in 0..<20_000 {
+      switch Int.random(in: 0..<100, using: &random) {
+      case 0: time = Int64.random(in: -62_167_219_200_001...253_402_300_800_000, using: &random)
+      case 1: time = [Int64.max, .min, 253_402_300_800_000, -62_167_219_200_001][step % 4]
+      case 2..<10: time = time &+ Int64.random(in: -2_000...90_000_000, using: &random)
+      default: time = time &+ Int64.random(in: 0...3, using: &random)
+      }
+      times.append(time)
+    }
+    for time in times {
+      var out: [UInt8] = []
+      UTCTimestamp.append(milliseconds: time, to: &out, days: &cache)
+      #expect(String(decoding: out, as: UTF8.self) == UTCTimestamp.string(milliseconds: time), "\(time)")
+    }
+  }
+
   @Test func extremeTimesDoNotTrap() {
     #expect(!UTCTimestamp.string(milliseconds: .max).isEmpty)
     #expect(!UTCTimestamp.string(milliseconds: .min).isEmpty)
