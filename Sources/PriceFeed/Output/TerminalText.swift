@@ -32,10 +32,36 @@ public enum TerminalText {
   }
 
   /// Whether `bytes` is printable ASCII without a backslash: text that escaping leaves as it is.
+  /// Eight bytes a step (the last few as one overlapping word); shorter texts byte by byte.
   @inline(__always)
   public static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    for byte in bytes where byte &- 0x20 >= 0x5F || byte == UInt8(ascii: "\\") { return false }
-    return true
+    let n = bytes.count
+    guard n >= 8, let base = bytes.baseAddress else {
+      for byte in bytes where byte &- 0x20 >= 0x5F || byte == UInt8(ascii: "\\") { return false }
+      return true
+    }
+    let raw = UnsafeRawPointer(base)
+    var i = 0
+    while i + 8 <= n {
+      if !isPlain(word: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { return false }
+      i += 8
+    }
+    return i == n || isPlain(word: raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
+  }
+
+  /// Whether all eight bytes of `w` are printable ASCII (0x20–0x7E) but the backslash. Exact: each
+  /// test below is non-zero exactly when some byte is what it looks for (a borrow only ever
+  /// starts at such a byte).
+  @inline(__always)
+  static func isPlain(word w: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    func hasZero(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
+    let control = (w &- 0x2020_2020_2020_2020) & ~w & highs  // a byte below 0x20
+    let high = w & highs  // 0x80 or above
+    let del = hasZero(w ^ 0x7F7F_7F7F_7F7F_7F7F)
+    let backslash = hasZero(w ^ 0x5C5C_5C5C_5C5C_5C5C)
+    return control | high | del | backslash == 0
   }
 
   /// `text`, escaped.
