@@ -43,25 +43,10 @@ public enum TerminalText {
     let raw = UnsafeRawPointer(base)
     var i = 0
     while i + 8 <= n {
-      if !isPlain(word: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { return false }
+      if ASCIIWord.unplain(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) != 0 { return false }
       i += 8
     }
-    return i == n || isPlain(word: raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
-  }
-
-  /// Whether all eight bytes of `w` are printable ASCII (0x20–0x7E) but the backslash. Exact: each
-  /// test below is non-zero exactly when some byte is what it looks for (a borrow only ever
-  /// starts at such a byte).
-  @inline(__always)
-  static func isPlain(word w: UInt64) -> Bool {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    func hasZero(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
-    let control = (w &- 0x2020_2020_2020_2020) & ~w & highs  // a byte below 0x20
-    let high = w & highs  // 0x80 or above
-    let del = hasZero(w ^ 0x7F7F_7F7F_7F7F_7F7F)
-    let backslash = hasZero(w ^ 0x5C5C_5C5C_5C5C_5C5C)
-    return control | high | del | backslash == 0
+    return i == n || ASCIIWord.unplain(raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)) == 0
   }
 
   /// `text`, escaped.
