@@ -77,10 +77,8 @@ func run(_ wire: [UInt8], mode: String) throws {
     let now = start.advanced(by: .nanoseconds(10 * offset))
     for action in machine.handle(events, at: now).actions {
       guard case .publish(let quotes) = action else { continue }
-      for quote in quotes {
-        formatter.append(quote, to: &output)
-        lines += 1
-      }
+      formatter.append(contentsOf: quotes[...], to: &output)
+      lines += quotes.count
     }
     checksum &+= output.count
     output.removeAll(keepingCapacity: true)

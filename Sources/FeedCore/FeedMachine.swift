@@ -376,9 +376,8 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
         }
       }
     }
-    let out = stage.receive(quotes, at: now)
+    let out = stage.receive(taking: &quotes, at: now)
     if !out.isEmpty { actions.append(.publish(out)) }
-    quotes.removeAll(keepingCapacity: true)
     if ending {
       untilMet = true
       actions.append(.stop(.stopped(.untilMet), beforeClose: []))

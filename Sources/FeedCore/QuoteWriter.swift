@@ -1,7 +1,7 @@
 import PriceFeed
 
 /// The stdout output: formats quotes and writes one line each, counting them for `--count`.
-/// Lines go out in writes of at most `writeSize` bytes, and nothing is held back once `write`
+/// Lines go out in writes of about `writeSize` bytes, and nothing is held back once `write`
 /// returns. Used from one task at a time: the output's consumer (`write`), or the feed's
 /// publisher while that consumer waits (`writeDirectly`, see `StdoutOutput`).
 public final class QuoteWriter: @unchecked Sendable {
@@ -28,6 +28,10 @@ public final class QuoteWriter: @unchecked Sendable {
 
   /// Lines are written once this many bytes are waiting (and at the end of each call).
   public static let writeSize = 64 << 10
+
+  /// Quotes formatted in one call between checks of `writeSize`: the formatter reads a batch's
+  /// quotes in place (one at a time, each would be copied for the call).
+  static let formatChunk = 32
 
   public init(formatter: any QuoteFormatter, writer: FileDescriptorWriter, limit: Int?) {
     self.formatter = formatter
@@ -63,9 +67,12 @@ public final class QuoteWriter: @unchecked Sendable {
       buffer = lines
     }
     var pending = 0
-    for quote in quotes.prefix(take) {
-      format.append(quote, to: &lines)
-      pending += 1
+    var start = 0
+    while start < take {
+      let end = min(take, start + Self.formatChunk)
+      format.append(contentsOf: quotes[start..<end], to: &lines)
+      pending += end - start
+      start = end
       if lines.count >= Self.writeSize {
         try flush(&lines)
         written += pending
@@ -92,7 +99,7 @@ public final class QuoteWriter: @unchecked Sendable {
     lines.removeAll(keepingCapacity: true)
     var format = formatter
     formatter = PriceOnlyFormatter()
-    for quote in quotes.prefix(take) { format.append(quote, to: &lines) }
+    format.append(contentsOf: quotes[..<take], to: &lines)
     formatter = format
     written += take
     var offset = 0

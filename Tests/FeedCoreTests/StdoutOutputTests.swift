@@ -153,6 +153,33 @@ import WebSocketClient
     close(w2)
   }
 
+  @Test("a large batch: every line as the formatter makes it, in writes of about 64 KiB, up to --count")
+  func largeBatchWritesEveryLine() throws {
+    _ = Self.ignoringBrokenPipes
+    let quotes = (0..<5000).map {
+      Quote(symbol: "BINANCE:S\($0 % 7)", price: Price("\($0).5")!, time: Int64($0))
+    }
+    var formatter = TextFormatter()
+    let expected = quotes.prefix(4321).map { formatter.format($0) }.joined()
+    let (r, w) = Self.pipe()
+    // The reader's thread starts before the writes that need it (never a task on the pool,
+    // which the blocked write may be holding).
+    let read = Mutex<[UInt8]>([])
+    let done = DispatchSemaphore(value: 0)
+    DedicatedThread.start {
+      let bytes = Self.readAll(r)
+      read.withLock { $0 = bytes }
+      done.signal()
+    }
+    let writer = QuoteWriter(formatter: TextFormatter(), writer: FileDescriptorWriter(fd: w), limit: 4321)
+    #expect(throws: StopReason.countReached) { try writer.write(quotes) }
+    close(w)
+    done.wait()
+    #expect(String(decoding: read.withLock { $0 }, as: UTF8.self) == expected)
+    #expect(writer.written == 4321)
+    close(r)
+  }
+
   /// A feed that only has a bus, and remembers why it was stopped.
   final class BusFeed: QuoteFeed {
     let bus = QuoteBus()

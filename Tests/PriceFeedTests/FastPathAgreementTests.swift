@@ -283,7 +283,7 @@ import WebSocketClient
       #expect(FinnhubFastPath.Scanner.isEightDigits(word(digits)))
       #expect(
         FinnhubFastPath.Scanner.eightDigits(word(digits)) == UInt64(String(decoding: digits, as: UTF8.self))!)
-      #expect(!FinnhubFastPath.Scanner.mayEndString(word(plain)))
+      #expect(ASCIIWord.unplain(word(plain)) | ASCIIWord.bytes(equalTo: 0x22, in: word(plain)) == 0)
       for position in 0..<8 {
         for byte in UInt8.min...UInt8.max {
           var d = digits
@@ -291,9 +291,14 @@ import WebSocketClient
           #expect(FinnhubFastPath.Scanner.isEightDigits(word(d)) == (byte &- 0x30 < 10))
           var q = plain
           q[position] = byte
-          let special = byte < 0x20 || byte >= 0x7F || byte == 0x22 || byte == 0x5C
-          // Never a miss; a false alarm only costs the byte loop, and never happens for a lone byte.
-          #expect(FinnhubFastPath.Scanner.mayEndString(word(q)) == special)
+          // A lone special byte is found, in its place; a plain one is not.
+          let unplain = byte < 0x20 || byte >= 0x7F || byte == 0x5C
+          let quotes = ASCIIWord.bytes(equalTo: 0x22, in: word(q))
+          let found = ASCIIWord.unplain(word(q))
+          #expect((found != 0) == unplain)
+          #expect((quotes != 0) == (byte == 0x22))
+          if unplain { #expect(found.trailingZeroBitCount / 8 == position) }
+          if byte == 0x22 { #expect(quotes.trailingZeroBitCount / 8 == position) }
         }
       }
     }

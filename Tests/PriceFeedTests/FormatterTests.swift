@@ -39,6 +39,29 @@ import Testing
     #expect(days > 80_000)
   }
 
+  /// One cache through a run of times — many in one second, seconds and days apart, before 1970,
+  /// beyond four-digit years and back — writes what a fresh conversion of each writes.
+  @Test func cachedSecondsAndDaysWriteWhatAFreshConversionWrites() {
+    var random = SplitMix64(seed: 11)
+    var cache = UTCTimestamp.DayCache()
+    var time: Int64 = -2_500
+    var times: [Int64] = []
+    for step in 0..<20_000 {
+      switch Int.random(in: 0..<100, using: &random) {
+      case 0: time = Int64.random(in: -62_167_219_200_001...253_402_300_800_000, using: &random)
+      case 1: time = [Int64.max, .min, 253_402_300_800_000, -62_167_219_200_001][step % 4]
+      case 2..<10: time = time &+ Int64.random(in: -2_000...90_000_000, using: &random)
+      default: time = time &+ Int64.random(in: 0...3, using: &random)
+      }
+      times.append(time)
+    }
+    for time in times {
+      var out: [UInt8] = []
+      UTCTimestamp.append(milliseconds: time, to: &out, days: &cache)
+      #expect(String(decoding: out, as: UTF8.self) == UTCTimestamp.string(milliseconds: time), "\(time)")
+    }
+  }
+
   @Test func extremeTimesDoNotTrap() {
     #expect(!UTCTimestamp.string(milliseconds: .max).isEmpty)
     #expect(!UTCTimestamp.string(milliseconds: .min).isEmpty)
@@ -85,6 +108,41 @@ import Testing
           }
         }
       }
+    }
+  }
+
+  /// A batch is formatted as its quotes one at a time, in every format and setting, whatever
+  /// the quotes (escapes, long texts, colour changes within the batch), from any slice.
+  @Test func batchEqualsQuotesOneByOne() {
+    let quotes = [
+      btc, Quote(symbol: "A", price: Price("10")!, time: 0),
+      Quote(symbol: "A", price: Price("10.5")!, time: -1),
+      Quote(symbol: "tab\there", price: Price("4.9E-4")!, time: 253_402_300_800_000, received: 7),
+      Quote(symbol: String(repeating: "L", count: 65), price: Price("9")!, time: .max),
+      Quote(symbol: "A", price: Price("1." + String(repeating: "5", count: 62))!, time: .min),
+      Quote(symbol: "é", price: Price("9")!, volume: Price("2"), time: 5, received: 6),
+    ]
+    var formatters: [any QuoteFormatter] = []
+    for choice in TimestampChoice.allCases {
+      for useColor in [false, true] {
+        formatters.append(TextFormatter(useColor: useColor, timestamps: choice))
+        for format in OutputFormat.allCases {
+          formatters.append(
+            format.makeFormatter(
+              FormatContext(useColor: useColor, timestamps: choice, isTerminal: useColor, symbols: ["A"])))
+        }
+      }
+    }
+    for formatter in formatters {
+      var one = formatter
+      var batch = formatter
+      var expected: [UInt8] = []
+      var got: [UInt8] = []
+      let doubled = quotes + quotes
+      for quote in doubled { one.append(quote, to: &expected) }
+      batch.append(contentsOf: quotes[...], to: &got)
+      batch.append(contentsOf: doubled[quotes.count...], to: &got)
+      #expect(got == expected, "\(type(of: formatter))")
     }
   }
 

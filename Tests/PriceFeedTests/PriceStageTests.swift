@@ -42,6 +42,28 @@ func describe(_ quotes: [Quote]) -> [String] {
     #expect(stage.flush().isEmpty)
   }
 
+  /// Quotes given up (`receive(taking:at:)`) come out as quotes lent, in every mode; the array
+  /// is left empty with its capacity.
+  @Test(arguments: [PriceStageMode.everyTrade, .distinct, .default])
+  func takingEqualsReceiving(mode: PriceStageMode) {
+    var lent = Stage(mode: mode)
+    var given = Stage(mode: mode)
+    let batches = [
+      [q("A", "1", 10), q("B", "2", 10), q("A", "1.0", 11)], [q("A", "3", 9)], [],
+      [q("B", "2", 12), q("A", "4", 13), q("A", "5", 12)],
+    ]
+    for (step, batch) in batches.enumerated() {
+      let now = TestInstant.ms(Int64(step) * 300)
+      var taken = batch
+      taken.reserveCapacity(16)
+      let capacity = taken.capacity
+      #expect(given.receive(taking: &taken, at: now) == lent.receive(batch, at: now), "step \(step)")
+      #expect(taken.isEmpty && taken.capacity == capacity, "step \(step)")
+    }
+    #expect(given.tick(at: .ms(5_000)) == lent.tick(at: .ms(5_000)))
+    #expect(given.flush() == lent.flush())
+  }
+
   @Test func distinctDropsRepeatsAndStaleQuotes() {
     var stage = Stage(mode: .distinct)
     #expect(

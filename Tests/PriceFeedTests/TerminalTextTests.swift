@@ -71,6 +71,35 @@ import Testing
     #expect(Self.unescape(TerminalText.escaped(input)) == input)
   }
 
+  /// The word-at-a-time check says what the byte-by-byte definition says, for every length and
+  /// for each kind of byte at every place (controls, DEL, backslash, high bytes, the bounds).
+  @Test func plainWordsAgreeWithPlainBytes() {
+    let plain: [UInt8] = [0x20, 0x21, 0x41, 0x5B, 0x5D, 0x7E, 0x30]
+    let odd: [UInt8] = [0x00, 0x09, 0x1F, 0x5C, 0x7F, 0x80, 0x9B, 0xC3, 0xFF]
+    func bytewise(_ bytes: [UInt8]) -> Bool {
+      bytes.allSatisfy { $0 >= 0x20 && $0 <= 0x7E && $0 != 0x5C }
+    }
+    var random = SplitMix64(seed: 5)
+    for count in 0...40 {
+      for _ in 0..<50 {
+        var bytes = (0..<count).map { _ in plain.randomElement(using: &random)! }
+        #expect(bytes.withUnsafeBufferPointer { TerminalText.isPlain($0) } == bytewise(bytes))
+        guard count > 0 else { continue }
+        for _ in 0..<Int.random(in: 1...2, using: &random) {
+          bytes[Int.random(in: 0..<count, using: &random)] = odd.randomElement(using: &random)!
+        }
+        #expect(bytes.withUnsafeBufferPointer { TerminalText.isPlain($0) } == bytewise(bytes), "\(bytes)")
+      }
+      for place in 0..<count {
+        for byte in odd + plain {
+          var bytes = [UInt8](repeating: 0x41, count: count)
+          bytes[place] = byte
+          #expect(bytes.withUnsafeBufferPointer { TerminalText.isPlain($0) } == bytewise(bytes))
+        }
+      }
+    }
+  }
+
   @Test func appendingKeepsWhatWasThere() {
     var out = Array("x\t".utf8)
     TerminalText.appendEscaped("a\u{1B}b", to: &out)

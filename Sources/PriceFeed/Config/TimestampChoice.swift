@@ -9,9 +9,14 @@ public enum TimestampChoice: String, Sendable, CaseIterable {
 
   /// The time `quote` is shown with; nil for `none`.
   public func milliseconds(of quote: Quote) -> Int64? {
+    milliseconds(time: quote.time, received: quote.received)
+  }
+
+  /// The time a quote with these times is shown with; nil for `none`.
+  public func milliseconds(time: Int64, received: Int64) -> Int64? {
     switch self {
-    case .trade: quote.time
-    case .received: quote.received
+    case .trade: time
+    case .received: received
     case .none: nil
     }
   }

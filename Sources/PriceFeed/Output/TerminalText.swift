@@ -32,10 +32,21 @@ public enum TerminalText {
   }
 
   /// Whether `bytes` is printable ASCII without a backslash: text that escaping leaves as it is.
+  /// Eight bytes a step (the last few as one overlapping word); shorter texts byte by byte.
   @inline(__always)
   public static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    for byte in bytes where byte &- 0x20 >= 0x5F || byte == UInt8(ascii: "\\") { return false }
-    return true
+    let n = bytes.count
+    guard n >= 8, let base = bytes.baseAddress else {
+      for byte in bytes where byte &- 0x20 >= 0x5F || byte == UInt8(ascii: "\\") { return false }
+      return true
+    }
+    let raw = UnsafeRawPointer(base)
+    var i = 0
+    while i + 8 <= n {
+      if ASCIIWord.unplain(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) != 0 { return false }
+      i += 8
+    }
+    return i == n || ASCIIWord.unplain(raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)) == 0
   }
 
   /// `text`, escaped.

@@ -57,13 +57,38 @@ public struct TextFormatter: QuoteFormatter {
     buffer.append(0x0A)
   }
 
+  /// A line for each quote, in order: `append(_:to:)` for each, but the usual line is written
+  /// from the quote's fields where they lie in the array. A quote passed on its own is copied
+  /// for the call (a retain and a release of each of its texts, about 130 instructions).
+  public mutating func append(contentsOf quotes: ArraySlice<Quote>, to buffer: inout [UInt8]) {
+    for index in quotes.indices {
+      if !useColor,
+        appendPlainLine(
+          symbol: quotes[index].symbol, price: quotes[index].price.text,
+          time: timestamps.milliseconds(time: quotes[index].time, received: quotes[index].received),
+          to: &buffer)
+      {
+        continue
+      }
+      append(quotes[index], to: &buffer)
+    }
+  }
+
   /// The usual line without color — a four-digit year, a symbol that needs no escape, short
   /// texts — written into stack memory and appended at once; false (nothing written) otherwise.
   private mutating func appendPlainLine(_ quote: Quote, to buffer: inout [UInt8]) -> Bool {
-    let time = timestamps.milliseconds(of: quote)
+    appendPlainLine(
+      symbol: quote.symbol, price: quote.price.text,
+      time: timestamps.milliseconds(time: quote.time, received: quote.received), to: &buffer)
+  }
+
+  /// `appendPlainLine(_:to:)` from the fields it shows.
+  private mutating func appendPlainLine(
+    symbol: String, price: String, time: Int64?, to buffer: inout [UInt8]
+  ) -> Bool {
     // The texts' bytes where they are (nil, and the general path, for a non-native string).
-    let written = quote.symbol.utf8.withContiguousStorageIfAvailable { symbol in
-      quote.price.text.utf8.withContiguousStorageIfAvailable { price in
+    let written = symbol.utf8.withContiguousStorageIfAvailable { symbol in
+      price.utf8.withContiguousStorageIfAvailable { price in
         guard symbol.count <= 64, price.count <= 64, TerminalText.isPlain(symbol) else { return false }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: UTCTimestamp.width + 3 + 128) { line in
           let base = line.baseAddress!

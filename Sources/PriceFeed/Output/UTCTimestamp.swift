@@ -8,11 +8,17 @@ public enum UTCTimestamp {
     append(milliseconds: milliseconds, to: &out, days: &days)
   }
 
-  /// The calendar date of the last day converted. A feed's trades fall on one day for hours, and
-  /// the conversion from a day number to a date was the largest part of a timestamp's cost.
+  /// The calendar date of the last day converted, and the text of the last second written. A
+  /// feed's trades fall on one day for hours, and the conversion from a day number to a date was
+  /// the largest part of a timestamp's cost; a busy feed's trades come many to a second, and
+  /// their timestamps differ only in the milliseconds.
   public struct DayCache: Sendable {
     var day = Int64.min
     var date: (year: Int64, month: Int64, day: Int64) = (0, 0, 0)
+    /// The second (since the epoch) whose text `YYYY-MM-DDTHH:MM:SS.` is `secondText`, when
+    /// `write` wrote one.
+    var second = Int64.min
+    var secondText: (UInt64, UInt64, UInt32) = (0, 0, 0)
 
     public init() {}
 
@@ -55,11 +61,27 @@ public enum UTCTimestamp {
   public static func write(
     milliseconds: Int64, to out: UnsafeMutablePointer<UInt8>, days cache: inout DayCache
   ) -> Bool {
+    let (second, ms) = floorDivide(milliseconds, 1000)
+    let raw = UnsafeMutableRawPointer(out)
+    if second == cache.second {
+      // The second's 20 bytes as they were written, then the milliseconds.
+      raw.storeBytes(of: cache.secondText.0, as: UInt64.self)
+      raw.storeBytes(of: cache.secondText.1, toByteOffset: 8, as: UInt64.self)
+      raw.storeBytes(of: cache.secondText.2, toByteOffset: 16, as: UInt32.self)
+      put(ms, digits: 3, into: out + 20)
+      out[23] = UInt8(ascii: "Z")
+      return true
+    }
     let (days, msOfDay) = floorDivide(milliseconds, 86_400_000)
     let (year, month, day) = cache.date(ofDay: days)
     guard year >= 0 && year <= 9999 else { return false }
     put(year, digits: 4, into: out)
     writeRest(month: month, day: day, msOfDay: msOfDay, to: out + 4)
+    cache.second = second
+    cache.secondText = (
+      raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+      raw.loadUnaligned(fromByteOffset: 16, as: UInt32.self)
+    )
     return true
   }
 

@@ -39,6 +39,17 @@ public struct PriceStage<Instant: InstantProtocol>: Sendable where Instant.Durat
     return core.receive(quotes, at: offset(of: now))
   }
 
+  /// `receive(_:at:)` for quotes the caller gives up: `quotes` is empty afterwards, its capacity
+  /// kept (the debounced stage moves each quote into its state instead of copying it).
+  public mutating func receive(taking quotes: inout [Quote], at now: Instant) -> [Quote] {
+    if case .everyTrade = core.mode {
+      let out = quotes
+      quotes.removeAll(keepingCapacity: true)
+      return out
+    }
+    return core.receive(taking: &quotes, at: offset(of: now))
+  }
+
   /// Returns the pending quotes whose deadline is at or before `now`, earliest deadline first.
   public mutating func tick(at now: Instant) -> [Quote] {
     guard core.earliest != nil else { return [] }

@@ -36,26 +36,42 @@ struct PriceStageCore: Sendable {
         if states[index].offer(quote) { out.append(quote) }
       }
       return out
-    case .debounced(let interval, let maxWait):
-      // What was due by `now` goes first, before the new quotes can replace or extend it: so the
-      // output depends only on when quotes arrived, never on whether the caller's timer fired on
-      // time or late (a replay, ticking exactly at each deadline, prints what the live run did).
-      var out = tick(at: now)
-      var rescan = false
-      for quote in quotes {
-        let index = stateIndex(for: quote.symbol)
-        let held = states[index].hold(ifFresh: quote, at: now, interval: interval, maxWait: maxWait)
-        guard let deadline = held, !rescan else { continue }
-        if let current = earliest, current.index == index {
-          rescan = deadline != current.deadline  // the earliest moved (later): find the new one
-        } else if earliest.map({ deadline < $0.deadline }) ?? true {
-          earliest = (deadline, index)
-        }
-      }
-      if rescan { findEarliest() }
-      out += tick(at: now)
+    case .debounced:
+      var taken = quotes
+      return receive(taking: &taken, at: now)
+    }
+  }
+
+  /// `receive(_:at:)` for quotes the caller gives up: `quotes` is empty afterwards, its capacity
+  /// kept. Debounced, each quote moves into its symbol's state: iterated, each was copied, then
+  /// the copy held and the original destroyed with the batch (a retain and a release of every
+  /// text per quote).
+  mutating func receive(taking quotes: inout [Quote], at now: Duration) -> [Quote] {
+    guard case .debounced(let interval, let maxWait) = mode else {
+      let out = receive(quotes, at: now)
+      quotes.removeAll(keepingCapacity: true)
       return out
     }
+    // What was due by `now` goes first, before the new quotes can replace or extend it: so the
+    // output depends only on when quotes arrived, never on whether the caller's timer fired on
+    // time or late (a replay, ticking exactly at each deadline, prints what the live run did).
+    var out = tick(at: now)
+    var rescan = false
+    // In order, each moved out of the array (reversed: moving elements copies no text).
+    quotes.reverse()
+    while let quote = quotes.popLast() {
+      let index = stateIndex(for: quote.symbol)
+      let held = states[index].hold(ifFresh: quote, at: now, interval: interval, maxWait: maxWait)
+      guard let deadline = held, !rescan else { continue }
+      if let current = earliest, current.index == index {
+        rescan = deadline != current.deadline  // the earliest moved (later): find the new one
+      } else if earliest.map({ deadline < $0.deadline }) ?? true {
+        earliest = (deadline, index)
+      }
+    }
+    if rescan { findEarliest() }
+    out += tick(at: now)
+    return out
   }
 
   /// Returns the pending quotes whose deadline is at or before `now`, earliest deadline first.

@@ -31,7 +31,7 @@ struct SymbolState: Sendable {
   /// copied the whole state, pending quote and all (about 900 instructions a quote with 1,000
   /// symbols in HotPath).
   mutating func hold(
-    ifFresh quote: Quote, at now: Duration, interval: Duration, maxWait: Duration
+    ifFresh quote: consuming Quote, at now: Duration, interval: Duration, maxWait: Duration
   ) -> Duration? {
     guard !isStale(quote) else { return nil }
     hold(quote, at: now)
@@ -39,7 +39,7 @@ struct SymbolState: Sendable {
   }
 
   /// Debounce: `quote` becomes the pending one unless it is older (by trade time) than it.
-  mutating func hold(_ quote: Quote, at now: Duration) {
+  mutating func hold(_ quote: consuming Quote, at now: Duration) {
     if let currentTime = pending?.time {
       if quote.time >= currentTime { pending = quote }
     } else {

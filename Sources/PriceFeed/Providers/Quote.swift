@@ -1,6 +1,14 @@
 /// One price observation from a provider, in the provider-independent shape the pipeline and the
 /// formatters use.
+///
+/// The initialiser is in an extension and delegates to the memberwise one, whose labels are in
+/// the order of the stored properties: `received` first, so that no call of the public one can
+/// mean it. An initialiser assigning the fields one by one made the optimiser (Swift 6.3) build
+/// each quote twice and copy one into the other, a retain and a release of every text per quote.
 public struct Quote: Sendable, Equatable {
+  /// When the message carrying it arrived, milliseconds since the Unix epoch; 0 when unknown.
+  /// Not part of equality: the same trade received twice is the same quote.
+  public var received: Int64
   /// The provider's symbol, exactly as sent (may contain spaces: `IC MARKETS:1`).
   public var symbol: String
   public var price: Price
@@ -8,19 +16,14 @@ public struct Quote: Sendable, Equatable {
   public var volume: Price?
   /// Trade time, milliseconds since the Unix epoch (UTC).
   public var time: Int64
-  /// When the message carrying it arrived, milliseconds since the Unix epoch; 0 when unknown.
-  /// Not part of equality: the same trade received twice is the same quote.
-  public var received: Int64
-
-  public init(symbol: String, price: Price, volume: Price? = nil, time: Int64, received: Int64 = 0) {
-    self.symbol = symbol
-    self.price = price
-    self.volume = volume
-    self.time = time
-    self.received = received
-  }
 
   public static func == (a: Quote, b: Quote) -> Bool {
     a.symbol == b.symbol && a.price == b.price && a.volume == b.volume && a.time == b.time
+  }
+}
+
+extension Quote {
+  public init(symbol: String, price: Price, volume: Price? = nil, time: Int64, received: Int64 = 0) {
+    self.init(received: received, symbol: symbol, price: price, volume: volume, time: time)
   }
 }

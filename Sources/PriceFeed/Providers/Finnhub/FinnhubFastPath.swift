@@ -308,11 +308,20 @@ enum FinnhubFastPath {
       guard k < n, p[k] == UInt8(ascii: "\"") else { return nil }
       k += 1
       let start = k
-      // Eight plain bytes a step; from a word holding anything else on, byte by byte.
-      while k + 8 <= n,
-        !Self.mayEndString(UInt64(littleEndian: UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self)))
-      {
-        k += 8
+      // Eight bytes a step: the first quote ends the string, unless anything but a plain byte
+      // comes before it (then the model path decides). The last few bytes one by one.
+      while k + 8 <= n {
+        let w = UInt64(littleEndian: UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self))
+        let quotes = ASCIIWord.bytes(equalTo: UInt8(ascii: "\""), in: w)
+        let unplain = ASCIIWord.unplain(w)
+        if quotes | unplain == 0 {
+          k += 8
+          continue
+        }
+        guard quotes.trailingZeroBitCount < unplain.trailingZeroBitCount else { return nil }
+        k += quotes.trailingZeroBitCount / 8
+        i = k + 1
+        return Span(start: start, end: k)
       }
       while k < n {
         let b = p[k]
@@ -431,21 +440,6 @@ enum FinnhubFastPath {
       if k < n, p[k] == UInt8(ascii: ".") || p[k] | 0x20 == UInt8(ascii: "e") { return nil }
       i = k
       return value
-    }
-
-    /// Whether any byte of `w` is not plain in a simple string: a quote, a backslash, a control
-    /// byte (below 0x20), 0x7F or above. Never false when one is; may be true when none is (a
-    /// borrow or carry next to such a byte), which only sends the word to the byte loop.
-    @inline(__always) static func mayEndString(_ w: UInt64) -> Bool {
-      let ones: UInt64 = 0x0101_0101_0101_0101
-      let highs: UInt64 = 0x8080_8080_8080_8080
-      func hasZero(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
-      let high = w & highs
-      let del = (w &+ ones) & highs
-      let control = (w &- 0x2020_2020_2020_2020) & ~w & highs
-      let quote = hasZero(w ^ 0x2222_2222_2222_2222)
-      let backslash = hasZero(w ^ 0x5C5C_5C5C_5C5C_5C5C)
-      return high | del | control | quote | backslash != 0
     }
 
     /// Whether all eight bytes of `w` are ASCII digits: each high nibble is 3, and stays 3 when
