@@ -51,7 +51,12 @@ let package = Package(
     .target(name: "NATSPublisher", dependencies: ["WebSocketClient", "PriceFeed", "FeedCore"]),
     .executableTarget(name: "feedserve", dependencies: ["FeedServer", "WebSocketClient"]),
     .executableTarget(
-      name: "hotpath", dependencies: ["FeedCore", "PriceFeed", "WebSocketClient"], path: "Benchmarks/HotPath"),
+      name: "hotpath",
+      dependencies: [
+        "FeedCore", "PriceFeed", "WebSocketClient",
+        .target(name: "CMallocShim", condition: .when(platforms: [.linux])),
+      ],
+      path: "Benchmarks/HotPath"),
     .executableTarget(
       name: "ticker",
       dependencies: [

@@ -14,7 +14,13 @@ import PriceFeed
 import WebSocketClient
 
 #if canImport(Glibc)
+  import CMallocShim
   import Glibc
+#endif
+
+#if canImport(CMallocShim)
+  // The ticker's malloc settings (Sources/ticker/main.swift).
+  _ = ticker_malloc_defaults()
 #endif
 
 let count = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 100_000 : 100_000
