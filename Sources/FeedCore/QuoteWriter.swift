@@ -54,9 +54,34 @@ public final class QuoteWriter: @unchecked Sendable {
     if !unwritten.isEmpty { try flush(&unwritten) }
     if let limit, written >= limit { throw .countReached }
     let take = limit.map { min(quotes.count, $0 - written) } ?? quotes.count
-    // The loop works on locals, moved out of the object and back: stored properties of a class
-    // cost a dynamic exclusivity check on every access, two per quote. The stand-in leaves the
-    // formatter's existential box uniquely referenced, so mutating it copies nothing.
+    try withLocals { (lines, format) throws(StopReason) in
+      var pending = 0
+      var start = 0
+      while start < take {
+        let end = min(take, start + Self.formatChunk)
+        format.append(contentsOf: quotes[start..<end], to: &lines)
+        pending += end - start
+        start = end
+        if lines.count >= Self.writeSize {
+          try flush(&lines)
+          written += pending
+          pending = 0
+        }
+      }
+      try flush(&lines)
+      written += pending
+    }
+    if let limit, written >= limit { throw .countReached }
+  }
+
+  /// Runs `body` on the buffer (emptied) and the formatter as locals, moved out of the object
+  /// and back: stored properties of a class cost a dynamic exclusivity check on every access,
+  /// two per quote. The stand-in leaves the formatter's existential box uniquely referenced, so
+  /// mutating it copies nothing.
+  @inline(__always)
+  private func withLocals<E: Error>(
+    _ body: (inout [UInt8], inout any QuoteFormatter) throws(E) -> Void
+  ) throws(E) {
     var lines = buffer
     buffer = []
     lines.removeAll(keepingCapacity: true)
@@ -64,24 +89,10 @@ public final class QuoteWriter: @unchecked Sendable {
     formatter = PriceOnlyFormatter()
     defer {
       formatter = format
+      lines.removeAll(keepingCapacity: true)
       buffer = lines
     }
-    var pending = 0
-    var start = 0
-    while start < take {
-      let end = min(take, start + Self.formatChunk)
-      format.append(contentsOf: quotes[start..<end], to: &lines)
-      pending += end - start
-      start = end
-      if lines.count >= Self.writeSize {
-        try flush(&lines)
-        written += pending
-        pending = 0
-      }
-    }
-    try flush(&lines)
-    written += pending
-    if let limit, written >= limit { throw .countReached }
+    try body(&lines, &format)
   }
 
   /// Formats `quotes` and writes the lines if the descriptor takes them without waiting; what
@@ -94,36 +105,30 @@ public final class QuoteWriter: @unchecked Sendable {
     else { return .declined }
     if let limit, written >= limit { return .declined }
     let take = limit.map { min(quotes.count, $0 - written) } ?? quotes.count
-    var lines = buffer
-    buffer = []
-    lines.removeAll(keepingCapacity: true)
-    var format = formatter
-    formatter = PriceOnlyFormatter()
-    format.append(contentsOf: quotes[..<take], to: &lines)
-    formatter = format
-    written += take
-    var offset = 0
-    attempts: while offset < lines.count {
-      let attempt = lines.withUnsafeBytes {
-        writer.writeWithoutWaiting(UnsafeRawBufferPointer(rebasing: $0[offset...]))
+    withLocals { (lines, format) in
+      format.append(contentsOf: quotes[..<take], to: &lines)
+      written += take
+      var offset = 0
+      attempts: while offset < lines.count {
+        let attempt = lines.withUnsafeBytes {
+          writer.writeWithoutWaiting(UnsafeRawBufferPointer(rebasing: $0[offset...]))
+        }
+        switch attempt {
+        case .wrote(let n) where n > 0: offset += n
+        case .wrote, .wouldBlock: break attempts
+        case .unsupported:
+          writesWithoutWaiting = false
+          break attempts
+        case .failed(.readerGone):
+          failure = .readerGone
+          offset = lines.count
+        case .failed(.failed(let e)):
+          failure = .writeFailed(e)
+          offset = lines.count
+        }
       }
-      switch attempt {
-      case .wrote(let n) where n > 0: offset += n
-      case .wrote, .wouldBlock: break attempts
-      case .unsupported:
-        writesWithoutWaiting = false
-        break attempts
-      case .failed(.readerGone):
-        failure = .readerGone
-        offset = lines.count
-      case .failed(.failed(let e)):
-        failure = .writeFailed(e)
-        offset = lines.count
-      }
+      if offset < lines.count { unwritten.append(contentsOf: lines[offset...]) }
     }
-    if offset < lines.count { unwritten.append(contentsOf: lines[offset...]) }
-    lines.removeAll(keepingCapacity: true)
-    buffer = lines
     let done = unwritten.isEmpty && failure == nil && limit.map { written < $0 } ?? true
     return done ? .delivered : .unfinished
   }
