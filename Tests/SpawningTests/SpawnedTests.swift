@@ -25,29 +25,29 @@ struct SpawnedTests {
     let run = try await Spawned.run(Self.shell, ["-c", "kill -TERM $$"])
     #expect(run.termination == .signaled(SIGTERM))
     #expect(run.termination?.status == nil)
-    let sleeper = try Spawned("/bin/sleep", ["600"])
-    #expect(sleeper.signal(SIGINT))
-    #expect(await sleeper.exited(within: 30) == .signaled(SIGINT))
-    #expect(!sleeper.signal(SIGKILL), "a reaped child is not signalled again (its pid may be reused)")
+    let waiter = try Self.waiter()
+    #expect(waiter.signal(SIGINT))
+    #expect(await waiter.exited(within: 30) == .signaled(SIGINT))
+    #expect(!waiter.signal(SIGKILL), "a reaped child is not signalled again (its pid may be reused)")
   }
 
   @Test("a child that does not end: the wait gives up, the child runs on until it is killed")
   func timeout() async throws {
-    let child = try Spawned("/bin/sleep", ["600"])
+    let child = try Self.waiter()
     #expect(await child.exited(within: 0.2) == nil)
     #expect(child.isRunning)
     child.terminate()
     #expect(await child.exited(within: 30) == .signaled(SIGKILL))
     #expect(!child.isRunning)
     // `run` kills what outlives its timeout and says so.
-    let run = try await Spawned.run("/bin/sleep", ["600"], timeout: 0.2)
+    let run = try await Spawned.run("/bin/cat", standardInput: .pipe, timeout: 0.2)
     #expect(run.timedOut)
     #expect(run.termination == .signaled(SIGKILL))
   }
 
   @Test("SIGSTOP is not an end; SIGCONT and SIGTERM then end it")
   func stopAndContinue() async throws {
-    let child = try Spawned("/bin/sleep", ["600"])
+    let child = try Self.waiter()
     #expect(child.signal(SIGSTOP))
     #expect(await child.exited(within: 0.3) == nil)
     #expect(child.signal(SIGCONT))
@@ -149,9 +149,9 @@ struct SpawnedTests {
     let ignored = UInt64(fields["SigIgn"] ?? "", radix: 16)
     #expect(blocked.map { $0 & standard } == 0, "SigBlk \(fields["SigBlk"] ?? "-")")
     #expect(ignored.map { $0 & standard } == 0, "SigIgn \(fields["SigIgn"] ?? "-")")
-    let own = try Spawned("/bin/sleep", ["600"])
+    let own = try Self.waiter()
     #expect(getpgid(own.pid) == own.pid)
-    let shared = try Spawned("/bin/sleep", ["600"], ownProcessGroup: false)
+    let shared = try Self.waiter(ownProcessGroup: false)
     #expect(getpgid(shared.pid) == getpgrp())
   }
 
@@ -173,12 +173,18 @@ struct SpawnedTests {
     #expect(await eventually { Self.isGone(quick.pid) })
     var pid: pid_t = 0
     do {
-      let dropped = try Spawned("/bin/sleep", ["600"])
+      let dropped = try Self.waiter()
       pid = dropped.pid
       #expect(!Self.isGone(pid))
     }
     let droppedPID = pid
     #expect(await eventually { Self.isGone(droppedPID) }, "/proc/\(droppedPID) remains")
+  }
+
+  /// A child that never ends on its own: `cat` reading a stdin pipe whose other end the handle
+  /// holds open. It waits on that pipe, not on a timer, so a starved machine cannot end it early.
+  static func waiter(ownProcessGroup: Bool = true) throws(SpawnError) -> Spawned {
+    try Spawned("/bin/cat", standardInput: .pipe, standardOutput: .null, ownProcessGroup: ownProcessGroup)
   }
 
   /// Neither running nor a zombie of ours: `waitpid` knows no such child and /proc has no entry.
