@@ -713,16 +713,24 @@ def median_of(runs: list[dict], key: str):
     return statistics.median(values) if values else None
 
 
+def run_header(label: str) -> str:
+    """The column headings over `run_row`s: `label` (padded by the caller), then the figures'."""
+    return f"  {label} {'wall s (min–max)':>22} {'msg/s':>11} {'CPU s':>7} {'peak RSS MB':>12}"
+
+
+def run_row(label: str, runs: list[dict], count: int) -> str:
+    """One table row: `label` (padded by the caller), then the median wall time with its min–max,
+    `count` per second at that median, the median CPU time and peak RSS of `runs`."""
+    walls = [r["wall_s"] for r in runs]
+    wall = median_of(runs, "wall_s")
+    return (f"  {label} {wall:>8.3f} ({min(walls):.3f}–{max(walls):.3f}) {count / wall:>11,.0f} "
+            f"{median_of(runs, 'cpu_s'):>7.2f} {median_of(runs, 'maxrss_kb') / 1024:>12.1f}")
+
+
 def paired_rows(key: str, runs: dict, count: int) -> tuple[list[str], float]:
     """One table row per consumer of a websocat/ticker pairing (median wall with min–max, `count`
     per second, CPU, peak RSS), and the ticker/websocat ratio of median walls."""
-    rows = []
-    for name in ("websocat", "ticker"):
-        walls = [r["wall_s"] for r in runs[name]]
-        wall = median_of(runs[name], "wall_s")
-        rows.append(f"  {key} {name:<9} {wall:>8.3f} ({min(walls):.3f}–{max(walls):.3f}) "
-                    f"{count / wall:>11,.0f} {median_of(runs[name], 'cpu_s'):>7.2f} "
-                    f"{median_of(runs[name], 'maxrss_kb') / 1024:>12.1f}")
+    rows = [run_row(f"{key} {name:<9}", runs[name], count) for name in ("websocat", "ticker")]
     return rows, median_of(runs["ticker"], "wall_s") / median_of(runs["websocat"], "wall_s")
 
 
@@ -767,7 +775,7 @@ def report(results: dict, info: dict, judge: bool = True) -> list[str]:
         w1s = results["W1S"]
         lines += ["", f"W1S W1 over wss:// (a local TLS relay): {w1s['messages']:,} one-trade messages, "
                   f"websocat and ticker alternating ({w1s.get('ticker_lines', 0):,} lines counted)",
-                  f"  {'consumer':<9} {'wall s (min–max)':>22} {'msg/s':>11} {'CPU s':>7} {'peak RSS MB':>12}"]
+                  run_header(f"{'consumer':<9}")]
         rows, _ = paired_rows("", w1s["runs"], w1s["messages"])
         lines += rows
         rss = median_of(w1s["runs"]["ticker"], "maxrss_kb") / 1024
@@ -779,12 +787,9 @@ def report(results: dict, info: dict, judge: bool = True) -> list[str]:
         lines += ["", f"W1T W1 with the static build (Scripts/build-static.sh): {n:,} one-trade messages, "
                   f"alternating; lines counted: ws:// {w1t['count'].get('ws', 0):,}, wss:// "
                   f"{w1t['count'].get('wss', 0):,}",
-                  f"  {'consumer':<22} {'wall s (min–max)':>22} {'msg/s':>11} {'CPU s':>7} {'peak RSS MB':>12}"]
+                  run_header(f"{'consumer':<22}")]
         for label, runs in [*w1t["runs"].items(), ("ticker static, wss://", w1t["wss"])]:
-            walls = [r["wall_s"] for r in runs]
-            wall = median_of(runs, "wall_s")
-            lines.append(f"  {label:<22} {wall:>8.3f} ({min(walls):.3f}–{max(walls):.3f}) {n / wall:>11,.0f} "
-                         f"{median_of(runs, 'cpu_s'):>7.2f} {median_of(runs, 'maxrss_kb') / 1024:>12.1f}")
+            lines.append(run_row(f"{label:<22}", runs, n))
         rss = median_of(w1t["runs"]["ticker static"], "maxrss_kb") / 1024
         rss_tls = median_of(w1t["wss"], "maxrss_kb") / 1024
         wall_ratio = median_of(w1t["runs"]["ticker static"], "wall_s") / median_of(w1t["runs"]["websocat"], "wall_s")
@@ -800,17 +805,14 @@ def report(results: dict, info: dict, judge: bool = True) -> list[str]:
         lines += ["", f"W1Z W1 with permessage-deflate (`feedserve --deflate`): {n:,} one-trade messages, median of "
                   f"{len(w1z['runs']['ticker deflate'])} run(s); bytes on the wire counted by a relay (TCP payload, "
                   f"handshake included) in a separate pass",
-                  f"  {'consumer, server':<17} {'wall s (min–max)':>22} {'msg/s':>11} {'CPU s':>7} "
-                  f"{'peak RSS MB':>12} {'server CPU s':>12} {'bytes down':>13} {'bytes up':>9} {'lines':>10}"]
+                  run_header(f"{'consumer, server':<17}") + f" {'server CPU s':>12} {'bytes down':>13} {'bytes up':>9} {'lines':>10}"]
         med = {}
         for label, runs in w1z["runs"].items():
-            walls = [r["wall_s"] for r in runs]
             med[label] = {k: median_of(runs, k) for k in ("wall_s", "cpu_s", "maxrss_kb", "server_cpu_s")}
             m, count = med[label], w1z["count"].get(label, {})
-            lines.append(f"  {label:<17} {m['wall_s']:>8.3f} ({min(walls):.3f}–{max(walls):.3f}) "
-                         f"{n / m['wall_s']:>11,.0f} {m['cpu_s']:>7.2f} {m['maxrss_kb'] / 1024:>12.1f} "
-                         f"{m['server_cpu_s']:>12.2f} {count.get('bytes_down', 0):>13,} "
-                         f"{count.get('bytes_up', 0):>9,} {count.get('lines', 0):>10,}")
+            lines.append(run_row(f"{label:<17}", runs, n) + f" {m['server_cpu_s']:>12.2f} "
+                         f"{count.get('bytes_down', 0):>13,} {count.get('bytes_up', 0):>9,} "
+                         f"{count.get('lines', 0):>10,}")
         z, plain = med["ticker deflate"], med["ticker plain"]
         zb, pb = (w1z["count"].get(k, {}).get("bytes_down", 0) for k in ("ticker deflate", "ticker plain"))
         lines.append(f"  ratios ticker deflate/plain: wall {z['wall_s'] / plain['wall_s']:.2f}×, "
@@ -822,8 +824,7 @@ def report(results: dict, info: dict, judge: bool = True) -> list[str]:
         n = w6["messages"]
         lines += ["", f"W6 venue firehoses: {n:,} one-trade messages in the venue's format, "
                   f"websocat and ticker alternating",
-                  f"  {'venue':<8} {'consumer':<9} {'wall s (min–max)':>22} {'msg/s':>11} {'CPU s':>7} "
-                  f"{'peak RSS MB':>12}"]
+                  run_header(f"{'venue':<8} {'consumer':<9}")]
         for venue in ("binance", "upbit"):
             if venue not in w6:
                 continue
@@ -862,13 +863,9 @@ def report(results: dict, info: dict, judge: bool = True) -> list[str]:
         n = rec["messages"]
         lines += ["", f"REC record and replay: {n:,} one-trade messages, --every-trade, plain and --record "
                   f"alternating, median of {len(rec['runs']['record'])} run(s)",
-                  f"  {'run':<9} {'wall s (min–max)':>22} {'msg/s':>11} {'CPU s':>7} {'peak RSS MB':>12}"]
+                  run_header(f"{'run':<9}")]
         for name in ("plain", "record"):
-            runs = rec["runs"][name]
-            walls = [r["wall_s"] for r in runs]
-            wall = median_of(runs, "wall_s")
-            lines.append(f"  {name:<9} {wall:>8.3f} ({min(walls):.3f}–{max(walls):.3f}) {n / wall:>11,.0f} "
-                         f"{median_of(runs, 'cpu_s'):>7.2f} {median_of(runs, 'maxrss_kb') / 1024:>12.1f}")
+            lines.append(run_row(f"{name:<9}", rec["runs"][name], n))
         ratio = median_of(rec["runs"]["record"], "wall_s") / median_of(rec["runs"]["plain"], "wall_s")
         replay = rec["replay"]
         lines.append(f"  --record/plain wall {ratio:.2f}×; recording {rec['recording']['bytes'] / 1e6:.1f} MB, "
