@@ -39,6 +39,11 @@ enum SystemFiles {
 
   static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
+  static func isDirectory(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+  }
+
   /// This executable's directory (from /proc/self/exe on Linux), or nil.
   static func executableDirectory() -> String? {
     #if os(Linux)

@@ -26,7 +26,8 @@ public final class URLSessionPlugin: Sendable {
     /// Why a static ticker has no URLSession engine, for messages and `--verbose`.
     public static let staticExecutableReason =
       "this ticker is a static executable, which cannot load the URLSession plugin (it brings its "
-      + "own Swift runtime and C library); the dynamically linked build (plain `swift build`) can"
+      + "own Swift runtime and C library); `--engine urlsession` runs its companion, the dynamically "
+      + "linked build that Scripts/install.sh puts in <prefix>/libexec/ticker/"
 
     public var description: String {
       switch self {

@@ -33,21 +33,22 @@ enum TickerCommand {
     }
 
     let config: TickerConfig
+    // Said after the companion's turn (below), so that it is said once.
+    var permissionWarning: String?
     do {
       var file = PartialConfig()
       if let location = ConfigLocation.resolve(explicitPath: command.configPath, environment: environment) {
         file = try ConfigFile.load(location)
         let fileToken = file.resolved.token
         diagnostics = Diagnostics(secrets: [envToken, fileToken ?? ""], verbose: false)
-        if fileToken != nil, let mode = ConfigPermissions.mode(of: location.path),
-          let warning = ConfigPermissions.warning(path: location.path, mode: mode)
-        {
-          diagnostics.warning(warning)
+        if fileToken != nil, let mode = ConfigPermissions.mode(of: location.path) {
+          permissionWarning = ConfigPermissions.warning(path: location.path, mode: mode)
         }
       }
       let env = try EnvironmentConfig.parse(environment)
       config = TickerConfig.resolve(file: file, environment: env, flags: command.config)
     } catch {
+      if let permissionWarning { diagnostics.warning(permissionWarning) }
       diagnostics.error("\(error)")
       switch error {
       case .fileNotFound, .unreadable: return .noInput
@@ -57,6 +58,10 @@ enum TickerCommand {
     // The token and any NATS password or token are removed from everything said on stderr.
     let secrets = [envToken, config.token ?? ""] + (config.publish?.secrets ?? [])
     diagnostics = Diagnostics(secrets: secrets, verbose: config.verbose)
+    if let code = URLSessionAccess.runCompanionIfWanted(config, arguments: arguments, diagnostics) {
+      return code
+    }
+    if let permissionWarning { diagnostics.warning(permissionWarning) }
     // OpenSSL reads the CA file at connect time; a FIFO there would hang every connection.
     if let cacert = config.cacert, let problem = FileKind.problemReadingRegularFile(cacert) {
       diagnostics.error("cannot use the CA file \(cacert): \(problem)")

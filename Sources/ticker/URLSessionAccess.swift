@@ -1,4 +1,6 @@
 import EnginePlugin
+import FeedCore
+import PriceFeed
 import WebSocketClient
 
 #if os(macOS)
@@ -32,6 +34,35 @@ enum URLSessionAccess {
       return URLSessionVerdict.decide(reports)
     #else
       return .usable([])
+    #endif
+  }
+
+  /// A static ticker asked for the URLSession engine becomes its dynamically linked companion
+  /// (`URLSessionCompanion`), with the same arguments and environment, before it has opened or
+  /// printed anything. Returns nil to go on here, or the exit code when there is no companion or
+  /// it could not be run (69, as for any `--engine urlsession` that cannot work).
+  static func runCompanionIfWanted(
+    _ config: TickerConfig, arguments: [String], _ diagnostics: Diagnostics
+  ) -> ExitCode? {
+    #if os(Linux)
+      switch URLSessionCompanion.plan(wantsURLSession: config.engine == .urlsession) {
+      case .stay:
+        return nil
+      case .exec(let path):
+        diagnostics.info(
+          "--engine urlsession: this ticker is a static executable; running its companion \(path)")
+        let why = URLSessionCompanion.exec(path: path, arguments: arguments)
+        diagnostics.error("--engine urlsession cannot work here: cannot run the companion \(path): \(why)")
+        return .unavailable
+      case .missing(let path):
+        diagnostics.error(
+          "--engine urlsession cannot work here: \(URLSessionPlugin.LoadError.staticExecutableReason) "
+            + "(there is no \(path ?? "companion: this executable's directory is unknown")); "
+            + "use --engine auto or native")
+        return .unavailable
+      }
+    #else
+      return nil
     #endif
   }
 
