@@ -5,10 +5,11 @@
 #   Scripts/build-static.sh            # builds .build/static/release/ticker, checks it, prints its path
 #
 # It is built in its own scratch directory (.build/static), so the default build in .build stays
-# as it is. What it cannot do: the URLSession engine (its plugin brings a second Swift runtime and
-# C library; `--engine urlsession` exits 69 saying so). OpenSSL is still loaded for wss:// from the
-# system's libssl.so.3, with the C library it needs (glibc's static dlopen: the same glibc must be
-# installed at run time, as it is where it was built).
+# as it is. What it cannot do itself: the URLSession engine (its plugin brings a second Swift
+# runtime and C library); `--engine urlsession` runs the companion Scripts/install.sh puts beside
+# it, the dynamically linked build, or exits 69 saying it is missing. OpenSSL is still loaded for
+# wss:// from the system's libssl.so.3, with the C library it needs (glibc's static dlopen: the
+# same glibc must be installed at run time, as it is where it was built).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch=.build/static
@@ -16,8 +17,8 @@ swift build -c release --product ticker --scratch-path "$scratch" \
   --static-swift-stdlib -Xswiftc -static-executable >&2
 ticker=$(swift build -c release --scratch-path "$scratch" --show-bin-path)/ticker
 
-# Checks that fail the script: it is one file that needs no library, it runs the demo, and it
-# refuses the URLSession engine with its documented exit code and reason.
+# Checks that fail the script: it is one file that needs no library, it runs the demo, and,
+# without a companion, it refuses the URLSession engine with its documented exit code and reason.
 if ldd "$ticker" 2>&1 | grep -q "=>"; then
   echo "build-static: $ticker still needs shared libraries:" >&2
   ldd "$ticker" >&2

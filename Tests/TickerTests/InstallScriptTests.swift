@@ -40,11 +40,17 @@ struct InstallScriptTests {
 
   @Test(
     "bad arguments are refused with 64 and the usage, installing nothing",
-    arguments: [["--prefix"], ["--prefix", ""], ["--from"], ["--bogus"], ["extra"]])
+    arguments: [
+      ["--prefix"], ["--prefix", ""], ["--from"], ["--bogus"], ["extra"], ["--static"],
+      ["--static", "/x/ticker"],
+      ["--from", "/x", "--static", "/x/ticker", "--dynamic"],
+    ])
   func badArguments(arguments: [String]) async throws {
     let result = try await TickerProcess.run([Self.script] + arguments, program: Self.bash)
     #expect(result.status == 64, "\(result.stderr)")
-    #expect(result.stderr.contains("usage: bash Scripts/install.sh [--prefix DIR] [--from BUILD_DIR]"))
+    #expect(
+      result.stderr.contains(
+        "usage: bash Scripts/install.sh [--prefix DIR] [--dynamic] [--from BUILD_DIR [--static FILE]]"))
   }
 
   @Test("a build directory without a ticker is refused with 66, and nothing is created")
