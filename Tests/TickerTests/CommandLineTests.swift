@@ -128,7 +128,9 @@ struct CommandLineTests {
   // MARK: Engine choice
 
   #if os(Linux)
-    @Test("auto picks the native engine here, and --verbose says why")
+    @Test(
+      "auto picks the native engine here, and --verbose says why",
+      .enabled(if: !TickerProcess.executableIsStatic, TickerProcess.staticSkipReason))
     func autoPicksNative() async throws {
       let result = try await TickerProcess.run(["--demo", "--count", "1", "--verbose"])
       #expect(result.status == 0)
@@ -138,7 +140,9 @@ struct CommandLineTests {
       #expect(result.stderr.contains("with the native engine"))
     }
 
-    @Test("--engine urlsession where it cannot work: exit 69 and the reason")
+    @Test(
+      "--engine urlsession where it cannot work: exit 69 and the reason",
+      .enabled(if: !TickerProcess.executableIsStatic, TickerProcess.staticSkipReason))
     func urlSessionUnsupported() async throws {
       let result = try await TickerProcess.run(["--demo", "--count", "1", "--engine", "urlsession"])
       #expect(result.status == 69)

@@ -9,7 +9,7 @@ struct InstallScriptTests {
   static let script = Fixture.directory.deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Scripts/install.sh").path
   static let bash = URL(fileURLWithPath: "/bin/bash")
-  static var builtDirectory: String { TickerProcess.executable.deletingLastPathComponent().path }
+  static var builtDirectory: String { TickerProcess.built.deletingLastPathComponent().path }
 
   static func temporaryDirectory() throws -> URL {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ticker-install-\(UUID())")

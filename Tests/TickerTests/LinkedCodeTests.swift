@@ -7,7 +7,7 @@ import Testing
 struct LinkedCodeTests {
   @Test("the ticker calls nothing in _StringProcessing or _RegexParser (a static build links them whole)")
   func noStringProcessing() throws {
-    let data = try Data(contentsOf: TickerProcess.executable)
+    let data = try Data(contentsOf: TickerProcess.built)
     let outcome = data.withUnsafeBytes { ELFImports.undefinedSymbols(in: $0, prefix: "$s") }
     guard case .imports(let swiftImports) = outcome else {
       Issue.record("cannot read the ticker's imports: \(outcome)")

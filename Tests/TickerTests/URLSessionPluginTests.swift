@@ -113,7 +113,9 @@ struct URLSessionPluginTests {
   }
 
   #if os(Linux)
-    @Test("a ticker without its plugin: --engine urlsession exits 69 saying so; auto still runs native")
+    @Test(
+      "a ticker without its plugin: --engine urlsession exits 69 saying so; auto still runs native",
+      .enabled(if: !TickerProcess.executableIsStatic, TickerProcess.staticSkipReason))
     func tickerWithoutPlugin() async throws {
       let dir = try Self.temporaryDirectory()
       let copy = dir + "/ticker"

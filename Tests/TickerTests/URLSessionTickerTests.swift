@@ -8,6 +8,7 @@ import Testing
 @Suite(
   "URLSession engine in the ticker",
   .enabled(if: URLSessionHarness.isAvailable, URLSessionHarness.skipReason),
+  .enabled(if: !TickerProcess.executableIsStatic, TickerProcess.staticSkipReason),
   .timeLimit(.minutes(3)))
 struct URLSessionTickerTests {
   @Test(

@@ -17,8 +17,28 @@ struct TickerProcess {
     }
   }
 
+  /// The ticker the tests run: `built`, or `TICKER_TEST_EXECUTABLE` where that is set (e.g.
+  /// the static build, `Scripts/test-static.sh`). Tests about the dynamically linked build
+  /// itself (its plugin, its imports) use `built`.
+  static let executable: URL = {
+    if let path = ProcessInfo.processInfo.environment["TICKER_TEST_EXECUTABLE"], !path.isEmpty {
+      return URL(fileURLWithPath: path)
+    }
+    return built
+  }()
+
+  /// Whether `executable` is a static executable (an ELF file without an interpreter): it cannot
+  /// load the URLSession plugin, and the tests of that path are off (`StaticBuildTests` cover it).
+  static let executableIsStatic: Bool = {
+    guard let data = FileManager.default.contents(atPath: executable.path) else { return false }
+    return ELFFile.hasInterpreter(data) == false
+  }()
+
+  static let staticSkipReason: Comment =
+    "the ticker under test is a static executable (TICKER_TEST_EXECUTABLE): no URLSession plugin"
+
   /// The `ticker` executable next to the test bundle (SwiftPM builds it with the tests).
-  static var executable: URL {
+  static var built: URL {
     let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     var dir = exe.deletingLastPathComponent()
     // On Linux the test runner is `<bin>/tickerPackageTests.xctest`; on macOS it is inside a bundle.

@@ -66,7 +66,7 @@ enum URLSessionHarness {
 
   /// The plugin next to the built `ticker`.
   static var plugin: String {
-    TickerProcess.executable.deletingLastPathComponent().appendingPathComponent("libTickerURLSession.so").path
+    TickerProcess.built.deletingLastPathComponent().appendingPathComponent("libTickerURLSession.so").path
   }
 
   /// A clean child environment running with `libcurl`.
