@@ -39,8 +39,7 @@ enum FinnhubFastPath {
   ) -> Verdict {
     let before = quotes.count
     var scanner = Scanner(bytes: bytes)
-    scanner.symbols = symbols
-    let verdict = scanner.message(into: &quotes)
+    let verdict = scanner.message(into: &quotes, symbols: symbols)
     if verdict != .trades && quotes.count > before { quotes.removeSubrange(before...) }
     unmatched = scanner.unmatched
     return verdict
@@ -60,9 +59,8 @@ enum FinnhubFastPath {
     var recordEvery = 0
     var starts: [Int] = []
     var tradeCount = 0
-    /// The subscribed symbols, whose strings quotes reuse (see `SymbolTable.symbol(matching:)`).
-    var symbols: SymbolTable?
-    /// How many quotes had a symbol not in `symbols`.
+    /// How many quotes had a symbol not in the `symbols` table they were scanned with (see
+    /// `trade(into:symbols:)`).
     var unmatched = 0
 
     init(bytes: UnsafeRawBufferPointer) {
@@ -74,14 +72,16 @@ enum FinnhubFastPath {
 
     // MARK: Message
 
-    mutating func message(into quotes: inout [Quote]) -> Verdict {
+    /// The message; `symbols`, the subscribed symbols whose strings quotes reuse, is a parameter
+    /// rather than a property: borrowed, it costs no retain and release per message.
+    mutating func message(into quotes: inout [Quote], symbols: SymbolTable? = nil) -> Verdict {
       var type: Span?
       var hasData = false
       if word64(at: 0) == Self.dataOpening {
         // The usual opening as one word: what the members below read as `{` and the key "data".
         i = 8
         skipSpace()
-        guard trades(into: &quotes) else { return .undecided }
+        guard trades(into: &quotes, symbols: symbols) else { return .undecided }
         hasData = true
         // The usual ending, `,"type":"trade"}` and nothing after it, as two words.
         if n - i == 16 && word64(at: i) == Self.typeMember && word64(at: i + 8) == Self.tradeEnd {
@@ -90,7 +90,9 @@ enum FinnhubFastPath {
         }
         skipSpace()
         if take(UInt8(ascii: ",")) {
-          guard members(type: &type, hasData: &hasData, into: &quotes) else { return .undecided }
+          guard members(type: &type, hasData: &hasData, into: &quotes, symbols: symbols) else {
+            return .undecided
+          }
         } else {
           guard take(UInt8(ascii: "}")) else { return .undecided }
         }
@@ -99,7 +101,9 @@ enum FinnhubFastPath {
         guard take(UInt8(ascii: "{")) else { return .undecided }
         skipSpace()
         if !take(UInt8(ascii: "}")) {
-          guard members(type: &type, hasData: &hasData, into: &quotes) else { return .undecided }
+          guard members(type: &type, hasData: &hasData, into: &quotes, symbols: symbols) else {
+            return .undecided
+          }
         }
       }
       skipSpace()
@@ -116,7 +120,9 @@ enum FinnhubFastPath {
 
     /// The members of the message object from the next key to the closing brace; false when the
     /// model path must decide.
-    mutating func members(type: inout Span?, hasData: inout Bool, into quotes: inout [Quote]) -> Bool {
+    mutating func members(
+      type: inout Span?, hasData: inout Bool, into quotes: inout [Quote], symbols: SymbolTable?
+    ) -> Bool {
       repeat {
         skipSpace()
         guard let key = simpleString() else { return false }
@@ -127,7 +133,7 @@ enum FinnhubFastPath {
           guard type == nil, let value = simpleString() else { return false }
           type = value
         } else if key.count == 4 && word(at: key.start) == Self.dataWord {
-          guard !hasData, trades(into: &quotes) else { return false }
+          guard !hasData, trades(into: &quotes, symbols: symbols) else { return false }
           hasData = true
         } else {
           return false  // "msg", unknown keys: the model path
@@ -138,14 +144,14 @@ enum FinnhubFastPath {
     }
 
     /// `[ {trade}, … ]`, each appended to `quotes`; false when the model path must decide.
-    mutating func trades(into quotes: inout [Quote]) -> Bool {
+    mutating func trades(into quotes: inout [Quote], symbols: SymbolTable?) -> Bool {
       guard take(UInt8(ascii: "[")) else { return false }
       skipSpace()
       if take(UInt8(ascii: "]")) { return true }
       repeat {
         skipSpace()
         if recordEvery > 0 && tradeCount % recordEvery == 0 { starts.append(i) }
-        guard trade(into: &quotes) else { return false }
+        guard trade(into: &quotes, symbols: symbols) else { return false }
         tradeCount += 1
         skipSpace()
       } while take(UInt8(ascii: ","))
@@ -166,7 +172,7 @@ enum FinnhubFastPath {
     /// `{"c":…,"p":…,"s":…,"t":…,"v":…}` in any order, nothing else: its quote appended to
     /// `quotes` (unless `keep` is false), built in place rather than returned and copied; false
     /// (nothing appended) when the model path must decide.
-    mutating func trade(into quotes: inout [Quote]) -> Bool {
+    mutating func trade(into quotes: inout [Quote], symbols: SymbolTable? = nil) -> Bool {
       guard take(UInt8(ascii: "{")) else { return false }
       var price: Price?
       var symbol: Span?
