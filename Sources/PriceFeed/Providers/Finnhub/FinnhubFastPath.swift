@@ -45,6 +45,13 @@ enum FinnhubFastPath {
     return verdict
   }
 
+  /// Where every `every`-th trade of a large message starts (`Scanner.starts`).
+  final class TradeStarts {
+    let every: Int
+    var offsets: [Int] = []
+    init(every: Int) { self.every = max(1, every) }
+  }
+
   struct Scanner {
     let bytes: UnsafeRawBufferPointer
     /// `bytes` as typed bytes, and its count. Every read is guarded in the function that reads:
@@ -54,10 +61,10 @@ enum FinnhubFastPath {
     let n: Int
     var i = 0
     /// Large messages (`FinnhubLargeMessage`): false checks the trades without keeping them,
-    /// recording the offset of every `recordEvery`-th one in `starts`.
+    /// recording the offset of every `starts.every`-th one in `starts` (a class: a scanner without
+    /// one, every message's, has no array to release).
     var keep = true
-    var recordEvery = 0
-    var starts: [Int] = []
+    var starts: TradeStarts?
     var tradeCount = 0
     /// How many quotes had a symbol not in the `symbols` table they were scanned with (see
     /// `trade(into:symbols:)`).
@@ -150,7 +157,7 @@ enum FinnhubFastPath {
       if take(UInt8(ascii: "]")) { return true }
       repeat {
         skipSpace()
-        if recordEvery > 0 && tradeCount % recordEvery == 0 { starts.append(i) }
+        if let starts, tradeCount % starts.every == 0 { starts.offsets.append(i) }
         guard trade(into: &quotes, symbols: symbols) else { return false }
         tradeCount += 1
         skipSpace()

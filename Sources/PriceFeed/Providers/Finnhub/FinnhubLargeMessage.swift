@@ -13,12 +13,13 @@ struct FinnhubLargeMessage {
     let fast: LargeMessage? = message.withBytes { bytes in
       var scanner = FinnhubFastPath.Scanner(bytes: bytes)
       scanner.keep = false
-      scanner.recordEvery = LargeMessage.chunkSize
+      let starts = FinnhubFastPath.TradeStarts(every: LargeMessage.chunkSize)
+      scanner.starts = starts
       var none: [Quote] = []
       switch scanner.message(into: &none) {
       case .trades:
         let chunks = Chunks(
-          message: message, starts: scanner.starts, count: scanner.tradeCount, path: .fast(parser))
+          message: message, starts: starts.offsets, count: scanner.tradeCount, path: .fast(parser))
         return .chunks(chunks, dropped: [], droppedCount: 0)
       case .keepalive: return .event(.keepalive)
       case .undecided: return nil
