@@ -180,6 +180,21 @@ enum FinnhubFastPath {
     /// `quotes` (unless `keep` is false), built in place rather than returned and copied; false
     /// (nothing appended) when the model path must decide.
     mutating func trade(into quotes: inout [Quote], symbols: SymbolTable? = nil) -> Bool {
+      // The usual entry first, as Finnhub writes it: its keys in this order, no space, no
+      // conditions. Anything else, from the first byte that differs, goes through the members
+      // one by one below, from the entry's start.
+      let start = i
+      if word64(at: i) == Self.conditionsNull && word64(at: i + 6) == Self.nullPrice {
+        i += 14
+        if let price = self.price(), member(Self.symbolKey), let symbol = simpleString(), symbol.count > 0,
+          member(Self.timeKey), let time = integer(), member(Self.volumeKey), let volume = self.volume(),
+          take(UInt8(ascii: "}"))
+        {
+          append(symbol: symbol, price: price, volume: volume, time: time, into: &quotes, symbols: symbols)
+          return true
+        }
+        i = start
+      }
       guard take(UInt8(ascii: "{")) else { return false }
       var price: Price?
       var symbol: Span?
@@ -223,12 +238,8 @@ enum FinnhubFastPath {
           time = value
         case UInt8(ascii: "v"):
           bit = 8
-          if takeNull() {
-            volume = nil
-          } else {
-            guard let value = self.price() else { return false }
-            volume = value
-          }
+          guard let value = self.volume() else { return false }
+          volume = value
         case UInt8(ascii: "c"):
           bit = 16
           guard conditions() else { return false }
@@ -242,15 +253,41 @@ enum FinnhubFastPath {
       guard take(UInt8(ascii: "}")), let symbol, let time else { return false }
       // The texts move into the quote (`consume`): no copy of them, and no release of the locals.
       guard let price = consume price else { return false }
+      append(
+        symbol: symbol, price: price, volume: consume volume, time: time, into: &quotes, symbols: symbols)
+      return true
+    }
+
+    /// A trade's quote appended to `quotes` (unless `keep` is false), its symbol's string from
+    /// `symbols` when the table has it.
+    @inline(__always)
+    mutating func append(
+      symbol: Span, price: consuming Price, volume: consuming Price?, time: Int64, into quotes: inout [Quote],
+      symbols: SymbolTable?
+    ) {
       let name = UnsafeRawBufferPointer(start: p + symbol.start, count: symbol.count)
       let interned = symbols?.symbol(matching: name)
       if interned == nil { unmatched += 1 }
       if keep {
         quotes.append(
           Quote(
-            symbol: interned ?? String(decoding: name, as: UTF8.self), price: price, volume: consume volume,
+            symbol: interned ?? String(decoding: name, as: UTF8.self), price: price, volume: volume,
             time: time))
       }
+    }
+
+    /// A volume: `null` (`.some(nil)`) or a number; nil when it is neither.
+    mutating func volume() -> Price?? {
+      if takeNull() { return .some(nil) }
+      guard let value = self.price() else { return nil }
+      return .some(value)
+    }
+
+    /// The five bytes at `i` are `key` (a member's comma, key and colon, as `memberKey` spells
+    /// it): read past them.
+    @inline(__always) mutating func member(_ key: UInt64) -> Bool {
+      guard word64(at: i) & 0xFF_FFFF_FFFF == key else { return false }
+      i += 5
       return true
     }
 
@@ -297,6 +334,19 @@ enum FinnhubFastPath {
     static var dataOpening: UInt64 { 0x3A22_6174_6164_227B }
     static var typeMember: UInt64 { 0x3A22_6570_7974_222C }
     static var tradeEnd: UInt64 { 0x7D22_6564_6172_7422 }
+    /// The usual trade entry's opening `{"c":null,"p":` as two overlapping words (`{"c":nul` at
+    /// its start, `ull,"p":` six bytes on).
+    static var conditionsNull: UInt64 { 0x6C75_6E3A_2263_227B }
+    static var nullPrice: UInt64 { 0x3A22_7022_2C6C_6C75 }
+    /// `,"s":`, `,"t":` and `,"v":`: the five bytes `member(_:)` compares.
+    static var symbolKey: UInt64 { memberKey("s") }
+    static var timeKey: UInt64 { memberKey("t") }
+    static var volumeKey: UInt64 { memberKey("v") }
+
+    /// `,"x":` as the low five bytes of `word64(at:)`.
+    @inline(__always) static func memberKey(_ letter: Unicode.Scalar) -> UInt64 {
+      0x3A_2200_222C | UInt64(letter.value) << 16
+    }
 
     /// Four letters as the word `word(at:)` reads where they are spelled.
     @inline(__always) static func word(
