@@ -266,6 +266,67 @@ import WebSocketClient
     #expect(FinnhubFastPath.Scanner.dataOpening == word(#"{"data":"#))
     #expect(FinnhubFastPath.Scanner.typeMember == word(#","type":"#))
     #expect(FinnhubFastPath.Scanner.tradeEnd == word(#""trade"}"#))
+    #expect(FinnhubFastPath.Scanner.conditionsNull == word(#"{"c":nul"#))
+    #expect(FinnhubFastPath.Scanner.nullPrice == word(#"ull,"p":"#))
+    for (key, letter) in [
+      (FinnhubFastPath.Scanner.symbolKey, "s"), (FinnhubFastPath.Scanner.timeKey, "t"),
+      (FinnhubFastPath.Scanner.volumeKey, "v"),
+    ] {
+      #expect(key == word(#","\#(letter)":   "#) & 0xFF_FFFF_FFFF)
+    }
+  }
+
+  /// The usual trade entry (`{"c":null,"p":…,"s":…,"t":…,"v":…}`) is read in one straight line;
+  /// anything else falls back to the members one by one. Every entry one byte away from the
+  /// usual one (each byte removed, replaced by each of a set, or a byte inserted) decodes as the
+  /// model path decodes it, and the usual ones do take the fast path.
+  @Test("Finnhub: the usual trade entry and every entry one byte away agree with the model path")
+  func finnhubUsualEntry() {
+    let provider = FinnhubProvider()
+    let table = SymbolTable(["BINANCE:BTCUSDT", "A"])
+    let usual = [
+      #"{"data":[{"c":null,"p":95372.09,"s":"BINANCE:BTCUSDT","t":1768655932976,"v":0.00063}],"type":"trade"}"#,
+      #"{"data":[{"c":null,"p":1,"s":"A","t":0,"v":null},{"c":null,"p":2.5,"s":"B","t":7,"v":1}],"type":"trade"}"#,
+    ]
+    var fastCount = 0
+    for text in usual {
+      let bytes = Array(text.utf8)
+      var variants: [[UInt8]] = [bytes]
+      for position in bytes.indices {
+        var removed = bytes
+        removed.remove(at: position)
+        variants.append(removed)
+        for byte in Array(#" ,:{}[]"0-.e9nx"#.utf8) + [0x5C, 0x80] {
+          var replaced = bytes
+          replaced[position] = byte
+          variants.append(replaced)
+        }
+        var inserted = bytes
+        inserted.insert(UInt8(ascii: " "), at: position)
+        variants.append(inserted)
+      }
+      for variant in variants {
+        let message = WebSocketMessage.binary(variant)
+        let input = String(decoding: variant, as: UTF8.self)
+        var batch: [Quote] = []
+        let returned = provider.decode(message, appendingQuotesTo: &batch, symbols: table)
+        let reference = provider.decodeThroughModel(message)
+        if case .quotes(let quotes) = reference {
+          #expect(returned == nil, "\(input)")
+          #expect(batch == quotes, "\(input)")
+          #expect(batch.map(\.price.text) == quotes.map(\.price.text), "\(input)")
+          #expect(batch.map { $0.volume?.text } == quotes.map { $0.volume?.text }, "\(input)")
+        } else {
+          #expect(returned == reference, "\(input)")
+          #expect(batch.isEmpty, "\(input)")
+        }
+        guard let fast = provider.fastDecode(message) else { continue }
+        fastCount += 1
+        #expect(fast == provider.decodeThroughModel(message), "\(input)")
+      }
+      #expect(provider.fastDecode(.binary(bytes)) != nil, "\(text)")
+    }
+    #expect(fastCount > 100)
   }
 
   /// The scanner's word-at-a-time steps: eight digits at once, and eight plain string bytes at

@@ -6,8 +6,12 @@ struct SymbolState: Sendable {
   /// The newest trade time accepted (printed, or suppressed as equal to the printed price);
   /// anything older is stale.
   var newestTime: Int64?
-  /// The quote waiting for its debounce deadline.
-  var pending: Quote?
+  /// The trade time of the quote waiting for its debounce deadline (`held`); nil when none is.
+  private var pendingTime: Int64?
+  /// The quote waiting, while `pendingTime` is set; otherwise `placeholder`. Not an optional:
+  /// replacing the quote in a `Quote?` went through the runtime's generic optional and tuple
+  /// copies and destroys (about 500 instructions a quote with 1,000 symbols in HotPath).
+  private var held = Self.placeholder
   var firstPendingAt: Duration?
   var lastArrivalAt: Duration?
 
@@ -40,26 +44,35 @@ struct SymbolState: Sendable {
 
   /// Debounce: `quote` becomes the pending one unless it is older (by trade time) than it.
   mutating func hold(_ quote: consuming Quote, at now: Duration) {
-    if let currentTime = pending?.time {
-      if quote.time >= currentTime { pending = quote }
+    if let currentTime = pendingTime {
+      if quote.time >= currentTime {
+        pendingTime = quote.time
+        held = quote
+      }
     } else {
-      pending = quote
+      pendingTime = quote.time
+      held = quote
       firstPendingAt = now
     }
     lastArrivalAt = now
   }
 
   func deadline(interval: Duration, maxWait: Duration) -> Duration? {
-    guard pending != nil, let last = lastArrivalAt, let first = firstPendingAt else { return nil }
+    guard pendingTime != nil, let last = lastArrivalAt, let first = firstPendingAt else { return nil }
     return min(last + interval, first + maxWait)
   }
 
   /// Takes the pending quote out, returning it when dedupe lets it through.
   mutating func release() -> Quote? {
-    guard let quote = pending else { return nil }
-    pending = nil
+    guard pendingTime != nil else { return nil }
+    var quote = Self.placeholder
+    swap(&quote, &held)
+    pendingTime = nil
     firstPendingAt = nil
     lastArrivalAt = nil
     return offer(quote) ? quote : nil
   }
+
+  /// What `held` is while no quote waits (its texts are small strings: nothing to release).
+  private static let placeholder = Quote(symbol: "", price: Price("0")!, time: 0)
 }

@@ -39,11 +39,17 @@ enum FinnhubFastPath {
   ) -> Verdict {
     let before = quotes.count
     var scanner = Scanner(bytes: bytes)
-    scanner.symbols = symbols
-    let verdict = scanner.message(into: &quotes)
+    let verdict = scanner.message(into: &quotes, symbols: symbols)
     if verdict != .trades && quotes.count > before { quotes.removeSubrange(before...) }
     unmatched = scanner.unmatched
     return verdict
+  }
+
+  /// Where every `every`-th trade of a large message starts (`Scanner.starts`).
+  final class TradeStarts {
+    let every: Int
+    var offsets: [Int] = []
+    init(every: Int) { self.every = max(1, every) }
   }
 
   struct Scanner {
@@ -55,14 +61,13 @@ enum FinnhubFastPath {
     let n: Int
     var i = 0
     /// Large messages (`FinnhubLargeMessage`): false checks the trades without keeping them,
-    /// recording the offset of every `recordEvery`-th one in `starts`.
+    /// recording the offset of every `starts.every`-th one in `starts` (a class: a scanner without
+    /// one, every message's, has no array to release).
     var keep = true
-    var recordEvery = 0
-    var starts: [Int] = []
+    var starts: TradeStarts?
     var tradeCount = 0
-    /// The subscribed symbols, whose strings quotes reuse (see `SymbolTable.symbol(matching:)`).
-    var symbols: SymbolTable?
-    /// How many quotes had a symbol not in `symbols`.
+    /// How many quotes had a symbol not in the `symbols` table they were scanned with (see
+    /// `trade(into:symbols:)`).
     var unmatched = 0
 
     init(bytes: UnsafeRawBufferPointer) {
@@ -74,14 +79,16 @@ enum FinnhubFastPath {
 
     // MARK: Message
 
-    mutating func message(into quotes: inout [Quote]) -> Verdict {
+    /// The message; `symbols`, the subscribed symbols whose strings quotes reuse, is a parameter
+    /// rather than a property: borrowed, it costs no retain and release per message.
+    mutating func message(into quotes: inout [Quote], symbols: SymbolTable? = nil) -> Verdict {
       var type: Span?
       var hasData = false
       if word64(at: 0) == Self.dataOpening {
         // The usual opening as one word: what the members below read as `{` and the key "data".
         i = 8
         skipSpace()
-        guard trades(into: &quotes) else { return .undecided }
+        guard trades(into: &quotes, symbols: symbols) else { return .undecided }
         hasData = true
         // The usual ending, `,"type":"trade"}` and nothing after it, as two words.
         if n - i == 16 && word64(at: i) == Self.typeMember && word64(at: i + 8) == Self.tradeEnd {
@@ -90,7 +97,9 @@ enum FinnhubFastPath {
         }
         skipSpace()
         if take(UInt8(ascii: ",")) {
-          guard members(type: &type, hasData: &hasData, into: &quotes) else { return .undecided }
+          guard members(type: &type, hasData: &hasData, into: &quotes, symbols: symbols) else {
+            return .undecided
+          }
         } else {
           guard take(UInt8(ascii: "}")) else { return .undecided }
         }
@@ -99,7 +108,9 @@ enum FinnhubFastPath {
         guard take(UInt8(ascii: "{")) else { return .undecided }
         skipSpace()
         if !take(UInt8(ascii: "}")) {
-          guard members(type: &type, hasData: &hasData, into: &quotes) else { return .undecided }
+          guard members(type: &type, hasData: &hasData, into: &quotes, symbols: symbols) else {
+            return .undecided
+          }
         }
       }
       skipSpace()
@@ -116,7 +127,9 @@ enum FinnhubFastPath {
 
     /// The members of the message object from the next key to the closing brace; false when the
     /// model path must decide.
-    mutating func members(type: inout Span?, hasData: inout Bool, into quotes: inout [Quote]) -> Bool {
+    mutating func members(
+      type: inout Span?, hasData: inout Bool, into quotes: inout [Quote], symbols: SymbolTable?
+    ) -> Bool {
       repeat {
         skipSpace()
         guard let key = simpleString() else { return false }
@@ -127,7 +140,7 @@ enum FinnhubFastPath {
           guard type == nil, let value = simpleString() else { return false }
           type = value
         } else if key.count == 4 && word(at: key.start) == Self.dataWord {
-          guard !hasData, trades(into: &quotes) else { return false }
+          guard !hasData, trades(into: &quotes, symbols: symbols) else { return false }
           hasData = true
         } else {
           return false  // "msg", unknown keys: the model path
@@ -138,14 +151,14 @@ enum FinnhubFastPath {
     }
 
     /// `[ {trade}, … ]`, each appended to `quotes`; false when the model path must decide.
-    mutating func trades(into quotes: inout [Quote]) -> Bool {
+    mutating func trades(into quotes: inout [Quote], symbols: SymbolTable?) -> Bool {
       guard take(UInt8(ascii: "[")) else { return false }
       skipSpace()
       if take(UInt8(ascii: "]")) { return true }
       repeat {
         skipSpace()
-        if recordEvery > 0 && tradeCount % recordEvery == 0 { starts.append(i) }
-        guard trade(into: &quotes) else { return false }
+        if let starts, tradeCount % starts.every == 0 { starts.offsets.append(i) }
+        guard trade(into: &quotes, symbols: symbols) else { return false }
         tradeCount += 1
         skipSpace()
       } while take(UInt8(ascii: ","))
@@ -166,7 +179,22 @@ enum FinnhubFastPath {
     /// `{"c":…,"p":…,"s":…,"t":…,"v":…}` in any order, nothing else: its quote appended to
     /// `quotes` (unless `keep` is false), built in place rather than returned and copied; false
     /// (nothing appended) when the model path must decide.
-    mutating func trade(into quotes: inout [Quote]) -> Bool {
+    mutating func trade(into quotes: inout [Quote], symbols: SymbolTable? = nil) -> Bool {
+      // The usual entry first, as Finnhub writes it: its keys in this order, no space, no
+      // conditions. Anything else, from the first byte that differs, goes through the members
+      // one by one below, from the entry's start.
+      let start = i
+      if word64(at: i) == Self.conditionsNull && word64(at: i + 6) == Self.nullPrice {
+        i += 14
+        if let price = self.price(), member(Self.symbolKey), let symbol = simpleString(), symbol.count > 0,
+          member(Self.timeKey), let time = integer(), member(Self.volumeKey), let volume = self.volume(),
+          take(UInt8(ascii: "}"))
+        {
+          append(symbol: symbol, price: price, volume: volume, time: time, into: &quotes, symbols: symbols)
+          return true
+        }
+        i = start
+      }
       guard take(UInt8(ascii: "{")) else { return false }
       var price: Price?
       var symbol: Span?
@@ -210,12 +238,8 @@ enum FinnhubFastPath {
           time = value
         case UInt8(ascii: "v"):
           bit = 8
-          if takeNull() {
-            volume = nil
-          } else {
-            guard let value = self.price() else { return false }
-            volume = value
-          }
+          guard let value = self.volume() else { return false }
+          volume = value
         case UInt8(ascii: "c"):
           bit = 16
           guard conditions() else { return false }
@@ -229,15 +253,41 @@ enum FinnhubFastPath {
       guard take(UInt8(ascii: "}")), let symbol, let time else { return false }
       // The texts move into the quote (`consume`): no copy of them, and no release of the locals.
       guard let price = consume price else { return false }
+      append(
+        symbol: symbol, price: price, volume: consume volume, time: time, into: &quotes, symbols: symbols)
+      return true
+    }
+
+    /// A trade's quote appended to `quotes` (unless `keep` is false), its symbol's string from
+    /// `symbols` when the table has it.
+    @inline(__always)
+    mutating func append(
+      symbol: Span, price: consuming Price, volume: consuming Price?, time: Int64, into quotes: inout [Quote],
+      symbols: SymbolTable?
+    ) {
       let name = UnsafeRawBufferPointer(start: p + symbol.start, count: symbol.count)
       let interned = symbols?.symbol(matching: name)
       if interned == nil { unmatched += 1 }
       if keep {
         quotes.append(
           Quote(
-            symbol: interned ?? String(decoding: name, as: UTF8.self), price: price, volume: consume volume,
+            symbol: interned ?? String(decoding: name, as: UTF8.self), price: price, volume: volume,
             time: time))
       }
+    }
+
+    /// A volume: `null` (`.some(nil)`) or a number; nil when it is neither.
+    mutating func volume() -> Price?? {
+      if takeNull() { return .some(nil) }
+      guard let value = self.price() else { return nil }
+      return .some(value)
+    }
+
+    /// The five bytes at `i` are `key` (a member's comma, key and colon, as `memberKey` spells
+    /// it): read past them.
+    @inline(__always) mutating func member(_ key: UInt64) -> Bool {
+      guard word64(at: i) & 0xFF_FFFF_FFFF == key else { return false }
+      i += 5
       return true
     }
 
@@ -284,6 +334,19 @@ enum FinnhubFastPath {
     static var dataOpening: UInt64 { 0x3A22_6174_6164_227B }
     static var typeMember: UInt64 { 0x3A22_6570_7974_222C }
     static var tradeEnd: UInt64 { 0x7D22_6564_6172_7422 }
+    /// The usual trade entry's opening `{"c":null,"p":` as two overlapping words (`{"c":nul` at
+    /// its start, `ull,"p":` six bytes on).
+    static var conditionsNull: UInt64 { 0x6C75_6E3A_2263_227B }
+    static var nullPrice: UInt64 { 0x3A22_7022_2C6C_6C75 }
+    /// `,"s":`, `,"t":` and `,"v":`: the five bytes `member(_:)` compares.
+    static var symbolKey: UInt64 { memberKey("s") }
+    static var timeKey: UInt64 { memberKey("t") }
+    static var volumeKey: UInt64 { memberKey("v") }
+
+    /// `,"x":` as the low five bytes of `word64(at:)`.
+    @inline(__always) static func memberKey(_ letter: Unicode.Scalar) -> UInt64 {
+      0x3A_2200_222C | UInt64(letter.value) << 16
+    }
 
     /// Four letters as the word `word(at:)` reads where they are spelled.
     @inline(__always) static func word(

@@ -13,12 +13,13 @@ struct FinnhubLargeMessage {
     let fast: LargeMessage? = message.withBytes { bytes in
       var scanner = FinnhubFastPath.Scanner(bytes: bytes)
       scanner.keep = false
-      scanner.recordEvery = LargeMessage.chunkSize
+      let starts = FinnhubFastPath.TradeStarts(every: LargeMessage.chunkSize)
+      scanner.starts = starts
       var none: [Quote] = []
       switch scanner.message(into: &none) {
       case .trades:
         let chunks = Chunks(
-          message: message, starts: scanner.starts, count: scanner.tradeCount, path: .fast(parser))
+          message: message, starts: starts.offsets, count: scanner.tradeCount, path: .fast(parser))
         return .chunks(chunks, dropped: [], droppedCount: 0)
       case .keepalive: return .event(.keepalive)
       case .undecided: return nil
@@ -128,10 +129,18 @@ struct FinnhubLargeMessage {
 }
 
 extension WebSocketMessage {
-  /// Runs `body` with the message's bytes (a text message's UTF-8).
+  /// Runs `body` with the message's bytes (a text message's UTF-8), where they lie: a native
+  /// string is read in place (no copy of it to retain and release); only another kind is made
+  /// contiguous in a copy.
+  @inline(__always)
   func withBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
     switch self {
-    case .text(var text): return text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+    case .text(let text):
+      if let result = text.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) {
+        return result
+      }
+      var copy = text
+      return copy.withUTF8 { body(UnsafeRawBufferPointer($0)) }
     case .binary(let bytes): return bytes.withUnsafeBytes(body)
     }
   }

@@ -94,18 +94,9 @@ public struct FinnhubProvider: Provider {
     _ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote], table: SymbolTable?,
     allInTable: inout Bool
   ) -> ProviderEvent? {
-    let verdict: FinnhubFastPath.Verdict
     var unmatched = 0
-    switch message {
-    case .text(var text):
-      verdict = text.withUTF8 {
-        FinnhubFastPath.decode(
-          UnsafeRawBufferPointer($0), appendingTo: &quotes, symbols: table, unmatched: &unmatched)
-      }
-    case .binary(let bytes):
-      verdict = bytes.withUnsafeBytes {
-        FinnhubFastPath.decode($0, appendingTo: &quotes, symbols: table, unmatched: &unmatched)
-      }
+    let verdict = message.withBytes {
+      FinnhubFastPath.decode($0, appendingTo: &quotes, symbols: table, unmatched: &unmatched)
     }
     // The fast path's quotes take their symbols from the table when it has them.
     allInTable = verdict == .trades && table != nil && unmatched == 0
