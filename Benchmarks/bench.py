@@ -64,10 +64,11 @@ W1S W1 over wss://: the same blast behind a TLS relay in
     this script (`benchlib.TLSRelay`: Python's ssl with a throwaway CA from the `openssl` command),
     websocat (`--insecure`) and `ticker --cacert` alternating; judged on the ticker's peak RSS
     (≤ 10.5 MB must, ≤ 8.5 MB goal), not on wall time, which Python's TLS sets.
-W1T W1 with the static build (Scripts/build-static.sh: `-static-executable`, no shared library):
-    websocat, the default ticker and the static one alternating on W1's blast (--runs each), then
-    the static one over wss:// (W1S's relay; it loads the system's OpenSSL); a counting pass for
-    each. Judged on the static ticker's peak RSS (issue 11: ≤ 10.5 MB over ws:// and wss://).
+W1T W1 with the static build (Scripts/build-static.sh: `-static-executable`, no shared library),
+    the ticker Scripts/install.sh installs: websocat, the dynamically linked ticker (W1's) and the
+    static one alternating on W1's blast (--runs each), then the static one over wss:// (W1S's
+    relay; it loads the system's OpenSSL); a counting pass for each. Issue 11's memory must
+    (≤ 10.5 MB over ws:// and wss://) and goal (websocat's) are judged here, on the static ticker.
 W1Z W1 compressed: `feedserve --blast N --verbatim --deflate` agrees on permessage-deflate (RFC 7692)
     with a client that offers it and sends one batch of 1000 messages compressed once (context
     takeover inside the batch, a fresh window at each batch's start) again and again. `ticker
@@ -766,11 +767,9 @@ def report(results: dict, info: dict, judge: bool = True) -> list[str]:
             (f"W1 ticker ≥ 6 × faster than Python ({p['wall_s'] / t['wall_s']:.2f}×)",
              p["wall_s"] >= 6 * t["wall_s"]),
             (f"W1 ticker peak RSS ≤ 16 MB ({t['maxrss_kb'] / 1024:.1f} MB)", t["maxrss_kb"] <= 16 * 1024),
-            (f"W1 ticker peak RSS ≤ 10.5 MB, issue 11 ({t['maxrss_kb'] / 1024:.1f} MB)",
-             t["maxrss_kb"] <= 10.5 * 1024),
-            (f"W1 goal: ticker peak RSS ≤ websocat's ({t['maxrss_kb'] / 1024:.1f} vs "
-             f"{w['maxrss_kb'] / 1024:.1f} MB)", t["maxrss_kb"] <= w["maxrss_kb"]),
         ]
+        # Issue 11's ≤ 10.5 MB and its goal are judged on the build install.sh installs, the
+        # static one (W1T); this one is `swift build -c release`.
     if "W1S" in results:
         w1s = results["W1S"]
         lines += ["", f"W1S W1 over wss:// (a local TLS relay): {w1s['messages']:,} one-trade messages, "
@@ -795,10 +794,13 @@ def report(results: dict, info: dict, judge: bool = True) -> list[str]:
         wall_ratio = median_of(w1t["runs"]["ticker static"], "wall_s") / median_of(w1t["runs"]["websocat"], "wall_s")
         lines.append(f"  ratios: static/websocat wall {wall_ratio:.2f}×, static/default peak RSS "
                      f"{rss / (median_of(w1t['runs']['ticker'], 'maxrss_kb') / 1024):.2f}×")
-        targets += [(f"W1T static ticker peak RSS over ws:// ≤ 10.5 MB, issue 11 ({rss:.1f} MB)", rss <= 10.5),
-                    (f"W1T static ticker peak RSS over wss:// ≤ 10.5 MB, issue 11 ({rss_tls:.1f} MB)",
+        targets += [(f"W1T installed (static) ticker peak RSS over ws:// ≤ 10.5 MB, issue 11 ({rss:.1f} MB)",
+                     rss <= 10.5),
+                    (f"W1T installed (static) ticker peak RSS over wss:// ≤ 10.5 MB, issue 11 ({rss_tls:.1f} MB)",
                      rss_tls <= 10.5),
-                    (f"W1T goal: static ticker peak RSS ≤ 8.5 MB ({rss:.1f} MB)", rss <= 8.5)]
+                    (f"W1T goal: installed (static) ticker peak RSS ≤ websocat's ({rss:.1f} vs "
+                     f"{median_of(w1t['runs']['websocat'], 'maxrss_kb') / 1024:.1f} MB)",
+                     rss <= median_of(w1t["runs"]["websocat"], "maxrss_kb") / 1024)]
     if "W1Z" in results:
         w1z = results["W1Z"]
         n = w1z["messages"]
