@@ -68,7 +68,11 @@ if [ -z "$from" ]; then
   swift build -c release --product TickerURLSession
   from=$(swift build -c release --show-bin-path)
   if [ "$dynamic" = 0 ] && [ "$(uname -s)" = Linux ]; then
-    static=$(bash Scripts/build-static.sh)
+    if ! static=$(bash Scripts/build-static.sh); then
+      echo "install: the static build failed (above); nothing was installed." >&2
+      echo "install: bash Scripts/install.sh --dynamic installs the dynamically linked build alone." >&2
+      exit 1
+    fi
   fi
 fi
 if [ ! -x "$from/ticker" ]; then

@@ -15,9 +15,11 @@ enum StaticBuild {
   }
   static let skipReason: Comment = "no static build: run `bash Scripts/build-static.sh`"
 
-  /// A temporary prefix with the static ticker installed in it, as `install.sh` does by default.
-  static func install() async throws -> (prefix: String, installLog: String) {
-    let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("ticker-static-\(UUID())").path
+  /// A prefix (a new temporary one unless `given`) with the static ticker installed in it, as
+  /// `install.sh` does by default.
+  static func install(into given: String? = nil) async throws -> (prefix: String, installLog: String) {
+    let prefix =
+      given ?? FileManager.default.temporaryDirectory.appendingPathComponent("ticker-static-\(UUID())").path
     let result = try await TickerProcess.run(
       [
         InstallScriptTests.script, "--prefix", prefix, "--from", InstallScriptTests.builtDirectory,
@@ -97,6 +99,27 @@ struct StaticBuildTests {
     #expect(run.stderr.contains("WebSockets not supported by libcurl"), "\(run.stderr)")
     #expect(run.stderr.components(separatedBy: "ticker: warning: \(config)").count == 2, "\(run.stderr)")
     #expect(!run.stderr.contains("sekrit-token-value"))
+  }
+
+  @Test("a static install over a dynamic one and back: each layout removes the other's leftovers")
+  func layoutsReplaceEachOther() async throws {
+    let (prefix, _) = try await StaticBuild.install()
+    defer { try? FileManager.default.removeItem(atPath: prefix) }
+    let files = FileManager.default
+    let dynamic = try await TickerProcess.run(
+      [InstallScriptTests.script, "--prefix", prefix, "--from", InstallScriptTests.builtDirectory],
+      program: InstallScriptTests.bash)
+    #expect(dynamic.status == 0, "\(dynamic.stderr)")
+    #expect(files.fileExists(atPath: prefix + "/bin/libTickerURLSession.so"))
+    #expect(!files.fileExists(atPath: prefix + "/libexec/ticker"))
+    #expect(
+      try ELFFile.hasInterpreter(Data(contentsOf: URL(fileURLWithPath: prefix + "/bin/ticker"))) == true)
+
+    _ = try await StaticBuild.install(into: prefix)
+    #expect(!files.fileExists(atPath: prefix + "/bin/libTickerURLSession.so"))
+    #expect(files.isExecutableFile(atPath: prefix + "/libexec/ticker/ticker"))
+    #expect(
+      try ELFFile.hasInterpreter(Data(contentsOf: URL(fileURLWithPath: prefix + "/bin/ticker"))) == false)
   }
 
   @Test("without its companion: exit 69, saying where it would be")
