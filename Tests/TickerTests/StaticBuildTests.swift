@@ -81,6 +81,23 @@ struct StaticBuildTests {
     #expect(run.stderr.contains("with the urlsession engine"))
   }
 
+  @Test(
+    "the companion is the same process: SIGINT to the PID started ends it with 130, prices printed",
+    .enabled(if: URLSessionHarness.isAvailable, URLSessionHarness.skipReason))
+  func companionTakesSignals() async throws {
+    let (prefix, _) = try await StaticBuild.install()
+    defer { try? FileManager.default.removeItem(atPath: prefix) }
+    let ticker = try RunningTicker(
+      ["--demo", "--engine", "urlsession"], environment: URLSessionHarness.environment(.backports),
+      program: prefix + "/bin/ticker")
+    #expect(await ticker.lines(2).count == 2)
+    // execv kept the PID: what runs there now is the companion.
+    #expect(ticker.mappedFiles()?.contains(prefix + "/libexec/ticker/libTickerURLSession.so") == true)
+    ticker.signal(SIGINT)
+    let ended = await ticker.exit()
+    #expect(ended.status == 130, "\(ended.stderr)")
+  }
+
   @Test("the companion's own refusal where libcurl has no WebSockets, its config warning said once")
   func companionRefuses() async throws {
     let (prefix, _) = try await StaticBuild.install()

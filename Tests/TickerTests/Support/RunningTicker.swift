@@ -24,13 +24,14 @@ final class RunningTicker: @unchecked Sendable {
   private let collected = Collected()
 
   /// With `stdin`, the ticker's stdin is a pipe this object writes to (`send`, `closeStdin`);
-  /// otherwise /dev/null.
+  /// otherwise /dev/null. `program`: another ticker than the one under test (e.g. an installed
+  /// copy).
   init(
     _ arguments: [String], environment: [String: String] = TickerProcess.cleanEnvironment(),
-    stdin: Bool = false
+    stdin: Bool = false, program: String = TickerProcess.executable.path
   ) throws {
     process = try Spawned(
-      TickerProcess.executable.path, arguments, environment: environment,
+      program, arguments, environment: environment,
       standardInput: stdin ? .pipe : .null,
       standardOutput: .pipe, standardError: .pipe)
     stdinHandle = process.standardInput
