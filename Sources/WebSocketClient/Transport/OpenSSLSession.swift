@@ -24,36 +24,19 @@
 
     /// Configures a client connection on `fd` (which must outlive this object's use of it).
     init(
-      fd: Int32, serverName: String, caCertificateFile: String?, trust: SystemTrust
+      fd: Int32, serverName: String, caCertificateFile: String?, trust: SystemTrust,
+      cache: OpenSSLContextCache = .shared
     ) throws(TransportError) {
       var loadError: UnsafePointer<CChar>?
       guard shim_openssl_load(&loadError) != 0 else {
         throw .tlsLibraryMissing(loadError.map { String(cString: $0) } ?? "unknown reason")
       }
       ERR_clear_error()
-      guard let context = SSL_CTX_new(TLS_client_method()) else {
-        throw .tls("SSL_CTX_new failed: \(Self.drainErrors())")
-      }
-      defer { SSL_CTX_free(context) }  // the SSL object keeps its own reference
-      guard shim_SSL_CTX_set_min_proto_version(context, shim_TLS1_2_VERSION()) == 1 else {
-        throw .tls("cannot require TLS 1.2: \(Self.drainErrors())")
-      }
-      _ = shim_SSL_CTX_set_mode(
-        context, shim_SSL_MODE_ENABLE_PARTIAL_WRITE() | shim_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER())
-      let loaded = trust.certificateDirectories.withOptionalCString {
-        shim_SSL_CTX_use_system_trust(context, trust.certificateFileIsSet ? 1 : 0, $0)
-      }
-      guard loaded == 1 else {
-        throw .tls("cannot load the system trust store: \(Self.drainErrors())")
-      }
-      if let caCertificateFile {
-        guard SSL_CTX_load_verify_locations(context, caCertificateFile, nil) == 1 else {
-          throw .tls("cannot load CA certificates from \(caCertificateFile): \(Self.drainErrors())")
-        }
-      }
-      SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
-
-      guard let ssl = SSL_new(context) else { throw .tls("SSL_new failed: \(Self.drainErrors())") }
+      let key = OpenSSLContextCache.Key(caCertificateFile: caCertificateFile, trust: trust)
+      let made = try cache.withContext(
+        for: key, make: { () throws(TransportError) in try Self.makeContext(key) },
+        { context throws(TransportError) in SSL_new(context) })
+      guard let ssl = made else { throw .tls("SSL_new failed: \(Self.drainErrors())") }
       do throws(TransportError) {
         if Self.isIPLiteral(serverName) {
           guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), serverName) == 1 else {
@@ -79,6 +62,37 @@
 
     deinit {
       ssl.withLock { SSL_free($0.pointer) }
+    }
+
+    /// A client context for `key`: TLS 1.2 at least, partial writes, the system's CAs and the CA
+    /// file, peers verified. The caller owns the reference.
+    static func makeContext(_ key: OpenSSLContextCache.Key) throws(TransportError) -> OpaquePointer {
+      guard let context = SSL_CTX_new(TLS_client_method()) else {
+        throw .tls("SSL_CTX_new failed: \(Self.drainErrors())")
+      }
+      do throws(TransportError) {
+        guard shim_SSL_CTX_set_min_proto_version(context, shim_TLS1_2_VERSION()) == 1 else {
+          throw .tls("cannot require TLS 1.2: \(Self.drainErrors())")
+        }
+        _ = shim_SSL_CTX_set_mode(
+          context, shim_SSL_MODE_ENABLE_PARTIAL_WRITE() | shim_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER())
+        let loaded = key.certificateDirectories.withOptionalCString {
+          shim_SSL_CTX_use_system_trust(context, key.certificateFileIsSet ? 1 : 0, $0)
+        }
+        guard loaded == 1 else {
+          throw .tls("cannot load the system trust store: \(Self.drainErrors())")
+        }
+        if let file = key.caCertificateFile {
+          guard SSL_CTX_load_verify_locations(context, file, nil) == 1 else {
+            throw .tls("cannot load CA certificates from \(file): \(Self.drainErrors())")
+          }
+        }
+        SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+        return context
+      } catch {
+        SSL_CTX_free(context)
+        throw error
+      }
     }
 
     /// Makes one attempt of `call` under the lock and classifies the result (reading OpenSSL's

@@ -1,0 +1,128 @@
+#if canImport(COpenSSLShim)
+  import COpenSSLShim
+  import Foundation
+  import Synchronization
+  import Testing
+
+  @testable import WebSocketClient
+
+  /// `OpenSSLContextCache`: a context is made once per trust setting and reused until it is
+  /// `lifetime` old; the least recently used goes when the cache is full; a failure is not kept.
+  /// With real contexts (OpenSSL loaded as the engine loads it).
+  @Suite("OpenSSL context cache")
+  struct OpenSSLContextCacheTests {
+    /// The cache's clock, moved on by the test.
+    final class FakeTime: Sendable {
+      let now = Mutex(ContinuousClock.now)
+    }
+
+    final class Harness: Sendable {
+      let time = FakeTime()
+      let made = Mutex(0)
+      let cache: OpenSSLContextCache
+
+      init(lifetime: Duration = .seconds(100), capacity: Int = 4) throws {
+        var error: UnsafePointer<CChar>?
+        try #require(shim_openssl_load(&error) != 0)
+        let time = self.time
+        cache = OpenSSLContextCache(lifetime: lifetime, capacity: capacity, now: { time.now.withLock { $0 } })
+      }
+
+      /// The context the cache gives for `key`, as a number to compare.
+      func context(_ key: OpenSSLContextCache.Key) throws(TransportError) -> UInt {
+        try cache.withContext(
+          for: key,
+          make: { () throws(TransportError) -> OpaquePointer in
+            made.withLock { $0 += 1 }
+            guard let context = SSL_CTX_new(TLS_client_method()) else { throw .tls("SSL_CTX_new failed") }
+            return context
+          },
+          { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer($0))) })
+      }
+
+      func advance(_ duration: Duration) { time.now.withLock { $0 += duration } }
+    }
+
+    static func key(_ file: String?) -> OpenSSLContextCache.Key {
+      OpenSSLContextCache.Key(
+        caCertificateFile: file, trust: SystemTrust(certificateFileIsSet: false, certificateDirectories: nil))
+    }
+
+    @Test("the same trust setting gets the same context; another gets its own")
+    func reused() throws {
+      let harness = try Harness()
+      let first = try harness.context(Self.key("/a.pem"))
+      #expect(try harness.context(Self.key("/a.pem")) == first)
+      #expect(harness.made.withLock { $0 } == 1)
+      let other = try harness.context(Self.key("/b.pem"))
+      #expect(other != first)
+      let directories = OpenSSLContextCache.Key(
+        caCertificateFile: "/a.pem",
+        trust: SystemTrust(certificateFileIsSet: false, certificateDirectories: "/d"))
+      _ = try harness.context(directories)
+      #expect(harness.made.withLock { $0 } == 3)
+      #expect(harness.cache.count == 3)
+    }
+
+    @Test("a context as old as the lifetime is made again (a changed CA file is read then)")
+    func expires() throws {
+      let harness = try Harness(lifetime: .seconds(100))
+      _ = try harness.context(Self.key(nil))
+      harness.advance(.seconds(99))
+      _ = try harness.context(Self.key(nil))
+      #expect(harness.made.withLock { $0 } == 1)
+      harness.advance(.seconds(1))
+      _ = try harness.context(Self.key(nil))
+      #expect(harness.made.withLock { $0 } == 2)
+      #expect(harness.cache.count == 1)
+    }
+
+    @Test("full: the least recently used context goes")
+    func evictsLeastRecentlyUsed() throws {
+      let harness = try Harness(capacity: 2)
+      _ = try harness.context(Self.key("/a.pem"))
+      _ = try harness.context(Self.key("/b.pem"))
+      _ = try harness.context(Self.key("/a.pem"))  // b is now the least recently used
+      _ = try harness.context(Self.key("/c.pem"))
+      #expect(harness.cache.count == 2)
+      #expect(harness.made.withLock { $0 } == 3)
+      _ = try harness.context(Self.key("/a.pem"))
+      #expect(harness.made.withLock { $0 } == 3)
+      _ = try harness.context(Self.key("/b.pem"))
+      #expect(harness.made.withLock { $0 } == 4)
+    }
+
+    @Test("a context that cannot be made is not kept: the next connection tries again")
+    func failureNotKept() throws {
+      let harness = try Harness()
+      #expect(throws: TransportError.self) {
+        try harness.cache.withContext(
+          for: Self.key("/x.pem"), make: { () throws(TransportError) -> OpaquePointer in throw .tls("no") },
+          { _ in () })
+      }
+      #expect(harness.cache.count == 0)
+      _ = try harness.context(Self.key("/x.pem"))
+      #expect(harness.made.withLock { $0 } == 1)
+    }
+
+    @Test(
+      "a reconnect does not read the CA file again: it verifies after the file is gone",
+      .enabled(if: canTestTLS, "needs the OpenSSL transport (Linux) and the openssl command"))
+    func reconnectUsesTheCachedContext() throws {
+      let ca = try TestCA.shared()
+      let server = try TLSTestServer(ca: ca)
+      let copy = FileManager.default.temporaryDirectory.appendingPathComponent("ca-\(UUID().uuidString).pem")
+        .path
+      try FileManager.default.copyItem(atPath: ca.caFile, toPath: copy)
+      let trust = SystemTrust(certificateFileIsSet: false, certificateDirectories: "/nonexistent")
+      func connect() throws -> TLSStream {
+        let tcp = try TCPStream.connect(host: "127.0.0.1", port: server.port, timeout: 30)
+        return try TLSStream(
+          over: tcp, serverName: "localhost", caCertificateFile: copy, timeout: 30, trust: trust)
+      }
+      try connect().close()
+      try FileManager.default.removeItem(atPath: copy)
+      try connect().close()
+    }
+  }
+#endif
