@@ -11,14 +11,24 @@ public struct FileDescriptorWriter: Sendable {
   public enum Failure: Error, Equatable { case readerGone, failed(Int32) }
 
   public let fd: Int32
+  /// Called before a write that finds the descriptor without room (its reader is behind), as
+  /// the write then waits: the event "the pipe is full", which no system call gives, for tests.
+  public let onFull: (@Sendable () -> Void)?
 
-  public init(fd: Int32) { self.fd = fd }
+  public init(fd: Int32, onFull: (@Sendable () -> Void)? = nil) {
+    self.fd = fd
+    self.onFull = onFull
+  }
 
   public func write(_ bytes: [UInt8]) throws(Failure) {
     var failure: Failure?
     bytes.withUnsafeBytes { raw in
       var offset = 0
       while offset < raw.count {
+        if let onFull {
+          var probe = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+          if poll(&probe, 1, 0) == 0 { onFull() }
+        }
         let n = Glibc_write(fd, raw.baseAddress! + offset, raw.count - offset)
         if n >= 0 {
           offset += n

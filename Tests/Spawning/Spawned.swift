@@ -77,7 +77,7 @@ package final class Spawned: Sendable {
   private let state: State
 
   /// Shared with the reaping thread, which must not keep the handle alive.
-  private final class State: Sendable {
+  fileprivate final class State: Sendable {
     let pid: pid_t
     /// nil while the child has not been reaped. Reaping happens under this lock, and so does
     /// every signal: a signal never reaches another process that reused the pid.
@@ -202,17 +202,32 @@ package final class Spawned: Sendable {
 
   /// Waits at most `seconds` for the child to end; nil when it still runs. Blocks the calling
   /// thread: from async code use `exited(within:)`.
-  package func waitForExit(within seconds: Double) -> Termination? {
-    guard state.ended.wait(timeout: .now() + seconds) == .success else { return nil }
-    state.ended.signal()  // for the next waiter
-    return termination
-  }
+  package func waitForExit(within seconds: Double) -> Termination? { reaping.wait(within: seconds) }
 
   /// `waitForExit(within:)` on a thread of its own, never one of the concurrency pool's.
   package func exited(within seconds: Double) async -> Termination? {
-    await withCheckedContinuation { continuation in
-      DedicatedThread.start(stackBytes: 256 << 10) {
-        continuation.resume(returning: self.waitForExit(within: seconds))
+    await reaping.reaped(within: seconds)
+  }
+
+  /// The child's reaping, which outlives this handle: a test can drop the handle (which kills
+  /// the child) and still wait for the child to be reaped.
+  package var reaping: Reaping { Reaping(state: state) }
+
+  package struct Reaping: Sendable {
+    fileprivate let state: State
+
+    /// Waits at most `seconds` until the child has ended and been reaped (its pid and /proc
+    /// entry are gone then); nil when it still runs. Blocks the calling thread.
+    package func wait(within seconds: Double) -> Termination? {
+      guard state.ended.wait(timeout: .now() + seconds) == .success else { return nil }
+      state.ended.signal()  // for the next waiter
+      return state.termination.withLock { $0 }
+    }
+
+    /// `wait(within:)` on a thread of its own, never one of the concurrency pool's.
+    package func reaped(within seconds: Double) async -> Termination? {
+      await withCheckedContinuation { continuation in
+        DedicatedThread.start(stackBytes: 256 << 10) { continuation.resume(returning: wait(within: seconds)) }
       }
     }
   }

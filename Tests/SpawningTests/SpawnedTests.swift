@@ -168,17 +168,20 @@ struct SpawnedTests {
 
   @Test("no zombie remains: a child that ends is reaped unasked; a dropped handle kills and reaps")
   func noZombie() async throws {
+    // Reaped before `exited` answers: the pid and its /proc entry are gone by then.
     let quick = try Spawned("/bin/true")
     #expect(await quick.exited(within: 30) == .exited(0))
-    #expect(await eventually { Self.isGone(quick.pid) })
+    #expect(Self.isGone(quick.pid))
     var pid: pid_t = 0
+    var reaping: Spawned.Reaping?
     do {
       let dropped = try Self.waiter()
       pid = dropped.pid
+      reaping = dropped.reaping
       #expect(!Self.isGone(pid))
     }
-    let droppedPID = pid
-    #expect(await eventually { Self.isGone(droppedPID) }, "/proc/\(droppedPID) remains")
+    #expect(await reaping?.reaped(within: 30) == .signaled(SIGKILL))
+    #expect(Self.isGone(pid), "/proc/\(pid) remains")
   }
 
   /// A child that never ends on its own: `cat` reading a stdin pipe whose other end the handle
@@ -192,16 +195,5 @@ struct SpawnedTests {
     var status: Int32 = 0
     let waited = waitpid(pid, &status, WNOHANG)
     return waited == -1 && errno == ECHILD && !FileManager.default.fileExists(atPath: "/proc/\(pid)")
-  }
-
-  /// Polls `condition` until it holds or 30 s pass (a hang guard only). Only for "/proc has no
-  /// entry for the pid", which no event announces; an exit is awaited with `exited(within:)`.
-  func eventually(_ condition: @escaping @Sendable () -> Bool) async -> Bool {
-    let limit = ContinuousClock.now + .seconds(30)
-    while ContinuousClock.now < limit {
-      if condition() { return true }
-      try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
   }
 }

@@ -47,20 +47,20 @@ struct FeedLibraryTests {
         provider: FinnhubProvider(), engine: NativeEngine(), url: server.url,
         session: SessionConfiguration(maxRetries: 0), mode: .everyTrade, symbols: ["AAPL"])
     ) { _ in }
+    // Nobody reads until the pipe is full (the writer finds no room and waits): what comes
+    // after waits in the output's queue and the feed holds back; it never stops nor loses a line.
+    // The writer says when it finds the pipe full (or the feed ends, should the pipe have turned
+    // out larger than asked); the reader, a thread of its own, waits for that.
+    let full = DispatchSemaphore(value: 0)
     let writer = QuoteWriter(
-      formatter: PriceOnlyFormatter(), writer: FileDescriptorWriter(fd: writeEnd), limit: nil)
+      formatter: PriceOnlyFormatter(), writer: FileDescriptorWriter(fd: writeEnd, onFull: { full.signal() }),
+      limit: nil)
     let output = StdoutOutput.start(on: feed, writer: writer)
     let run = Task { await feed.run() }
-    // Nobody reads until the pipe is full (its write end no longer writable): what comes after
-    // waits in the output's queue and the feed holds back; it never stops nor loses a line. The
-    // reader is a thread of its own that looks every millisecond (no event says a pipe is full).
-    let ended = Mutex(false)
     let reader = Task {
       await withCheckedContinuation { (continuation: CheckedContinuation<[UInt8], Never>) in
         DedicatedThread.start {
-          var probe = pollfd(fd: writeEnd, events: Int16(POLLOUT), revents: 0)
-          // (Or once the feed ended, should the pipe have turned out larger than asked.)
-          while poll(&probe, 1, 0) != 0 && !ended.withLock({ $0 }) { usleep(1000) }
+          full.wait()
           var out: [UInt8] = []
           var chunk = [UInt8](repeating: 0, count: 4096)
           while true {
@@ -74,7 +74,7 @@ struct FeedLibraryTests {
     }
     let outcome = await run.value
     await output.value
-    ended.withLock { $0 = true }
+    full.signal()
     close(writeEnd)
     let lines = String(decoding: await reader.value, as: UTF8.self).split(separator: "\n").map(String.init)
     close(readEnd)
