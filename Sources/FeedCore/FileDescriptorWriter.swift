@@ -11,8 +11,10 @@ public struct FileDescriptorWriter: Sendable {
   public enum Failure: Error, Equatable { case readerGone, failed(Int32) }
 
   public let fd: Int32
-  /// Called before a write that finds the descriptor without room (its reader is behind), as
-  /// the write then waits: the event "the pipe is full", which no system call gives, for tests.
+  /// Called when a write finds the descriptor without room for all it has (its reader is
+  /// behind), just before the write waits: the event "the pipe is full", which no system call
+  /// gives, for tests. Where the descriptor cannot write without waiting (`writeWithoutWaiting`
+  /// is `.unsupported`), a poll for room decides instead, which misses a write that fits in part.
   public let onFull: (@Sendable () -> Void)?
 
   public init(fd: Int32, onFull: (@Sendable () -> Void)? = nil) {
@@ -26,8 +28,23 @@ public struct FileDescriptorWriter: Sendable {
       var offset = 0
       while offset < raw.count {
         if let onFull {
-          var probe = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-          if poll(&probe, 1, 0) == 0 { onFull() }
+          // What the descriptor takes at once goes out without waiting; only when something is
+          // left does the write below wait, and that is announced first. (A poll for room
+          // would miss a large write that fits in part and then waits inside the kernel.)
+          var full = true
+          switch writeWithoutWaiting(UnsafeRawBufferPointer(rebasing: raw[offset...])) {
+          case .wrote(let n):
+            offset += n
+            if offset == raw.count { return }
+          case .wouldBlock: break
+          case .unsupported:
+            var probe = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            full = poll(&probe, 1, 0) == 0
+          case .failed(let reason):
+            failure = reason
+            return
+          }
+          if full { onFull() }
         }
         let n = Glibc_write(fd, raw.baseAddress! + offset, raw.count - offset)
         if n >= 0 {

@@ -90,6 +90,41 @@ import WebSocketClient
     close(w)
   }
 
+  @Test("onFull: a write larger than the empty pipe says so before it waits; one that fits says nothing")
+  func onFullAnnouncesTheWait() async {
+    _ = Self.ignoringBrokenPipes
+    guard Self.pipeTakesNoWait() else { return }
+    // Fits: nothing to announce.
+    let (r0, w0) = Self.pipe()
+    let quiet = Mutex(0)
+    let roomy = FileDescriptorWriter(fd: w0) { quiet.withLock { $0 += 1 } }
+    #expect((try? roomy.write(Array("1\n".utf8))) != nil)
+    #expect(quiet.withLock { $0 } == 0)
+    close(w0)
+    close(r0)
+    // The pipe is empty before this write, which fits only in part: a poll for room sees room,
+    // and the write then waits in the kernel. The reader starts only once it is told (or after
+    // the bound, and then the count below fails the test).
+    let (r, w) = Self.pipe(size: 4096)
+    let full = DispatchSemaphore(value: 0)
+    let announced = Mutex(0)
+    let writer = FileDescriptorWriter(fd: w) {
+      announced.withLock { $0 += 1 }
+      full.signal()
+    }
+    let reader = Task { await Self.readOnThread(r, after: full) }
+    let big = [UInt8](repeating: 2, count: 64 << 10)
+    // A write that waits, on a thread of its own (never one of the concurrency pool's).
+    let thread = ThreadExecutor()
+    defer { thread.stop() }
+    let wrote = await Task(executorPreference: thread) { (try? writer.write(big)) != nil }.value
+    #expect(wrote)
+    #expect(announced.withLock { $0 } >= 1)
+    close(w)
+    #expect(await reader.value.count == big.count)
+    close(r)
+  }
+
   @Test("a full pipe: the direct write keeps the lines for the consumer, which writes them first")
   func directWriteFallsBack() async throws {
     _ = Self.ignoringBrokenPipes

@@ -57,10 +57,12 @@ struct FeedLibraryTests {
       limit: nil)
     let output = StdoutOutput.start(on: feed, writer: writer)
     let run = Task { await feed.run() }
+    let told = Mutex(false)
     let reader = Task {
       await withCheckedContinuation { (continuation: CheckedContinuation<[UInt8], Never>) in
         DedicatedThread.start {
-          full.wait()
+          // Bounded, so that a writer that waits without saying so fails the test, not hangs it.
+          told.withLock { $0 = full.wait(timeout: .now() + 30) == .success }
           var out: [UInt8] = []
           var chunk = [UInt8](repeating: 0, count: 4096)
           while true {
@@ -78,6 +80,7 @@ struct FeedLibraryTests {
     close(writeEnd)
     let lines = String(decoding: await reader.value, as: UTF8.self).split(separator: "\n").map(String.init)
     close(readEnd)
+    #expect(told.withLock { $0 }, "the writer waited for the pipe without saying so")
     #expect(lines == (0..<count).map { String(100_000 + $0) })
     #expect(outcome == .serverClosed(CloseStatus(code: .normalClosure)), "\(outcome)")
   }
