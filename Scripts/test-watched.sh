@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 # A session of its own, so that the whole tree (swift test, the test process, what the tests
 # started) can be found and stopped.
 : > "$log"
-setsid stdbuf -oL -eL swift test "$@" >> "$log" 2>&1 < /dev/null &
+setsid -w stdbuf -oL -eL swift test "$@" >> "$log" 2>&1 < /dev/null &
 runner=$!
 tail -n +1 -f --pid="$runner" "$log" &
 follower=$!
@@ -33,10 +33,20 @@ while kill -0 "$runner" 2> /dev/null; do
 done
 
 if ((timed_out)); then
+  # The new session's leader: the runner, unless setsid had to fork (where its caller leads a
+  # process group; a script's background job does not), then the runner's child. Never the
+  # caller's session.
+  leader=$runner
+  [ "$(ps -o sid= -p "$leader" | tr -d ' ')" = "$leader" ] || leader=$(pgrep -P "$runner" | head -1)
+  if [ -n "$leader" ] && [ "$(ps -o sid= -p "$leader" | tr -d ' ')" = "$leader" ]; then
+    tree=(-s "$leader")
+  else
+    tree=(-P "$runner")
+  fi
   {
     echo "test-watched: swift test still running after $limit s: stopping it"
     if command -v gdb > /dev/null; then
-      for pid in $(pgrep -s "$runner" -f '\.xctest' || true); do
+      for pid in $(pgrep "${tree[@]}" -f '\.xctest' || true); do
         echo "test-watched: the threads of $pid, where they wait"
         # Each thread, with the frames in this project's code.
         timeout 120 gdb -p "$pid" -batch -ex 'thread apply all bt 16' 2> /dev/null \
@@ -46,9 +56,9 @@ if ((timed_out)); then
   } >> "$log"
   # By session: swift test puts the test process in a process group of its own, and so do
   # the tests some of the children they start.
-  pkill -TERM -s "$runner"
+  pkill -TERM "${tree[@]}"
   sleep 10
-  pkill -KILL -s "$runner"
+  pkill -KILL "${tree[@]}"
 fi
 wait "$runner"
 status=$?
