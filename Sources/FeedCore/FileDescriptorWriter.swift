@@ -28,23 +28,14 @@ public struct FileDescriptorWriter: Sendable {
       var offset = 0
       while offset < raw.count {
         if let onFull {
-          // What the descriptor takes at once goes out without waiting; only when something is
-          // left does the write below wait, and that is announced first. (A poll for room
-          // would miss a large write that fits in part and then waits inside the kernel.)
-          var full = true
-          switch writeWithoutWaiting(UnsafeRawBufferPointer(rebasing: raw[offset...])) {
-          case .wrote(let n):
+          switch sendWhatFits(UnsafeRawBufferPointer(rebasing: raw[offset...]), announcingAWait: onFull) {
+          case .success(let n):
             offset += n
             if offset == raw.count { return }
-          case .wouldBlock: break
-          case .unsupported:
-            var probe = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-            full = poll(&probe, 1, 0) == 0
-          case .failed(let reason):
+          case .failure(let reason):
             failure = reason
             return
           }
-          if full { onFull() }
         }
         let n = Glibc_write(fd, raw.baseAddress! + offset, raw.count - offset)
         if n >= 0 {
@@ -61,6 +52,27 @@ public struct FileDescriptorWriter: Sendable {
   }
 
   public func write(_ text: String) throws(Failure) { try write(Array(text.utf8)) }
+
+  /// For `onFull`: sends what the descriptor takes at once, and calls `onFull` when something
+  /// is left, which the write that follows then waits to send; the bytes sent. (A poll for room
+  /// would miss a large write that fits in part and then waits inside the kernel.)
+  private func sendWhatFits(
+    _ bytes: UnsafeRawBufferPointer, announcingAWait onFull: () -> Void
+  ) -> Result<Int, Failure> {
+    switch writeWithoutWaiting(bytes) {
+    case .wrote(let n):
+      if n < bytes.count { onFull() }
+      return .success(n)
+    case .wouldBlock:
+      onFull()
+    case .unsupported:
+      var probe = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+      if poll(&probe, 1, 0) == 0 { onFull() }
+    case .failed(let reason):
+      return .failure(reason)
+    }
+    return .success(0)
+  }
 
   /// What `writeWithoutWaiting` did.
   public enum Attempt: Equatable, Sendable {
