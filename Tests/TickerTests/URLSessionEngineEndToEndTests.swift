@@ -136,7 +136,9 @@ struct URLSessionEngineEndToEndTests {
 
   @Test("a refused TCP connection is the same error as on the native engine")
   func connectionRefused() async throws {
-    let port = try Self.closedPort()
+    let refusing = try RefusingPort()
+    defer { refusing.close() }
+    let port = refusing.port
     let client = try PluginClient(.backports)
     let error = await client.connect("ws://127.0.0.1:\(port)/")
     await client.quit()
@@ -182,10 +184,32 @@ struct URLSessionEngineEndToEndTests {
   }
 
   /// A loopback port with nothing listening (bound, then closed).
-  static func closedPort() throws -> Int {
-    let listener = try TCPListener(host: "127.0.0.1", port: 0)
-    let port = listener.port
-    listener.close()
-    return port
+}
+
+/// A loopback port bound but not listening while this is open: connecting to it is refused,
+/// and nothing else can take the port meanwhile (a port closed again, the tests' other servers
+/// binding ports all the time, was once taken between the two engines' attempts).
+struct RefusingPort {
+  let fd: Int32
+  let port: Int
+
+  init() throws {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    try #require(fd >= 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+      }
+    }
+    if !bound { _ = Glibc.close(fd) }
+    try #require(bound, "bind: errno \(errno)")
+    self.fd = fd
+    port = Int(UInt16(bigEndian: address.sin_port))
   }
+
+  func close() { _ = Glibc.close(fd) }
 }
