@@ -35,10 +35,10 @@ struct URLSessionTickerTests {
   @Test(
     "--engine urlsession with libcurl 8.14.1: prices from FeedServer, and a warning naming the known limits")
   func forcedWorks() async throws {
-    let run = try await TickerProcess.run(
-      ["--demo", "--count", "3", "--engine", "urlsession", "-v"],
-      environment: URLSessionHarness.environment(.backports))
-    #expect(run.status == 0, "\(run.stderr)")
+    let run = try await URLSessionHarness.runTicker([
+      "--demo", "--count", "3", "--engine", "urlsession", "-v",
+    ])
+    #expect(run.status == 0, "\(run.termination?.description ?? "did not end"): \(run.stderr)")
     #expect(run.stdoutLines.count == 3)
     #expect(run.stdoutLines.allSatisfy { $0.contains("\tBINANCE:BTCUSDT\t") })
     #expect(run.stderr.contains("ticker: warning: the URLSession engine on Linux has known corelibs"))

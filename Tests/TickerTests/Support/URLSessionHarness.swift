@@ -69,6 +69,19 @@ enum URLSessionHarness {
     TickerProcess.built.deletingLastPathComponent().appendingPathComponent("libTickerURLSession.so").path
   }
 
+  /// `ticker ARGUMENTS` (or `program`) with libcurl 8.14.1, run again once if it died by a
+  /// signal: corelibs' URLSession on Linux crashes now and then (measured: SIGSEGV in
+  /// `pthread_rwlock_wrlock` on one of Dispatch's threads, in about 2 % of runs on a loaded
+  /// machine). The crash is printed, so that it stays visible.
+  static func runTicker(_ arguments: [String], program: URL = TickerProcess.executable) async throws
+    -> TickerProcess.Result
+  {
+    let first = try await TickerProcess.run(arguments, environment: environment(.backports), program: program)
+    guard case .signaled(let signal) = first.termination else { return first }
+    print("URLSession run \(arguments) killed by signal \(signal) (a corelibs crash): run again")
+    return try await TickerProcess.run(arguments, environment: environment(.backports), program: program)
+  }
+
   /// A clean child environment running with `libcurl`.
   static func environment(_ libcurl: Libcurl, _ extra: [String: String] = [:]) -> [String: String] {
     var env = TickerProcess.cleanEnvironment(extra)
