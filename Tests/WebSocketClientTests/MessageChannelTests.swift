@@ -224,6 +224,40 @@ import WebSocketClient
     #expect(await cancelled.waitForRoom() == false)
   }
 
+  @Test("a task waiting for room returns false when it is cancelled, without the consumer")
+  func waitForRoomEndsOnCancellation() async {
+    let channel = MessageChannel<Int>(capacity: 1)
+    channel.push(1)
+    let waiter = Task { await channel.waitForRoom() }
+    while channel.waitingProducerCount == 0 { await Task.yield() }
+    waiter.cancel()
+    // Nobody reads the channel: only the cancellation can release the waiter.
+    let released = await pollUntil(seconds: 20) { channel.waitingProducerCount == 0 }
+    #expect(released, "the cancelled task stayed parked")
+    if !released { channel.cancel() }  // let the test end even so
+    #expect(await waiter.value == false)
+    #expect(channel.bufferedCount == 1)
+    // Already cancelled: returns at once.
+    let late = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return await channel.waitForRoom()
+    }
+    #expect(await late.value == false)
+    #expect(channel.waitingProducerCount == 0)
+  }
+
+  @Test("a cancelled sender still waits for room and delivers: what it carries is not lost")
+  func cancelledSenderStillDelivers() async throws {
+    let channel = MessageChannel<Int>(capacity: 1)
+    channel.push(1)
+    let sender = Task { await channel.send(2) }
+    while channel.waitingProducerCount == 0 { await Task.yield() }
+    sender.cancel()
+    #expect(try await channel.nextBatch() == [1])
+    #expect(await sender.value)
+    #expect(try await channel.nextBatch() == [2])
+  }
+
   @Test("waitUntilConsumed returns at once when the consumer is gone")
   func waitUntilConsumedAfterCancel() {
     let channel = MessageChannel<Int>(capacity: 8)

@@ -55,6 +55,45 @@ struct SessionReconnectTests {
     }
   }
 
+  @Test("a reconnect while the consumer is behind lets the old connection go at once")
+  func reconnectWhileHeldBackReleasesTheOldConnection() async throws {
+    // Its close never completes, so only the session's reader can release its messages.
+    let first = FakeConnection(closeHangs: true)
+    let second = FakeConnection()
+    let h = SessionHarness([.succeed(first), .succeed(second)]).start()
+    #expect(await h.next() == .connected(attempt: 0))
+    let sent = (0..<600).map { WebSocketMessage.text("m\($0)") }
+    for message in sent { first.deliver(message) }
+    // The session's events fill up (512) and its reader waits for room, reading no further.
+    let events = h.session.events
+    let heldBack = await pollUntil(seconds: 20) { events.waitingProducerCount == 1 }
+    #expect(heldBack, "the reader never waited for room")
+    h.session.reconnect(reason: "test")
+    // Nobody reads the events meanwhile: the reader must still leave, and release the first
+    // connection's messages (a real connection's reader thread may be blocked on them).
+    let released = await pollUntil(seconds: 20) { !first.messages.forcePush(.text("late")) }
+    #expect(released, "the old connection's messages are still taken")
+    #expect(events.waitingProducerCount == 0)
+    // What came through is the messages in order, then the disconnection, then the new connection.
+    var received: [WebSocketMessage] = []
+    var next = await h.next()
+    while case .message(let message) = next {
+      received.append(message)
+      next = await h.next()
+    }
+    #expect(received == Array(sent.prefix(received.count)))
+    #expect(received.count >= 500)
+    guard case .disconnected(.requested("test"), attempt: 1, let delay) = next else {
+      Issue.record("expected the requested disconnection, got \(String(describing: next))")
+      return
+    }
+    await h.clock.advanceWhenArmed(by: delay)
+    #expect(await h.next() == .connected(attempt: 1))
+    first.end(.error(.abnormalClosure))
+    await h.session.stop()
+    #expect(await h.rest() == [.ended(.stopped)])
+  }
+
   @Test(arguments: [
     (CloseCode.goingAway, "restart"), (.noStatusReceived, ""), (.internalServerError, ""),
     (.serviceRestart, ""), (.tryAgainLater, "later"),

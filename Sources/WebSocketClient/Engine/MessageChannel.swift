@@ -36,7 +36,9 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
     /// The parked consumer's relay (`nextBatch(relay:)`): producers hand batches to it.
     var relay: (@Sendable ([Element]) -> Relayed)?
     var blockedThreads = 0
-    var waitingSenders: [CheckedContinuation<Void, Never>] = []
+    /// Tasks suspended until there is room, by the id they parked with.
+    var waitingSenders: [(id: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    var nextSenderID = 0
     /// Threads in `waitUntilConsumed`.
     var drainWaiters = 0
   }
@@ -159,20 +161,39 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
       case .accepted: return true
       case .closed: return false
       case .full:
-        await parkUntilRoom()
+        await parkUntilRoom(cancellable: false)
       }
     }
   }
 
-  /// Suspends the calling task until the channel has room, is finished or its consumer is gone.
-  private func parkUntilRoom() async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let resumeNow = state.withLock { state -> Bool in
-        if !isFull(state) || state.finished || state.consumerGone { return true }
-        state.waitingSenders.append(continuation)
-        return false
+  /// Suspends the calling task until the channel has room, is finished or its consumer is gone;
+  /// if `cancellable`, also until the task is cancelled (at once when it already is). A sender
+  /// is not cancellable: what it carries would be lost.
+  private func parkUntilRoom(cancellable: Bool) async {
+    let id = state.withLock { state in
+      defer { state.nextSenderID &+= 1 }
+      return state.nextSenderID
+    }
+    let park = {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let resumeNow = self.state.withLock { state -> Bool in
+          if !self.isFull(state) || state.finished || state.consumerGone { return true }
+          if cancellable && Task.isCancelled { return true }
+          state.waitingSenders.append((id, continuation))
+          return false
+        }
+        if resumeNow { continuation.resume() }
       }
-      if resumeNow { continuation.resume() }
+    }
+    guard cancellable else { return await park() }
+    await withTaskCancellationHandler(operation: park) {
+      // Parked (then it is taken out and resumed here), or not yet (then it sees the
+      // cancellation under the lock and does not park), or already resumed (nothing to do).
+      let parked = self.state.withLock { state -> CheckedContinuation<Void, Never>? in
+        guard let index = state.waitingSenders.firstIndex(where: { $0.id == id }) else { return nil }
+        return state.waitingSenders.remove(at: index).continuation
+      }
+      parked?.resume()
     }
   }
 
@@ -279,8 +300,9 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
   private func wakeAllProducers(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
     for _ in 0..<state.blockedThreads { space.signal() }
     state.blockedThreads = 0
+    if state.waitingSenders.isEmpty { return [] }
     defer { state.waitingSenders = [] }
-    return state.waitingSenders
+    return state.waitingSenders.map(\.continuation)
   }
 
   /// Blocks the calling (producer) thread until the consumer has taken everything buffered and is
@@ -319,7 +341,9 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
     }
   }
 
-  /// Suspends the calling task while the channel is full. False when the channel is closed.
+  /// Suspends the calling task while the channel is full. False when the channel is closed, and
+  /// when the task is cancelled while it waits (it then returns at once: it carries nothing that
+  /// would be lost, and a cancelled reader should not stay parked until the consumer catches up).
   @discardableResult
   public func waitForRoom() async -> Bool {
     while true {
@@ -331,7 +355,8 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
       case .accepted: return true
       case .closed: return false
       case .full:
-        await parkUntilRoom()
+        if Task.isCancelled { return false }
+        await parkUntilRoom(cancellable: true)
       }
     }
   }

@@ -179,6 +179,13 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
             forwarding.setHeldBack(true)
             await events.waitForRoom()
             forwarding.setHeldBack(false)
+            // Left for another connection or the end while held back: let the connection's
+            // reader go now (it may be blocked on its own full channel), not once our consumer
+            // has caught up.
+            if Task.isCancelled {
+              connection.messages.cancel()
+              break
+            }
           }
           guard let batch = try await connection.messages.nextBatch(relay: relay) else { break }
           if !batch.isEmpty { forward(batch) }
