@@ -120,6 +120,9 @@ final class RunningTicker: @unchecked Sendable {
   func peakResidentKilobytes() -> Int? { statusField("VmHWM:") }
 
   /// The files the process has mapped (from /proc/PID/maps), nil once it has exited.
+  /// The process id while the ticker runs; nil once it has ended.
+  var pid: Int32? { process.isRunning ? process.pid : nil }
+
   func mappedFiles() -> Set<String>? {
     guard process.isRunning,
       let maps = try? String(contentsOfFile: "/proc/\(process.pid)/maps", encoding: .utf8)
