@@ -67,8 +67,11 @@ W1S W1 over wss://: the same blast behind a TLS relay in
 W1T W1 with the static build (Scripts/build-static.sh: `-static-executable`, no shared library),
     the ticker Scripts/install.sh installs: websocat, the dynamically linked ticker (W1's) and the
     static one alternating on W1's blast (--runs each), then the static one over wss:// (W1S's
-    relay; it loads the system's OpenSSL); a counting pass for each. Issue 11's memory must
-    (≤ 10.5 MB over ws:// and wss://) and goal (websocat's) are judged here, on the static ticker.
+    relay; OpenSSL is linked into it), with the environment's SSL_CERT_FILE and SSL_CERT_DIR
+    and without them (a stock system's trust: the hashed /etc/ssl/certs), websocat over the same
+    relay beside it; a counting pass for each. Issue 11's memory must (≤ 10.5 MB over ws:// and
+    wss://) and goal (websocat's) are judged here, on the static ticker, with the environment's
+    trust.
 W1Z W1 compressed: `feedserve --blast N --verbatim --deflate` agrees on permessage-deflate (RFC 7692)
     with a client that offers it and sends one batch of 1000 messages compressed once (context
     takeover inside the batch, a fresh window at each batch's start) again and again. `ticker
@@ -216,7 +219,12 @@ class Bench:
         static = pathlib.Path(built.stdout.strip().splitlines()[-1])
         n = self.args.messages
         names = ("websocat", "ticker", "ticker static")
-        out: dict = {"messages": n, "runs": {name: [] for name in names}, "wss": [], "count": {}}
+        out: dict = {"messages": n, "runs": {name: [] for name in names}, "wss": [], "wss_stock": [],
+                     "wss_websocat": [], "count": {}}
+        # A stock Debian system sets neither variable: OpenSSL then reads the one CA a chain
+        # needs from the hashed /etc/ssl/certs. With SSL_CERT_FILE (as on this project's build
+        # machines) it parses the whole bundle, as the ticker must: both are measured.
+        stock_env = {k: v for k, v in self.ticker_env.items() if k not in ("SSL_CERT_FILE", "SSL_CERT_DIR")}
         directory = pathlib.Path(tempfile.mkdtemp(prefix="bench-tls-"))
 
         def command(name: str, url: str, *extra) -> list:
@@ -231,12 +239,17 @@ class Bench:
                     with FeedServe(self.feedserve, "--blast", n, "--verbatim") as server:
                         out["runs"][name].append(self.measured_run(
                             f"W1T {name}", command(name, server.url), None if name == "websocat" else self.ticker_env))
-                with FeedServe(self.feedserve, "--blast", n, "--verbatim") as server:
-                    relay = TLSRelay(server.port, directory)
-                    out["wss"].append(self.measured_run(
-                        "W1T ticker static over wss://", command("ticker static", relay.url, "--cacert", relay.ca_file),
-                        self.ticker_env))
-                    relay.close()
+                secure = [("wss_websocat", "websocat over wss://", [self.websocat, "-t", "-U", "--no-close",
+                                                                     "--insecure"], None),
+                          ("wss", "ticker static over wss://", None, self.ticker_env),
+                          ("wss_stock", "ticker static over wss://, stock trust", None, stock_env)]
+                for key, label, websocat, env in secure:
+                    with FeedServe(self.feedserve, "--blast", n, "--verbatim") as server:
+                        relay = TLSRelay(server.port, directory)
+                        cmd = ([*websocat, relay.url] if websocat
+                               else command("ticker static", relay.url, "--cacert", relay.ca_file))
+                        out[key].append(self.measured_run(f"W1T {label}", cmd, env))
+                        relay.close()
             with FeedServe(self.feedserve, "--blast", n, "--verbatim") as server:
                 lines, status, stderr = count_lines(command("ticker static", server.url), env=self.ticker_env)
             out["count"]["ws"] = lines
@@ -787,8 +800,11 @@ def report(results: dict, info: dict, judge: bool = True) -> list[str]:
                   f"alternating; lines counted: ws:// {w1t['count'].get('ws', 0):,}, wss:// "
                   f"{w1t['count'].get('wss', 0):,}",
                   run_header(f"{'consumer':<22}")]
-        for label, runs in [*w1t["runs"].items(), ("ticker static, wss://", w1t["wss"])]:
-            lines.append(run_row(f"{label:<22}", runs, n))
+        secure = [("websocat, wss://", w1t.get("wss_websocat", [])), ("ticker static, wss://", w1t["wss"]),
+                  ("  stock trust", w1t.get("wss_stock", []))]
+        for label, runs in [*w1t["runs"].items(), *secure]:
+            if runs:
+                lines.append(run_row(f"{label:<22}", runs, n))
         rss = median_of(w1t["runs"]["ticker static"], "maxrss_kb") / 1024
         rss_tls = median_of(w1t["wss"], "maxrss_kb") / 1024
         wall_ratio = median_of(w1t["runs"]["ticker static"], "wall_s") / median_of(w1t["runs"]["websocat"], "wall_s")

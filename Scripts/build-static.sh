@@ -7,9 +7,9 @@
 # It is built in its own scratch directory (.build/static), so the default build in .build stays
 # as it is. What it cannot do itself: the URLSession engine (its plugin brings a second Swift
 # runtime and C library); `--engine urlsession` runs the companion Scripts/install.sh puts beside
-# it, the dynamically linked build, or exits 69 saying it is missing. OpenSSL is still loaded for
-# wss:// from the system's libssl.so.3, with the C library it needs (glibc's static dlopen: the
-# same glibc must be installed at run time, as it is where it was built).
+# it, the dynamically linked build, or exits 69 saying it is missing. OpenSSL is linked in, as
+# glibc and zlib are: after a security update of Debian's libssl-dev, build and install again
+# (`ticker --version` names the OpenSSL inside).
 #
 # Linked by lld with Scripts/ticker.order (Scripts/make-order-file.py): the functions the ticker
 # runs are placed together at the start of its code, so that the few page-cache folios holding
@@ -18,12 +18,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch=.build/static
 order=$PWD/Scripts/ticker.order
+# OpenSSL linked in from Debian's libssl-dev (libssl.a, libcrypto.a): no libssl.so.3 and no
+# second, shared glibc to load for wss:// (README "Build and install").
+lib=/usr/lib/$(uname -m)-linux-gnu
+for archive in libssl.a libcrypto.a; do
+  [ -e "$lib/$archive" ] || { echo "build-static: no $lib/$archive (apt-get install libssl-dev)" >&2; exit 1; }
+done
 ticker=$(swift build -c release --scratch-path "$scratch" --show-bin-path)/ticker
 # SwiftPM does not know the order file: a binary older than it is linked again.
 if [ -e "$ticker" ] && [ "$ticker" -ot "$order" ]; then rm -f "$ticker"; fi
 swift build -c release --product ticker --scratch-path "$scratch" \
   --static-swift-stdlib -Xswiftc -static-executable \
-  -Xswiftc -use-ld=lld -Xlinker --symbol-ordering-file="$order" -Xlinker --no-warn-symbol-ordering >&2
+  -Xswiftc -use-ld=lld -Xlinker --symbol-ordering-file="$order" -Xlinker --no-warn-symbol-ordering \
+  -Xcc -DTICKER_STATIC_OPENSSL -Xlinker "$lib/libssl.a" -Xlinker "$lib/libcrypto.a" >&2
 
 # Checks that fail the script: it is one file that needs no library, it runs the demo, and,
 # without a companion, it refuses the URLSession engine with its documented exit code and reason.

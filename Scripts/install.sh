@@ -17,8 +17,9 @@
 #                                                    # copy what is built, without building
 #
 # The dynamically linked build uses the Swift runtime libraries of the toolchain that built it
-# (found through its RUNPATH): keep the toolchain where it is. Both load the system's libssl.so.3
-# for wss://.
+# (found through its RUNPATH): keep the toolchain where it is; it loads the system's libssl.so.3
+# for wss://. The static build has OpenSSL linked in: install again after OpenSSL's security
+# updates (`ticker --version` names it).
 set -euo pipefail
 
 usage() { echo "usage: bash Scripts/install.sh [--prefix DIR] [--dynamic] [--from BUILD_DIR [--static FILE]]"; }

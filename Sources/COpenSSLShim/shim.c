@@ -20,7 +20,11 @@
 // OpenSSL function the engine calls is defined here under its own name, hidden (never
 // exported, so another copy of OpenSSL in the process, e.g. libcurl's, is not interposed), and
 // forwards to the loaded library's. They must not be called before a successful load.
+// The static build links OpenSSL in instead (TICKER_STATIC_OPENSSL, Scripts/build-static.sh):
+// then none of this exists, and the calls go to OpenSSL's own functions.
 
+#ifndef TICKER_STATIC_OPENSSL
+#define OSSL(name) p_##name
 static void *libssl = NULL;
 static char load_error[256] = "";
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -118,6 +122,18 @@ HIDDEN int X509_VERIFY_PARAM_set1_ip_asc(X509_VERIFY_PARAM *param, const char *i
 }
 HIDDEN const char *X509_verify_cert_error_string(long n) { return p_X509_verify_cert_error_string(n); }
 
+const char *shim_openssl_linked_version(void) { return NULL; }
+#else
+// Linked in (Scripts/build-static.sh defines TICKER_STATIC_OPENSSL): nothing to load, and the
+// engine's calls go straight to libssl.a and libcrypto.a.
+#define OSSL(name) name
+int shim_openssl_load(const char **error) {
+  (void)error;
+  return 1;
+}
+const char *shim_openssl_linked_version(void) { return OpenSSL_version(OPENSSL_VERSION); }
+#endif
+
 // Whether `name` is a hashed certificate entry: 8 hex digits, a dot, a number (`openssl
 // rehash`, c_rehash, Debian's update-ca-certificates).
 static int is_hash_entry(const char *name) {
@@ -150,11 +166,11 @@ static int has_hashed_directory(const char *list) {
 }
 
 int shim_SSL_CTX_use_system_trust(SSL_CTX *ctx, int file_is_set, const char *directories) {
-  const char *dirs = directories != NULL ? directories : p_X509_get_default_cert_dir();
+  const char *dirs = directories != NULL ? directories : OSSL(X509_get_default_cert_dir)();
   if (!file_is_set && dirs != NULL && has_hashed_directory(dirs)) {
-    return p_SSL_CTX_load_verify_locations(ctx, NULL, dirs);
+    return OSSL(SSL_CTX_load_verify_locations)(ctx, NULL, dirs);
   }
-  return p_SSL_CTX_set_default_verify_paths(ctx);
+  return OSSL(SSL_CTX_set_default_verify_paths)(ctx);
 }
 
 static BIO_METHOD *nosigpipe_method = NULL;

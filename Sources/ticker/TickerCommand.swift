@@ -24,7 +24,9 @@ enum TickerCommand {
       return .ok
     }
     if command.version {
-      try? stdout.write(HelpText.version + "\n")
+      // Linked in, OpenSSL's security updates need a new build: say which one is inside.
+      let openSSL = OpenSSLLinkage.linkedVersion.map { "\($0), linked in\n" } ?? ""
+      try? stdout.write(HelpText.version + "\n" + openSSL)
       return .ok
     }
     if let shell = command.completions {

@@ -3,8 +3,9 @@ import Testing
 import WebSocketClient
 
 /// OpenSSL is loaded only when a wss:// connection needs it (issue 11: a ws:// run should not
-/// carry libssl and libcrypto's resident pages). Checked on the built ticker's own mappings.
-@Suite("OpenSSL is loaded only for wss://")
+/// carry libssl and libcrypto's resident pages); the static build links it in instead, and
+/// loads no library at all. Checked on the built ticker's own mappings.
+@Suite("OpenSSL is loaded only for wss://, or linked in")
 struct OpenSSLLoadingTests {
   static func isOpenSSL(_ path: String) -> Bool {
     let name = path.split(separator: "/").last.map(String.init) ?? path
@@ -24,7 +25,7 @@ struct OpenSSLLoadingTests {
     #expect(await ticker.exit().status == 143)
   }
 
-  @Test("a wss:// connection loads it: mapped while the TLS handshake waits for the server")
+  @Test("wss:// loads it (mapped while the handshake waits); the static build maps no library")
   func secureRunMapsOpenSSL() async throws {
     // A server that accepts and never answers: the ticker sits in its TLS handshake.
     let listener = try TCPListener(host: "127.0.0.1")
@@ -46,12 +47,19 @@ struct OpenSSLLoadingTests {
     }.get()
     #expect(read == 1)
     let mapped = try #require(ticker.mappedFiles())
-    #expect(mapped.contains(where: Self.isOpenSSL), "\(mapped.sorted())")
+    if TickerProcess.executableIsStatic {
+      #expect(mapped.contains { $0.hasSuffix("/ticker") }, "the maps were read: \(mapped.sorted())")
+      #expect(!mapped.contains { $0.contains(".so") }, "\(mapped.sorted())")
+    } else {
+      #expect(mapped.contains(where: Self.isOpenSSL), "\(mapped.sorted())")
+    }
     ticker.signal(SIGTERM)
     _ = await ticker.exit()
   }
 
-  @Test("without a loadable libssl, wss:// fails at once: exit 69 and the loader's reason")
+  @Test(
+    "without a loadable libssl, wss:// fails at once: exit 69 and the loader's reason",
+    .disabled(if: TickerProcess.executableIsStatic, "the static build links OpenSSL in: nothing to load"))
   func missingLibraryIsReported() async throws {
     // An empty libssl.so.3 found first on LD_LIBRARY_PATH: dlopen refuses it.
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("no-libssl-\(UUID())")

@@ -38,8 +38,12 @@ static inline void shim_SSL_never_check_subject(SSL *ssl) {
 
 /// Loads OpenSSL (libssl.so.3 and its libcrypto) once; nonzero when it is ready. On failure,
 /// `*error` points at the loader's reason (a static string). Call before any other OpenSSL
-/// function: the engine links none of them, they forward to the loaded library.
+/// function: the engine links none of them, they forward to the loaded library. Where OpenSSL
+/// is linked in (TICKER_STATIC_OPENSSL: the static build), there is nothing to load: always 1.
 int shim_openssl_load(const char **error);
+/// The version of the OpenSSL linked into this executable (OpenSSL_version's text), or NULL
+/// when it is loaded at run time instead (then asking would load it).
+const char *shim_openssl_linked_version(void);
 
 /// Makes `ctx` trust the system's CAs. Where the certificate directories (`directories`: the
 /// SSL_CERT_DIR list, or NULL for OpenSSL's built-in directory) hold hashed entries (named by
