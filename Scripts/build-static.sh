@@ -25,12 +25,19 @@ for archive in libssl.a libcrypto.a; do
   [ -e "$lib/$archive" ] || { echo "build-static: no $lib/$archive (apt-get install libssl-dev)" >&2; exit 1; }
 done
 ticker=$(swift build -c release --scratch-path "$scratch" --show-bin-path)/ticker
-# SwiftPM does not know the order file: a binary older than it is linked again.
-if [ -e "$ticker" ] && [ "$ticker" -ot "$order" ]; then rm -f "$ticker"; fi
+# SwiftPM knows neither the order file nor the OpenSSL archives: a binary older than the order
+# file, or linked with other archives than the installed ones (a security update of libssl-dev;
+# their checksums are kept beside the build), is linked again.
+stamp=$scratch/openssl-archives.sha256
+archives=$(sha256sum "$lib/libssl.a" "$lib/libcrypto.a")
+if [ -e "$ticker" ] && { [ "$ticker" -ot "$order" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$archives" ]; }; then
+  rm -f "$ticker"
+fi
 swift build -c release --product ticker --scratch-path "$scratch" \
   --static-swift-stdlib -Xswiftc -static-executable \
   -Xswiftc -use-ld=lld -Xlinker --symbol-ordering-file="$order" -Xlinker --no-warn-symbol-ordering \
   -Xcc -DTICKER_STATIC_OPENSSL -Xlinker "$lib/libssl.a" -Xlinker "$lib/libcrypto.a" >&2
+printf '%s\n' "$archives" >"$stamp"
 
 # Checks that fail the script: it is one file that needs no library, it runs the demo, and,
 # without a companion, it refuses the URLSession engine with its documented exit code and reason.
