@@ -62,8 +62,9 @@ W9 message shapes: `feedserve --blast M --verbatim` with 10 trades per message (
     message size.
 W1S W1 over wss://: the same blast behind a TLS relay in
     this script (`benchlib.TLSRelay`: Python's ssl with a throwaway CA from the `openssl` command),
-    websocat (`--insecure`) and `ticker --cacert` alternating; judged on the ticker's peak RSS
-    (≤ 10.5 MB must, ≤ 8.5 MB goal), not on wall time, which Python's TLS sets.
+    websocat (`--insecure`) and the dynamically linked `ticker --cacert` alternating; figures
+    only (issue 11's memory must over wss:// is judged in W1T, on the installed static build);
+    the wall time is Python's TLS's.
 W1T W1 with the static build (Scripts/build-static.sh: `-static-executable`, no shared library),
     the ticker Scripts/install.sh installs: websocat, the dynamically linked ticker (W1's) and the
     static one alternating on W1's blast (--runs each), then the static one over wss:// (W1S's
@@ -790,9 +791,9 @@ def report(results: dict, info: dict, judge: bool = True) -> list[str]:
                   run_header(f"{'consumer':<9}")]
         rows, _ = paired_rows("", w1s["runs"], w1s["messages"])
         lines += rows
-        rss = median_of(w1s["runs"]["ticker"], "maxrss_kb") / 1024
-        targets += [(f"W1S ticker peak RSS over wss:// ≤ 10.5 MB ({rss:.1f} MB)", rss <= 10.5),
-                    (f"W1S goal: ≤ 8.5 MB ({rss:.1f} MB)", rss <= 8.5)]
+        # Issue 11's memory must over wss:// is judged on the installed (static) build, in W1T:
+        # this is `swift build -c release`, which maps the shared Swift runtime and OpenSSL.
+        lines.append("  (the dynamically linked build; issue 11's wss:// memory is judged in W1T, on the static one)")
     if "W1T" in results:
         w1t = results["W1T"]
         n = w1t["messages"]
