@@ -66,13 +66,16 @@ struct SessionReconnectTests {
     for message in sent { first.deliver(message) }
     // The session's events fill up (512) and its reader waits for room, reading no further.
     let events = h.session.events
-    let heldBack = await pollUntil(seconds: 20) { events.waitingProducerCount == 1 }
-    #expect(heldBack, "the reader never waited for room")
+    while events.waitingProducerCount != 1 && !Task.isCancelled { await Task.yield() }
+    #expect(events.waitingProducerCount == 1, "the reader never waited for room")
     h.session.reconnect(reason: "test")
     // Nobody reads the events meanwhile: the reader must still leave, and release the first
-    // connection's messages (a real connection's reader thread may be blocked on them).
-    let released = await pollUntil(seconds: 20) { !first.messages.forcePush(.text("late")) }
-    #expect(released, "the old connection's messages are still taken")
+    // connection's messages (a real connection's reader thread may be blocked on them). Their
+    // release wakes this wait (the 20 s are a hang guard).
+    let messages = first.messages
+    let released = await Blocking.run { messages.waitUntilConsumed(timeout: 20) }
+    #expect(
+      released && !first.messages.forcePush(.text("late")), "the old connection's messages are still taken")
     #expect(events.waitingProducerCount == 0)
     // What came through is the messages in order, then the disconnection, then the new connection.
     var received: [WebSocketMessage] = []
