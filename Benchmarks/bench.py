@@ -229,8 +229,9 @@ class Bench:
         directory = pathlib.Path(tempfile.mkdtemp(prefix="bench-tls-"))
 
         def command(name: str, url: str, *extra) -> list:
-            if name == "websocat":
-                return [self.websocat, "-t", "-U", "--no-close", url]
+            if name == "websocat":  # over wss://, the relay's throwaway CA is not checked
+                insecure = ["--insecure"] if url.startswith("wss") else []
+                return [self.websocat, "-t", "-U", "--no-close", *insecure, url]
             binary = static if name == "ticker static" else self.ticker
             return [binary, "--url", url, "--every-trade", "--engine", "native", *extra]
 
@@ -240,16 +241,14 @@ class Bench:
                     with FeedServe(self.feedserve, "--blast", n, "--verbatim") as server:
                         out["runs"][name].append(self.measured_run(
                             f"W1T {name}", command(name, server.url), None if name == "websocat" else self.ticker_env))
-                secure = [("wss_websocat", "websocat over wss://", [self.websocat, "-t", "-U", "--no-close",
-                                                                     "--insecure"], None),
-                          ("wss", "ticker static over wss://", None, self.ticker_env),
-                          ("wss_stock", "ticker static over wss://, stock trust", None, stock_env)]
-                for key, label, websocat, env in secure:
+                secure = [("wss_websocat", "websocat over wss://", "websocat", None),
+                          ("wss", "ticker static over wss://", "ticker static", self.ticker_env),
+                          ("wss_stock", "ticker static over wss://, stock trust", "ticker static", stock_env)]
+                for key, label, name, env in secure:
                     with FeedServe(self.feedserve, "--blast", n, "--verbatim") as server:
                         relay = TLSRelay(server.port, directory)
-                        cmd = ([*websocat, relay.url] if websocat
-                               else command("ticker static", relay.url, "--cacert", relay.ca_file))
-                        out[key].append(self.measured_run(f"W1T {label}", cmd, env))
+                        extra = [] if name == "websocat" else ["--cacert", relay.ca_file]
+                        out[key].append(self.measured_run(f"W1T {label}", command(name, relay.url, *extra), env))
                         relay.close()
             with FeedServe(self.feedserve, "--blast", n, "--verbatim") as server:
                 lines, status, stderr = count_lines(command("ticker static", server.url), env=self.ticker_env)

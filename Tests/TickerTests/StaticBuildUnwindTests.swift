@@ -17,7 +17,7 @@ struct StaticBuildUnwindTests {
     try #require(readelf.termination == .exited(0), "\(readelf.errorText)")
     for line in readelf.outputText.split(separator: "\n") {
       // [25] .eh_frame  PROGBITS  <address> <offset> <size> ...
-      let fields = line.split(separator: " ").filter { !$0.hasPrefix("[") && $0 != "]" }
+      let fields = line.split(separator: " ")
       guard let name = fields.firstIndex(of: ".eh_frame"), fields.count > name + 4 else { continue }
       guard let address = UInt64(fields[name + 2], radix: 16), let size = UInt64(fields[name + 4], radix: 16)
       else { continue }
@@ -37,11 +37,11 @@ struct StaticBuildUnwindTests {
     defer { try? handle.close() }
     try handle.seek(toOffset: first * 8)
     let data = try handle.read(upToCount: count * 8) ?? Data()
-    var mapped = 0
-    for index in 0..<(data.count / 8) {
-      let entry = data[data.startIndex + index * 8..<data.startIndex + index * 8 + 8]
-        .enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
-      if entry >> 63 == 1 { mapped += 1 }
+    let mapped = data.withUnsafeBytes { raw in
+      (0..<raw.count / 8).filter {
+        UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self)) >> 63 == 1
+      }
+      .count
     }
     return (mapped, count)
   }
