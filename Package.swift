@@ -17,8 +17,9 @@ import PackageDescription
 //   FeedServer        a small real WebSocket server that replays recorded sessions (demo, tests)
 //   ticker            the command-line tool
 //   feedserve         FeedServer as a command, for benchmarks and manual tests
-//   Spawning          (tests only, in Tests/Spawning) children started with posix_spawn, for the
-//                     test targets: Foundation's Process.run() crashes test runs on Linux
+//   TestSupport       (tests only, in Tests/TestSupport) children started with posix_spawn (Foundation's
+//                     Process.run() crashes test runs on Linux) and the one bootstrap that installs
+//                     the test peers (`.requires(...)`)
 let package = Package(
   name: "ticker",
   platforms: [.macOS(.v15)],
@@ -65,9 +66,10 @@ let package = Package(
         .target(name: "CMallocShim", condition: .when(platforms: [.linux])),
       ]
     ),
-    .target(name: "Spawning", dependencies: ["WebSocketClient"], path: "Tests/Spawning"),
-    .testTarget(name: "SpawningTests", dependencies: ["Spawning"]),
-    .testTarget(name: "WebSocketClientTests", dependencies: ["WebSocketClient", "FeedServer", "Spawning"]),
+    .target(name: "TestSupport", dependencies: ["WebSocketClient"], path: "Tests/TestSupport"),
+    .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
+    .testTarget(
+      name: "WebSocketClientTests", dependencies: ["WebSocketClient", "FeedServer", "TestSupport"]),
     .testTarget(name: "PriceFeedTests", dependencies: ["PriceFeed"]),
     .testTarget(
       name: "NATSPublisherTests", dependencies: ["NATSPublisher", "PriceFeed", "FeedCore", "FeedServer"]),
@@ -77,7 +79,7 @@ let package = Package(
       name: "TickerTests",
       dependencies: [
         "WebSocketClient", "URLSessionEngine", "PriceFeed", "FeedCore", "FeedServer", "EnginePlugin",
-        "Spawning",
+        "TestSupport",
       ]
     ),
   ],

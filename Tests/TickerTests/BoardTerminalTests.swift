@@ -1,6 +1,7 @@
 import FeedServer
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// The views for eyes, as a person sees them: the built `ticker` on a real terminal (tmux), the
@@ -8,7 +9,7 @@ import Testing
 /// bound; nothing sleeps and nothing is timed.
 @Suite(
   "the board and the line view on a terminal (tmux)",
-  .enabled(if: TmuxSession.isAvailable, TmuxSession.skipReason))
+  .requires(.tmux))
 struct BoardTerminalTests {
   static let token = "sk-board-SECRET-token-0077"
   static let symbols = "BINANCE:BTCUSDT,AAPL"
@@ -311,18 +312,5 @@ struct TerminalViewsInPipesTests {
     #expect(!result.stdout.contains("\u{1B}[?"))
     #expect(!result.stdout.contains("H\u{1B}[K"))
     #expect(!result.stderr.contains("\u{1B}"))
-  }
-}
-
-/// Where CI requires tmux (`TICKER_REQUIRE_TMUX=1`, set by `.ci/run`, or `CI`), a missing one
-/// fails here instead of quietly skipping the board's terminal tests.
-@Suite("tmux")
-struct TmuxTests {
-  @Test(
-    "tmux is installed where it is required",
-    .enabled(
-      if: TmuxSession.isRequired, "neither TICKER_REQUIRE_TMUX=1 nor CI is set: the tmux tests may skip"))
-  func present() {
-    #expect(TmuxSession.isAvailable, TmuxSession.skipReason)
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PriceFeed
+import TestSupport
 import Testing
 
 /// The settings are declared once (`Settings.all`); everything that presents them must agree
@@ -131,18 +132,9 @@ struct DeclarationsTests {
     #expect(try await Self.bashComplete(["ticker", "--config", "ca-"], in: directory) == ["ca-test.pem"])
   }
 
-  /// fish and zsh come from `Scripts/setup-test-env.sh`; where one is missing its test is skipped
-  /// with this reason, unless `TICKER_REQUIRE_SHELLS=1` (set by `.ci/run`) makes it fail instead.
-  static func shellAvailable(_ path: String) -> Bool {
-    FileManager.default.isExecutableFile(atPath: path)
-      || ProcessInfo.processInfo.environment["TICKER_REQUIRE_SHELLS"] == "1"
-  }
-
-  static let shellMissing: Comment = "the shell is not installed (bash Scripts/setup-test-env.sh installs it)"
-
   @Test(
     "fish: the script, loaded by fish, completes flags and values",
-    .enabled(if: shellAvailable("/usr/bin/fish"), shellMissing))
+    .requires(.fish))
   func fishCompletes() async throws {
     func complete(_ line: String) async throws -> [String] {
       let result = try await TickerProcess.run(
@@ -157,7 +149,7 @@ struct DeclarationsTests {
     #expect(Set(try await complete("ticker --engine ")) == ["auto", "urlsession", "native"])
   }
 
-  @Test("zsh: the script is valid zsh", .enabled(if: shellAvailable("/usr/bin/zsh"), shellMissing))
+  @Test("zsh: the script is valid zsh", .requires(.zsh))
   func zshParses() async throws {
     let result = try await TickerProcess.run(
       ["-f", "-n", "-c", "source <(\"$TICKER\" completions zsh)"],

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import WebSocketClient
 
@@ -172,13 +173,14 @@ struct FeedServerDeflateTests {
     #expect(unwilling.record.compressedMessages == 0)
   }
 
-  @Test("Python's websockets inflates the compressed blast to the same messages")
+  @Test(
+    "Python's websockets inflates the compressed blast to the same messages", .requires(.pythonWebsockets))
   func pythonReadsCompressedBlast() async throws {
     let feed = try server(.blast(count: 2500, then: .close(Self.done)), compression: .init())
     defer { feed.stop() }
     let peer = try LinePeer(
-      URLSessionHarness.python,
-      [URLSessionHarness.repositoryRoot + "/Tests/Support/serve_client.py", "ws://127.0.0.1:\(feed.port)/"])
+      TestTools.python,
+      [TestTools.supportScript("serve_client.py"), "ws://127.0.0.1:\(feed.port)/"])
     let closed = await peer.expect(within: 60) { $0.hasPrefix("CLOSED") }
     #expect(closed == "CLOSED 1000 done")
     let texts = peer.all.filter { $0.hasPrefix("TEXT ") }.map { String($0.dropFirst(5)) }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `--publish nats://…` against a real `nats-server`, checked by an independent client (nats-py):
@@ -9,7 +10,7 @@ import Testing
 /// would starve the rest of the suite's timing-sensitive tests.
 @Suite(
   "Publishing to NATS", .serialized,
-  .enabled(if: NATSServerProcess.isAvailable, NATSServerProcess.skipReason),
+  .requires(.natsServer, .natsPy),
   .timeLimit(.minutes(3)))
 struct PublishNATSTests {
   static let environment = TickerProcess.cleanEnvironment()
@@ -273,7 +274,7 @@ struct PublishNATSTests {
 /// Fake NATS servers that misbehave (`Tests/Support/nats_peer.py`), and the command line.
 @Suite(
   "Publishing to hostile NATS servers", .serialized,
-  .enabled(if: NATSServerProcess.hasNatsPy, NATSServerProcess.skipReason))
+  .requires(.natsPy))
 struct PublishHostileNATSTests {
   @Test("a server sending an endless INFO line: bounded memory, a clear warning, prices keep printing")
   func giantInfo() async throws {
@@ -358,17 +359,5 @@ struct PublishHostileNATSTests {
     #expect(result.stderr.contains(message), "\(result.stderr)")
     #expect(!result.stderr.contains("hunter2"))
     #expect(result.stdout.isEmpty)
-  }
-}
-
-/// Where CI requires NATS (`TICKER_REQUIRE_NATS=1`, set by `.ci/run`), a missing `nats-server` or
-/// nats-py fails here instead of quietly skipping the `--publish` tests.
-@Suite("NATS for the tests")
-struct NATSRequirementTests {
-  @Test(
-    "nats-server and nats-py are installed where CI requires them",
-    .enabled(if: NATSServerProcess.isRequired, "TICKER_REQUIRE_NATS is not 1: the NATS tests may skip"))
-  func installed() {
-    #expect(NATSServerProcess.isAvailable, NATSServerProcess.skipReason)
   }
 }

@@ -1,5 +1,6 @@
 import FeedServer
 import Foundation
+import TestSupport
 import Testing
 import WebSocketClient
 
@@ -27,9 +28,10 @@ struct ServeEndToEndTests {
     return lines.joined(separator: "\n")
   }()
 
-  @Test("ticker, websocat and Python clients at once each get exactly their own symbol's trades, in order")
+  @Test(
+    "ticker, websocat and Python clients at once each get exactly their own symbol's trades, in order",
+    .requires(.websocat, .pythonWebsockets))
   func fanOut() async throws {
-    try ServeRun.requirePeers()
     let upstream = try ServeRun.upstream(Self.script, awaitSubscriptions: 3)
     defer { upstream.stop() }
     let env = TickerProcess.cleanEnvironment(["FINNHUB_TOKEN": "upstream-key"])
@@ -75,12 +77,12 @@ struct ServeEndToEndTests {
 
   @Test(
     "any venue upstream (the demo): Finnhub-shaped trades, the symbol as the venue spells it",
+    .requires(.websocat, .pythonWebsockets),
     arguments: [
       ("finnhub", "BINANCE:BTCUSDT", "BINANCE:BTCUSDT"), ("binance", "btcusdt", "BTCUSDT"),
       ("upbit", "krw-btc", "KRW-BTC"), ("coinbase", "btc-usd", "BTC-USD"),
     ])
   func anyVenue(provider: String, asked: String, spelled: String) async throws {
-    try ServeRun.requirePeers()
     let serve = try await ServeRun.start(["--demo", "--provider", provider])
     let (peer, first) = try await serve.python()
     #expect(first == "OPEN")
@@ -100,10 +102,9 @@ struct ServeEndToEndTests {
   }
 
   @Test(
-    "the upstream follows the union: subscribed when the first client asks, unsubscribed when the last leaves"
-  )
+    "the upstream follows the union: subscribed when the first client asks, unsubscribed when the last leaves",
+    .requires(.websocat, .pythonWebsockets))
   func unionOnTheWire() async throws {
-    try ServeRun.requirePeers()
     let upstream = try ServeRun.upstream(ServeRun.accepted)
     defer { upstream.stop() }
     let serve = try await ServeRun.start(
@@ -154,9 +155,9 @@ struct ServeEndToEndTests {
   }
 
   @Test(
-    "a client that stops reading is dropped (1008) while the others get every trade; memory stays bounded")
+    "a client that stops reading is dropped (1008) while the others get every trade; memory stays bounded",
+    .requires(.websocat, .pythonWebsockets))
   func slowClientDropped() async throws {
-    try ServeRun.requirePeers()
     let count = 60_000
     // The replay starts once the second upstream subscription (AAPL) arrives: by then every
     // client follows BINANCE:BTCUSDT. Then an AAPL trade, then the blast on BINANCE:BTCUSDT.
@@ -171,9 +172,9 @@ struct ServeEndToEndTests {
       environment: TickerProcess.cleanEnvironment(["FINNHUB_TOKEN": "k"]))
 
     let stalled = try LinePeer(
-      URLSessionHarness.python,
+      TestTools.python,
       [
-        URLSessionHarness.repositoryRoot + "/Tests/Support/stalled_client.py", String(serve.port),
+        TestTools.supportScript("stalled_client.py"), String(serve.port),
         "BINANCE:BTCUSDT",
       ])
     #expect(await stalled.expect { $0 == "SUBSCRIBED" } != nil)

@@ -1,5 +1,6 @@
 import FeedServer
 import Foundation
+import TestSupport
 import Testing
 import WebSocketClient
 
@@ -17,9 +18,10 @@ struct ServeHostileClientTests {
     #expect(result.stdout.isEmpty)
   }
 
-  @Test("with --serve-token, a client needs ?token= exactly: missing or wrong is HTTP 401, no upgrade")
+  @Test(
+    "with --serve-token, a client needs ?token= exactly: missing or wrong is HTTP 401, no upgrade",
+    .requires(.websocat, .pythonWebsockets))
   func tokenRequired() async throws {
-    try ServeRun.requirePeers()
     let serve = try await ServeRun.start(["--demo", "--bind", "0.0.0.0", "--serve-token", "s3cret"])
     #expect(serve.url.hasPrefix("ws://0.0.0.0:"))
     let local = "ws://127.0.0.1:\(serve.port)/"
@@ -43,9 +45,10 @@ struct ServeHostileClientTests {
     #expect(!ended.stderr.contains("s3cret"))
   }
 
-  @Test("garbage, oversized, binary and too many symbols: a Finnhub error, then the close code that says why")
+  @Test(
+    "garbage, oversized, binary and too many symbols: a Finnhub error, then the close code that says why",
+    .requires(.websocat, .pythonWebsockets))
   func hostileMessages() async throws {
-    try ServeRun.requirePeers()
     let serve = try await ServeRun.start(["--demo", "-v"])  // -v: what clients send is logged
     let tooMany = (0..<51).map { subscribe("BINANCE:S\($0)USDT") }
     let cases: [(lines: [String], code: Int, error: String)] = [
@@ -81,9 +84,8 @@ struct ServeHostileClientTests {
     #expect(!ended.stderr.contains("\u{1b}"))
   }
 
-  @Test("beyond --max-clients the upgrade is refused with HTTP 503")
+  @Test("beyond --max-clients the upgrade is refused with HTTP 503", .requires(.websocat, .pythonWebsockets))
   func clientLimit() async throws {
-    try ServeRun.requirePeers()
     let serve = try await ServeRun.start(["--demo", "--max-clients", "1"])
     let (first, opened) = try await serve.python()
     #expect(opened == "OPEN")
@@ -110,9 +112,10 @@ struct ServeHostileClientTests {
     #expect(result.stderr.contains("in use"), "\(result.stderr)")
   }
 
-  @Test("the upstream token never reaches a client: not in trades, errors, refusals or headers")
+  @Test(
+    "the upstream token never reaches a client: not in trades, errors, refusals or headers",
+    .requires(.websocat, .pythonWebsockets))
   func upstreamTokenStaysHome() async throws {
-    try ServeRun.requirePeers()
     let secret = "upstream-secret-4242"
     let script = [ServeRun.accepted, ServeRun.trade([("AAPL", "187.20", 1)])].joined(separator: "\n")
     // Symbols the script does not trade are refused upstream (`Invalid symbol`); the replay
@@ -146,9 +149,10 @@ struct ServeHostileClientTests {
     #expect(!ended.stderr.contains(secret))
   }
 
-  @Test("SIGINT: clients get close 1001, the upstream close 1000, exit 130")
+  @Test(
+    "SIGINT: clients get close 1001, the upstream close 1000, exit 130",
+    .requires(.websocat, .pythonWebsockets))
   func interrupt() async throws {
-    try ServeRun.requirePeers()
     let upstream = try ServeRun.upstream(ServeRun.accepted)
     defer { upstream.stop() }
     let serve = try await ServeRun.start(

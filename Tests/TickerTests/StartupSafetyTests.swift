@@ -1,6 +1,6 @@
 import FeedServer
 import Foundation
-import Spawning
+import TestSupport
 import Testing
 import WebSocketClient
 

@@ -1,5 +1,5 @@
 import Foundation
-import Spawning
+import TestSupport
 import Testing
 
 /// The static build's code layout (`Scripts/build-static.sh` links with lld and
@@ -35,7 +35,7 @@ struct StaticBuildLayoutTests {
   @Test("Scripts/ticker.order names functions of this build, and the linker put them first")
   func orderedFunctionsComeFirst() async throws {
     let order = Set(
-      try String(contentsOfFile: URLSessionHarness.repositoryRoot + "/Scripts/ticker.order", encoding: .utf8)
+      try String(contentsOfFile: TestTools.repositoryRoot + "/Scripts/ticker.order", encoding: .utf8)
         .split(separator: "\n").map(String.init))
     let functions = try await Self.functions()
     // The file still describes the build: renamed or removed functions drop out of it unseen.

@@ -1,5 +1,5 @@
 import Foundation
-import Spawning
+import TestSupport
 import Testing
 
 /// The static build (`Scripts/build-static.sh`: `.build/static/release/ticker`), installed as
@@ -8,7 +8,7 @@ import Testing
 /// `TICKER_REQUIRE_STATIC_BUILD=1`: there a missing build fails (`StaticBuildPresenceTests`)
 /// instead of skipping these.
 enum StaticBuild {
-  static var executable: String { URLSessionHarness.repositoryRoot + "/.build/static/release/ticker" }
+  static var executable: String { TestTools.repositoryRoot + "/.build/static/release/ticker" }
   static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: executable) }
   static var isRequired: Bool {
     ProcessInfo.processInfo.environment["TICKER_REQUIRE_STATIC_BUILD"] == "1"
@@ -63,7 +63,7 @@ struct StaticBuildTests {
 
   @Test(
     "--engine urlsession runs the companion, with the same arguments: prices over libcurl 8.14.1",
-    .enabled(if: URLSessionHarness.isAvailable, URLSessionHarness.skipReason))
+    .requires(.urlSessionHarness))
   func companionWorks() async throws {
     let (prefix, _) = try await StaticBuild.install()
     defer { try? FileManager.default.removeItem(atPath: prefix) }
@@ -82,7 +82,7 @@ struct StaticBuildTests {
 
   @Test(
     "the companion is the same process: SIGINT to the PID started ends it with 130, prices printed",
-    .enabled(if: URLSessionHarness.isAvailable, URLSessionHarness.skipReason))
+    .requires(.urlSessionHarness))
   func companionTakesSignals() async throws {
     let (prefix, _) = try await StaticBuild.install()
     defer { try? FileManager.default.removeItem(atPath: prefix) }

@@ -1,5 +1,5 @@
 import Foundation
-import Spawning
+import TestSupport
 import Testing
 
 /// The static build never unwinds its main thread: `dispatchMain()` would end it with

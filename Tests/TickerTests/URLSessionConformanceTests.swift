@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 import WebSocketClient
 
@@ -9,7 +10,7 @@ import WebSocketClient
 /// (`urlSessionDeviations`, the README's table): a case that starts or stops deviating means
 /// corelibs or libcurl changed, so the table and `CorelibsBugs` need measuring again.
 @Suite(
-  "Conformance side by side", .enabled(if: URLSessionHarness.isAvailable, URLSessionHarness.skipReason),
+  "Conformance side by side", .requires(.urlSessionHarness),
   .timeLimit(.minutes(3)))
 struct URLSessionConformanceTests {
   static let done = CloseStatus(code: .normalClosure, reason: "done")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import WebSocketClient
 
@@ -9,7 +10,7 @@ import WebSocketClient
 /// engine reports against the same peer. With Debian's libcurl 7.88.1 ("imports present, support
 /// absent") and without the preload, the same engine says WebSockets are unsupported.
 @Suite(
-  "URLSession engine end to end", .enabled(if: URLSessionHarness.isAvailable, URLSessionHarness.skipReason),
+  "URLSession engine end to end", .requires(.urlSessionHarness),
   .timeLimit(.minutes(2)))
 struct URLSessionEngineEndToEndTests {
   @Test("the probe: supported with libcurl 8.14.1; -1002 with 7.88.1 and without the preload")

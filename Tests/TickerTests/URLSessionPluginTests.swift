@@ -1,5 +1,5 @@
 import Foundation
-import Spawning
+import TestSupport
 import Testing
 import TickerPluginABI
 import WebSocketClient

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The built `ticker` with the URLSession harness: which engine `auto` picks in each situation
@@ -7,7 +8,7 @@ import Testing
 /// pieces) end in the native engine taking over, with no crash and no corrupt price.
 @Suite(
   "URLSession engine in the ticker",
-  .enabled(if: URLSessionHarness.isAvailable, URLSessionHarness.skipReason),
+  .requires(.urlSessionHarness),
   .enabled(if: !TickerProcess.executableIsStatic, TickerProcess.staticSkipReason),
   .timeLimit(.minutes(3)))
 struct URLSessionTickerTests {

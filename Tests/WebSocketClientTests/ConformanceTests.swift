@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import WebSocketClient
@@ -8,7 +9,7 @@ import Testing
 /// check both sides: what `messages` yielded or threw, and the pongs and close frame the peer saw.
 /// Every report is also checked for unmasked client frames and repeated masking keys.
 /// The time limit only bounds a hang.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.requires(.pythonWebsockets), .timeLimit(.minutes(1)))
 struct ConformanceTests {
   /// A case the peer ends with close 1000 "done" after the data: the stream finishes normally.
   struct CleanCase: Sendable, CustomTestStringConvertible {

@@ -2,6 +2,7 @@
   import COpenSSLShim
   import Foundation
   import Synchronization
+  import TestSupport
   import Testing
 
   @testable import WebSocketClient
@@ -107,7 +108,7 @@
 
     @Test(
       "a reconnect does not read the CA file again: it verifies after the file is gone",
-      .enabled(if: canTestTLS, "needs the OpenSSL transport (Linux) and the openssl command"))
+      .requires(.openssl))
     func reconnectUsesTheCachedContext() throws {
       let ca = try TestCA.shared()
       let server = try TLSTestServer(ca: ca)

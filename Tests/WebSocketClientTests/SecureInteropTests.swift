@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import WebSocketClient
@@ -6,7 +7,8 @@ import Testing
 /// serving TLS (Python's `ssl`) with a certificate for `localhost` and 127.0.0.1 from the test CA.
 /// The time limit only bounds a hang.
 @Suite(
-  .enabled(if: canTestTLS, "needs the OpenSSL transport (Linux) and the openssl command"),
+  .enabled(if: hasOpenSSLTransport, "the OpenSSL transport is Linux only"),
+  .requires(.pythonWebsockets, .openssl),
   .timeLimit(.minutes(1)))
 struct SecureInteropTests {
   /// The verification failure inside `error`, if that is what it is.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import WebSocketClient
@@ -9,14 +10,12 @@ import Testing
   import Darwin
 #endif
 
-/// Whether this build has the OpenSSL transport (Linux) and the `openssl` command is present.
-let canTestTLS: Bool = {
-  #if os(Linux)
-    return (try? ChildProcess.run(["openssl", "version"])) != nil
-  #else
-    return false
-  #endif
-}()
+/// Whether this build has the OpenSSL transport (Linux only).
+#if os(Linux)
+  let hasOpenSSLTransport = true
+#else
+  let hasOpenSSLTransport = false
+#endif
 
 /// `openssl s_server -www` on 127.0.0.1 with the test server certificate, on a port it picks.
 final class TLSTestServer {
@@ -44,7 +43,7 @@ final class TLSTestServer {
   deinit { child.terminate() }
 }
 
-@Suite(.enabled(if: canTestTLS, "needs the OpenSSL transport (Linux) and the openssl command"))
+@Suite(.enabled(if: hasOpenSSLTransport, "the OpenSSL transport is Linux only"), .requires(.openssl))
 struct TLSStreamTests {
   private func handshake(
     _ server: TLSTestServer, serverName: String, caFile: String?, timeout: Double = 30,

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import WebSocketClient
@@ -7,7 +8,7 @@ import Testing
 ///
 /// websocat's mirror treats a zero-length message as end of input, and splits messages over its
 /// 64 KiB buffer, so the messages here are non-empty and smaller than that.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.requires(.websocat), .timeLimit(.minutes(1)))
 struct WebsocatInteropTests {
   let engine = NativeEngine()
 

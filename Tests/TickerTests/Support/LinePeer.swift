@@ -1,6 +1,6 @@
 import Foundation
-import Spawning
 import Synchronization
+import TestSupport
 
 /// A peer or helper process that speaks in lines: a Python WebSocket server from
 /// `Tests/Support/` (prints "PORT <n>" first) or `plugin_client`. Its stdout is collected line
@@ -44,8 +44,9 @@ final class LinePeer: Sendable {
 
   /// A Python peer from `Tests/Support/`, once it printed its port.
   static func python(_ script: String, _ arguments: [String]) async throws -> (LinePeer, Int) {
+    try TestTools.require([.pythonWebsockets])
     let peer = try LinePeer(
-      URLSessionHarness.python, [URLSessionHarness.repositoryRoot + "/Tests/Support/" + script] + arguments)
+      TestTools.python, [TestTools.supportScript(script)] + arguments)
     guard let line = await peer.expect({ $0.hasPrefix("PORT ") }), let port = Int(line.dropFirst(5)) else {
       throw Failure(description: "\(script) did not print its port")
     }

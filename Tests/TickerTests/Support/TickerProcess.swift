@@ -1,5 +1,5 @@
 import Foundation
-import Spawning
+import TestSupport
 import Testing
 
 /// Runs the built `ticker` binary as a person would: arguments, environment, stdin closed,

@@ -1,6 +1,6 @@
 import Foundation
-import Spawning
 import Synchronization
+import TestSupport
 import Testing
 
 /// A terminal the tests can look at: a detached tmux session of a fixed size, on a tmux server
@@ -9,31 +9,9 @@ import Testing
 /// (`screen()`, `capture-pane -p`) — waiting for what they expect with bounded polling of the
 /// screen (`waitForScreen`), never with sleeps. `$T` in the shell is the built `ticker`.
 ///
-/// tmux comes from `Scripts/setup-test-env.sh`. Where it is missing the tests that need it are
-/// skipped with `skipReason`, unless `TICKER_REQUIRE_TMUX=1` (set by `.ci/run`) or `CI` is set:
-/// then a missing tmux is a failure (`TmuxTests`).
+/// tmux comes from `Scripts/setup-test-env.sh`: suites using it declare `.requires(.tmux)`.
 final class TmuxSession: @unchecked Sendable {
   // `@unchecked`: immutable after init; each method runs its own tmux process.
-  static let executable: String? = {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    for directory in path.split(separator: ":") + ["/usr/bin", "/usr/local/bin"] {
-      let candidate = "\(directory)/tmux"
-      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-    }
-    return nil
-  }()
-
-  static var isAvailable: Bool { executable != nil }
-  static var isRequired: Bool {
-    let environment = ProcessInfo.processInfo.environment
-    return environment["TICKER_REQUIRE_TMUX"] == "1" || !(environment["CI"] ?? "").isEmpty
-  }
-
-  static let skipReason: Comment = """
-    tmux is not installed (bash Scripts/setup-test-env.sh installs it); the board is tested \
-    as a person sees it only inside tmux
-    """
-
   /// Whether a screen line is the shell's prompt with nothing typed (trailing spaces dropped).
   static func isPrompt(_ line: String?) -> Bool { line == "$" || line == "#" }
 
@@ -112,7 +90,8 @@ final class TmuxSession: @unchecked Sendable {
   /// Its output goes to a file (no pipe whose end another process, the server, could hold open).
   @discardableResult
   func run(_ arguments: [String], server: Bool = false) throws -> (status: Int32, output: String) {
-    guard let tmux = Self.executable else { throw TmuxError.failed("tmux is not installed") }
+    try TestTools.require([.tmux])
+    guard let tmux = TestTools.tmux else { throw TmuxError.failed("tmux is not installed") }
     let outputPath = socket + ".\(UUID()).out"
     defer { unlink(outputPath) }
     var environment = TickerProcess.cleanEnvironment()

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The harness that turns the stock FoundationNetworking WebSocket path on
@@ -7,9 +8,7 @@ import Testing
 /// `.build/urlsession-harness/env`. The preload must reach a child process (the test runner is
 /// already loaded), so the tests run `ticker` or `plugin_client` with the environment below.
 ///
-/// Where it was not set up (a clone without the downloaded libcurl) the tests that need it are
-/// skipped with `skipReason`; with `TICKER_REQUIRE_URLSESSION_HARNESS=1` (set by `.ci/run`) a
-/// missing harness is a failure instead (`URLSessionHarnessTests`).
+/// Suites using it declare `.requires(.urlSessionHarness)`.
 enum URLSessionHarness {
   /// Which libcurl the child runs with.
   enum Libcurl: String, Sendable, CaseIterable, CustomTestStringConvertible {
@@ -29,40 +28,6 @@ enum URLSessionHarness {
       }
     }
   }
-
-  static let repositoryRoot: String = {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<4 { url.deleteLastPathComponent() }
-    return url.path
-  }()
-
-  static var envFile: String { repositoryRoot + "/.build/urlsession-harness/env" }
-  static var python: String { repositoryRoot + "/.build/venv/bin/python" }
-
-  /// The harness's settings (LIBCURL_DIR, PRELOAD, CLIENT, LIBCURL_VERSION), if set up.
-  static let settings: [String: String]? = {
-    guard let text = try? String(contentsOfFile: envFile, encoding: .utf8) else { return nil }
-    var values: [String: String] = [:]
-    for line in text.split(separator: "\n") {
-      guard let eq = line.firstIndex(of: "=") else { continue }
-      values[String(line[..<eq])] = String(line[line.index(after: eq)...])
-    }
-    let files = ["LIBCURL_DIR", "PRELOAD", "CLIENT"].compactMap { values[$0] }
-    guard files.count == 3, files.allSatisfy({ FileManager.default.fileExists(atPath: $0) }),
-      FileManager.default.isExecutableFile(atPath: python)
-    else { return nil }
-    return values
-  }()
-
-  static var isAvailable: Bool { settings != nil }
-  static var isRequired: Bool {
-    ProcessInfo.processInfo.environment["TICKER_REQUIRE_URLSESSION_HARNESS"] == "1"
-  }
-
-  static let skipReason: Comment = """
-    the URLSession harness is not set up (no .build/urlsession-harness/env or .build/venv): \
-    run `bash Scripts/setup-urlsession-harness.sh` (needs Debian 12 and bookworm-backports)
-    """
 
   /// The plugin next to the built `ticker`.
   static var plugin: String {
@@ -89,7 +54,7 @@ enum URLSessionHarness {
     env["LD_LIBRARY_PATH"] = nil
     // A crash (corelibs has some) ends at once instead of writing a long backtrace first.
     env["SWIFT_BACKTRACE"] = "enable=no"
-    guard let settings else { return env }
+    guard let settings = TestTools.urlSessionHarness else { return env }
     switch libcurl {
     case .backports:
       env["LD_PRELOAD"] = settings["PRELOAD"]

@@ -1,6 +1,6 @@
 import Foundation
-import Spawning
 import Synchronization
+import TestSupport
 import WebSocketClient
 
 #if canImport(Glibc)

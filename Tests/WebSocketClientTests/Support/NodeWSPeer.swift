@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 @testable import WebSocketClient
 
@@ -16,9 +17,9 @@ final class NodeWSPeer: Sendable {
 
   /// - Parameter deflate: ws's `perMessageDeflate` option as JSON (`true`, `false`, `{…}`).
   init(deflate: String) throws {
-    try TestEnvironment.prepare()
-    let script = TestEnvironment.repositoryRoot + "/Tests/Support/node_ws_peer.js"
-    let child = try ChildProcess([TestEnvironment.node, script, deflate], keepingStandardInputOpen: true)
+    try TestTools.require([.nodeWS])
+    let script = TestTools.supportScript("node_ws_peer.js")
+    let child = try ChildProcess([TestTools.node, script, deflate], keepingStandardInputOpen: true)
     guard let port = child.waitForOutput({ Self.line(in: $0, startingWith: "PORT ").flatMap { Int($0) } })
     else {
       child.terminate()

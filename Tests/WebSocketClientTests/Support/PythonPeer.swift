@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 @testable import WebSocketClient
 
@@ -31,8 +32,8 @@ final class PythonPeer: Sendable {
     _ scenario: String, host: String = "127.0.0.1", tls ca: TestCA? = nil,
     certificate: (file: String, key: String)? = nil, deflate: String? = nil
   ) throws {
-    try TestEnvironment.prepare()
-    var arguments = [TestEnvironment.python, TestEnvironment.peerScript, scenario, "--host", host]
+    try TestTools.require([.pythonWebsockets])
+    var arguments = [TestTools.python, TestTools.supportScript("ws_peer.py"), scenario, "--host", host]
     if let certificate {
       arguments += ["--tls", certificate.file, certificate.key]
     } else if let ca {

@@ -1,6 +1,6 @@
 import Foundation
-import Spawning
 import Synchronization
+import TestSupport
 
 @testable import WebSocketClient
 
@@ -79,10 +79,10 @@ final class RawPeer: Sendable {
   private let nextRun = Atomic(0)
 
   private init() throws {
-    try TestEnvironment.prepare()
-    let script = TestEnvironment.repositoryRoot + "/Tests/Support/raw_peer.py"
+    try TestTools.require([.pythonWebsockets])
+    let script = TestTools.supportScript("raw_peer.py")
     child = try Spawned(
-      TestEnvironment.python, [script], standardInput: .pipe, standardOutput: .pipe, standardError: .inherit)
+      TestTools.python, [script], standardInput: .pipe, standardOutput: .pipe, standardError: .inherit)
     guard let reader = child.standardOutput, let first = Self.readLine(from: reader),
       first.hasPrefix("PORT "),
       let port = Int(first.dropFirst(5))

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Certificates made at test time with the `openssl` command in a temporary directory:
 /// a test CA, a server certificate for `localhost` and 127.0.0.1 signed by it, a second
@@ -15,7 +16,10 @@ struct TestCA: Sendable {
   var commonNameOnlyKey: String { directory + "/cn-only.key" }
 
   /// Made once per test process.
-  static func shared() throws -> TestCA { try made.get() }
+  static func shared() throws -> TestCA {
+    try TestTools.require([.openssl])
+    return try made.get()
+  }
 
   private static let made: Result<TestCA, ChildProcess.Failure> = {
     do {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 @testable import WebSocketClient
 
@@ -22,14 +23,14 @@ final class WebsocatPeer: Sendable {
   /// - Parameter flags: e.g. `["-t"]` (mirror as text), `["-b"]` (as binary), `["-vv"]` (log
   ///   frames to stderr, which `output` collects).
   init(_ flags: [String]) throws {
-    try TestEnvironment.prepare()
+    try TestTools.require([.websocat])
     var failures: [String] = []
     for _ in 0..<5 {
       let probe = try TCPListener(host: "127.0.0.1", port: 0)
       let port = probe.port
       probe.close()
       let child = try ChildProcess(
-        [TestEnvironment.websocat, "--stdout-announce-listening-ports"] + flags + [
+        [TestTools.websocat, "--stdout-announce-listening-ports"] + flags + [
           "ws-l:127.0.0.1:\(port)", "mirror:",
         ],
         keepingStandardInputOpen: true)
