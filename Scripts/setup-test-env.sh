@@ -17,7 +17,8 @@ failed=()
 
 need_apt=()
 for pkg in libssl-dev zlib1g-dev openssl ca-certificates zsh fish tmux nats-server node-ws; do
-  dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
+  # Installed, not merely known (a removed package keeps "deinstall ... config-files").
+  [ "$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null)" = "install ok installed" ] || need_apt+=("$pkg")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need_apt[*]}"
