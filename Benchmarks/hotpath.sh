@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The hot path's instructions per message, counted by callgrind (repeatable whatever else the
+# machine does): per message = (Ir at 40,000 − Ir at 20,000) / 20,000, minus the same for the
+# input alone (`setup`). Prints one line per workload:
+#
+#   bash Benchmarks/hotpath.sh            every trade (1 symbol) and the default debounce (1,000 symbols)
+#   HOTPATH=path/to/hotpath bash Benchmarks/hotpath.sh     another build of it (to compare two trees)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ -z "${HOTPATH:-}" ]; then
+  swift build -c release --product hotpath >/dev/null
+  HOTPATH=.build/release/hotpath
+fi
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+ir() {  # instructions of one run: ir N MODE [SYMBOLS]
+  valgrind --tool=callgrind --callgrind-out-file="$out/cg" "$HOTPATH" "$@" >/dev/null 2>"$out/log"
+  sed -n 's/.*Collected : *//p' "$out/log"
+}
+
+for workload in "every-trade 1" "default 1000"; do
+  set -- $workload
+  setup=$(( $(ir 40000 setup "$2") - $(ir 20000 setup "$2") ))
+  run=$(( $(ir 40000 "$1" "$2") - $(ir 20000 "$1" "$2") ))
+  echo "hotpath $1 ($2 symbol$([ "$2" = 1 ] || echo s)): $(( (run - setup) / 20000 )) instructions a message"
+done
