@@ -37,49 +37,55 @@ let package = Package(
     .target(name: "CZlibShim", linkerSettings: [.linkedLibrary("z")]),
     // glibc's mallopt for the ticker's start-up (Linux only).
     .target(name: "CMallocShim"),
+    .target(name: "TickerSupport"),
+    .target(name: "JSON", dependencies: ["TickerSupport"]),
     .target(
       name: "WebSocketClient",
       dependencies: [
-        "CZlibShim", .target(name: "COpenSSLShim", condition: .when(platforms: [.linux])),
+        "TickerSupport", "CZlibShim", .target(name: "COpenSSLShim", condition: .when(platforms: [.linux])),
       ]
     ),
     .target(name: "TickerPluginABI"),
-    .target(name: "URLSessionEngine", dependencies: ["WebSocketClient", "TickerPluginABI"]),
-    .target(name: "EnginePlugin", dependencies: ["WebSocketClient", "TickerPluginABI"]),
-    .target(name: "PriceFeed", dependencies: ["WebSocketClient"]),
-    .target(name: "FeedServer", dependencies: ["WebSocketClient", "PriceFeed"]),
-    .target(name: "FeedCore", dependencies: ["WebSocketClient", "PriceFeed"]),
-    .target(name: "NATSPublisher", dependencies: ["WebSocketClient", "PriceFeed", "FeedCore"]),
-    .executableTarget(name: "feedserve", dependencies: ["FeedServer", "WebSocketClient"]),
+    .target(name: "URLSessionEngine", dependencies: ["TickerSupport", "WebSocketClient", "TickerPluginABI"]),
+    .target(name: "EnginePlugin", dependencies: ["TickerSupport", "WebSocketClient", "TickerPluginABI"]),
+    .target(name: "PriceFeed", dependencies: ["TickerSupport", "JSON", "WebSocketClient"]),
+    .target(name: "FeedServer", dependencies: ["TickerSupport", "JSON", "WebSocketClient", "PriceFeed"]),
+    .target(name: "FeedCore", dependencies: ["TickerSupport", "JSON", "WebSocketClient", "PriceFeed"]),
+    .target(
+      name: "NATSPublisher", dependencies: ["TickerSupport", "WebSocketClient", "PriceFeed", "FeedCore"]),
+    .executableTarget(name: "feedserve", dependencies: ["TickerSupport", "FeedServer", "WebSocketClient"]),
     .executableTarget(
       name: "hotpath",
       dependencies: [
-        "FeedCore", "PriceFeed", "WebSocketClient",
+        "TickerSupport", "JSON", "FeedCore", "PriceFeed", "WebSocketClient",
         .target(name: "CMallocShim", condition: .when(platforms: [.linux])),
       ],
       path: "Benchmarks/HotPath"),
     .executableTarget(
       name: "ticker",
       dependencies: [
-        "WebSocketClient", "PriceFeed", "FeedCore", "FeedServer", "EnginePlugin", "NATSPublisher",
+        "TickerSupport", "JSON", "WebSocketClient", "PriceFeed", "FeedCore", "FeedServer", "EnginePlugin",
+        "NATSPublisher",
         .target(name: "URLSessionEngine", condition: .when(platforms: [.macOS])),
         .target(name: "CMallocShim", condition: .when(platforms: [.linux])),
       ]
     ),
-    .target(name: "TestSupport", dependencies: ["WebSocketClient"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["TickerSupport"], path: "Tests/TestSupport"),
     .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
     .testTarget(
       name: "WebSocketClientTests", dependencies: ["WebSocketClient", "FeedServer", "TestSupport"]),
-    .testTarget(name: "PriceFeedTests", dependencies: ["PriceFeed"]),
+    .testTarget(name: "PriceFeedTests", dependencies: ["TickerSupport", "JSON", "PriceFeed"]),
     .testTarget(
-      name: "NATSPublisherTests", dependencies: ["NATSPublisher", "PriceFeed", "FeedCore", "FeedServer"]),
+      name: "NATSPublisherTests",
+      dependencies: ["TickerSupport", "NATSPublisher", "PriceFeed", "FeedCore", "FeedServer"]),
     .testTarget(
-      name: "FeedCoreTests", dependencies: ["FeedCore", "PriceFeed", "WebSocketClient", "FeedServer"]),
+      name: "FeedCoreTests",
+      dependencies: ["TickerSupport", "JSON", "FeedCore", "PriceFeed", "WebSocketClient", "FeedServer"]),
     .testTarget(
       name: "TickerTests",
       dependencies: [
-        "WebSocketClient", "URLSessionEngine", "PriceFeed", "FeedCore", "FeedServer", "EnginePlugin",
-        "TestSupport",
+        "TickerSupport", "JSON", "WebSocketClient", "URLSessionEngine", "PriceFeed", "FeedCore", "FeedServer",
+        "EnginePlugin", "TestSupport",
       ]
     ),
   ],

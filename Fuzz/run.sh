@@ -6,14 +6,12 @@
 #   FUZZ_BUILD_ONLY=1 Fuzz/run.sh                      build, do not run
 #
 # How the harnesses are built (SwiftPM cannot build libFuzzer binaries):
-#   1. The pure part of WebSocketClient (Engine/, Deflate/ (zlib through Sources/CZlibShim's module
-#      map, built with -enable-testing so a harness can reach its internal types), Native/ without NativeEngine/NativeConnection,
-#      Transport/ByteStream.swift, Transport/TransportError.swift — nothing that needs the OpenSSL
-#      shim or sockets) is compiled with `swiftc -sanitize=fuzzer,address -O -wmo` into
-#      Fuzz/.build/libWebSocketClient.a plus Fuzz/.build/modules/WebSocketClient.swiftmodule.
-#   2. All of PriceFeed is compiled the same way against that module into libPriceFeed.a.
-#   3. Each Harnesses/Fuzz<Name>.swift defines LLVMFuzzerTestOneInput via @_cdecl; it is compiled
-#      with the helpers in Harnesses/Shared/ and linked with the two static libraries by `swiftc -sanitize=fuzzer,address`, which adds libFuzzer's
+#   1. Each module the harnesses need (modules_in_order below: the pure part of each, nothing that
+#      needs the OpenSSL shim or sockets; zlib through Sources/CZlibShim's module map) is compiled
+#      with `swiftc -sanitize=fuzzer,address -O -wmo -enable-testing` (so a harness can reach its
+#      internal types) into Fuzz/.build/lib<Module>.a plus its module in Fuzz/.build/modules/.
+#   2. Each Harnesses/Fuzz<Name>.swift defines LLVMFuzzerTestOneInput via @_cdecl; it is compiled
+#      with the helpers in Harnesses/Shared/ and linked with those static libraries by `swiftc -sanitize=fuzzer,address`, which adds libFuzzer's
 #      main, into Fuzz/.build/fuzz-<name>.
 # Steps are skipped when their output is newer than every input, so reruns only rebuild what changed.
 #
@@ -44,36 +42,43 @@ stale() {
   return 1
 }
 
+# The modules the harnesses need, in dependency order: the pure part of each (nothing that needs
+# the OpenSSL shim or sockets), each compiled into Fuzz/.build/lib<Module>.a and its module.
 wsc_sources=(Sources/WebSocketClient/Engine/*.swift Sources/WebSocketClient/Deflate/*.swift
   Sources/WebSocketClient/Transport/ByteStream.swift Sources/WebSocketClient/Transport/TransportError.swift)
 for f in Sources/WebSocketClient/Native/*.swift; do
   case $f in */NativeEngine.swift | */NativeConnection.swift) ;; *) wsc_sources+=("$f") ;; esac
 done
-mapfile -t pf_sources < <(find Sources/PriceFeed -name '*.swift' | sort)
-
-if stale "$build/libWebSocketClient.a" "${wsc_sources[@]}" "$0"; then
-  echo "fuzz: building WebSocketClient (pure subset)"
-  swiftc "${flags[@]}" -enable-testing -I Sources/CZlibShim/include -module-name WebSocketClient -emit-module \
-    -emit-module-path "$modules/WebSocketClient.swiftmodule" -emit-library -static \
-    -o "$build/libWebSocketClient.a" "${wsc_sources[@]}"
-fi
-if stale "$build/libPriceFeed.a" "${pf_sources[@]}" "$build/libWebSocketClient.a"; then
-  echo "fuzz: building PriceFeed"
-  swiftc "${flags[@]}" -module-name PriceFeed -I "$modules" -I Sources/CZlibShim/include -emit-module \
-    -emit-module-path "$modules/PriceFeed.swiftmodule" -emit-library -static \
-    -o "$build/libPriceFeed.a" "${pf_sources[@]}"
-fi
+modules_in_order=(TickerSupport JSON WebSocketClient PriceFeed)
+sources_of() {
+  case $1 in
+    WebSocketClient) printf '%s\n' "${wsc_sources[@]}" ;;
+    *) find "Sources/$1" -name '*.swift' | sort ;;
+  esac
+}
+libraries=()
+previous=("$0")
+for module in "${modules_in_order[@]}"; do
+  mapfile -t sources < <(sources_of "$module")
+  lib=$build/lib$module.a
+  if stale "$lib" "${sources[@]}" "${previous[@]}"; then
+    echo "fuzz: building $module"
+    swiftc "${flags[@]}" -enable-testing -module-name "$module" -I "$modules" -I Sources/CZlibShim/include \
+      -emit-module -emit-module-path "$modules/$module.swiftmodule" -emit-library -static -o "$lib" "${sources[@]}"
+  fi
+  previous+=("$lib")
+  libraries=("$lib" "${libraries[@]}")
+done
 
 # Helpers several harnesses use (each harness is compiled with all of them).
 shared=(Fuzz/Harnesses/Shared/*.swift)
 for t in $targets; do
   harness="Fuzz/Harnesses/Fuzz${t^}.swift"
   [[ -f $harness ]] || { echo "fuzz: no harness $harness" >&2; exit 2; }
-  if stale "$build/fuzz-$t" "$harness" "${shared[@]}" "$build/libWebSocketClient.a" "$build/libPriceFeed.a"; then
+  if stale "$build/fuzz-$t" "$harness" "${shared[@]}" "${libraries[@]}"; then
     echo "fuzz: building fuzz-$t"
     swiftc "${flags[@]}" "${link_flags[@]}" -module-name "Fuzz${t^}" -I "$modules" -I Sources/CZlibShim/include \
-      "$harness" "${shared[@]}" \
-      "$build/libPriceFeed.a" "$build/libWebSocketClient.a" -o "$build/fuzz-$t"
+      "$harness" "${shared[@]}" "${libraries[@]}" -o "$build/fuzz-$t"
   fi
 done
 

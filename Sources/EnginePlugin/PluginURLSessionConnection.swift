@@ -1,5 +1,6 @@
 import Synchronization
 import TickerPluginABI
+import TickerSupport
 import WebSocketClient
 
 /// What the plugin's callbacks feed: the connection's messages and the peer's close status.

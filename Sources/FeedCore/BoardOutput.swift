@@ -1,6 +1,7 @@
 import Dispatch
 import PriceFeed
 import Synchronization
+import TickerSupport
 
 #if canImport(Glibc)
   import Glibc

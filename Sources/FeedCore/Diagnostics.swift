@@ -1,4 +1,5 @@
 import PriceFeed
+import TickerSupport
 import WebSocketClient
 
 /// Everything the ticker says on stderr goes through here: one prefix; every secret (the API

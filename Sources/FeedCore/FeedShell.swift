@@ -1,4 +1,5 @@
 import PriceFeed
+import TickerSupport
 import WebSocketClient
 
 /// The thin async shell around `FeedMachine`: one task reads one ordered stream — the session's

@@ -1,5 +1,6 @@
 import PriceFeed
 import Synchronization
+import TickerSupport
 import WebSocketClient
 
 /// Hands every published batch of quotes to each subscribed output, each through its own bounded

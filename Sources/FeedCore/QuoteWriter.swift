@@ -1,4 +1,5 @@
 import PriceFeed
+import TickerSupport
 
 /// The stdout output: formats quotes and writes one line each, counting them for `--count`.
 /// Lines go out in writes of about `writeSize` bytes, and nothing is held back once `write`

@@ -1,4 +1,6 @@
+import JSON
 import PriceFeed
+import TickerSupport
 import WebSocketClient
 
 /// Writes recording lines: one per call, with its newline. Keeps what successive lines share —

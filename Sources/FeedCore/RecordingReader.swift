@@ -1,4 +1,6 @@
+import JSON
 import PriceFeed
+import TickerSupport
 import WebSocketClient
 
 /// Reads a recording line by line: pure, fed one line's bytes at a time (without its newline),

@@ -1,4 +1,5 @@
 import PriceFeed
+import TickerSupport
 import WebSocketClient
 
 /// Turns `FeedReport`s into lines on stderr (through `Diagnostics`). What a server can repeat

@@ -1,4 +1,5 @@
 import PriceFeed
+import TickerSupport
 import WebSocketClient
 
 /// The output that prints: a consumer of the feed's bus that writes every quote with a

@@ -1,4 +1,6 @@
+import JSON
 import PriceFeed
+import TickerSupport
 import WebSocketClient
 
 /// What Coinbase Exchange's feed does with a connection, as a pure state machine (PROTOCOLS.md §4):

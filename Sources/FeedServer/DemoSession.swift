@@ -1,3 +1,4 @@
+import JSON
 import PriceFeed
 
 /// The recorded sessions `ticker --demo` replays, one per venue (the same text as

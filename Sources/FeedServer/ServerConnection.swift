@@ -1,4 +1,5 @@
 import Dispatch
+import TickerSupport
 import WebSocketClient
 
 /// One accepted client of a `FeedServer`, put together from the parts that serve it: the

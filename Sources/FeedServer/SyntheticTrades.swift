@@ -125,9 +125,3 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     return z ^ (z >> 31)
   }
 }
-
-extension String {
-  func leftPadded(to width: Int) -> String {
-    count >= width ? self : String(repeating: "0", count: width - count) + self
-  }
-}

@@ -1,3 +1,4 @@
+import JSON
 import PriceFeed
 
 /// One Upbit subscription request, validated as strictly as the venue documents it:

@@ -1,3 +1,4 @@
+import JSON
 import PriceFeed
 
 /// Upbit's ticker message in both of its spellings: `SIMPLE` keys (`cd`, `tp`, `ttms`, …) and

@@ -1,3 +1,4 @@
+import TickerSupport
 import WebSocketClient
 
 /// Pre-framed one-trade messages in each venue's wire format, for load generation

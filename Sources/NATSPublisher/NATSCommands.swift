@@ -1,3 +1,4 @@
+import JSON
 import PriceFeed
 
 /// The client's side of the NATS protocol, as bytes. Pure.

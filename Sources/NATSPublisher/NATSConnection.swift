@@ -1,5 +1,6 @@
 import Dispatch
 import PriceFeed
+import TickerSupport
 import WebSocketClient
 
 /// One connection to a NATS server, made on a thread that may block (`open`): TCP, the server's

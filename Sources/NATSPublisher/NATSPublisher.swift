@@ -1,6 +1,7 @@
 import Dispatch
 import PriceFeed
 import Synchronization
+import TickerSupport
 import WebSocketClient
 
 /// Publishes messages to a NATS server without ever making its caller wait.

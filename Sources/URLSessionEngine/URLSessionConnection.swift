@@ -1,4 +1,5 @@
 import Foundation
+import TickerSupport
 import WebSocketClient
 
 #if canImport(FoundationNetworking)

@@ -1,6 +1,7 @@
 import FeedCore
 import PriceFeed
 import Synchronization
+import TickerSupport
 import WebSocketClient
 
 /// `ticker --replay FILE`: a recording through the same machine and the same outputs as a live

@@ -3,6 +3,7 @@ import FeedCore
 import FeedServer
 import PriceFeed
 import Synchronization
+import TickerSupport
 import WebSocketClient
 
 #if canImport(Glibc)

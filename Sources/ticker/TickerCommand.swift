@@ -3,6 +3,7 @@ import FeedServer
 import NATSPublisher
 import PriceFeed
 import Synchronization
+import TickerSupport
 import WebSocketClient
 
 /// The command: arguments → configuration → provider, engine and pipeline → run → exit code.

@@ -1,6 +1,7 @@
 import Dispatch
 import EnginePlugin
 import FeedCore
+import TickerSupport
 
 #if canImport(Glibc)
   import CMallocShim

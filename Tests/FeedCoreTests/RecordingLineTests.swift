@@ -3,6 +3,8 @@ import PriceFeed
 import Testing
 import WebSocketClient
 
+@testable import TickerSupport
+
 /// The recording format: what the recorder writes, the reader reads back exactly; what is not a
 /// recording is refused with the line it went wrong on.
 @Suite struct RecordingLineTests {

@@ -3,6 +3,7 @@ import Testing
 import WebSocketClient
 
 @testable import FeedCore
+@testable import TickerSupport
 
 @Suite("serve: the pure parts")
 struct ServeTests {

@@ -5,6 +5,7 @@ import Testing
 import WebSocketClient
 
 @testable import FeedCore
+@testable import TickerSupport
 
 #if canImport(Glibc)
   import Glibc

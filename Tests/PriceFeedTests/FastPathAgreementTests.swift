@@ -2,6 +2,7 @@ import Testing
 import WebSocketClient
 
 @testable import PriceFeed
+@testable import TickerSupport
 
 /// The specialised decoders must agree with the reference paths wherever they answer.
 @Suite struct FastPathAgreementTests {

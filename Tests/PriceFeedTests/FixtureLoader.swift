@@ -1,3 +1,4 @@
+@testable import JSON
 @testable import PriceFeed
 
 #if canImport(Glibc)

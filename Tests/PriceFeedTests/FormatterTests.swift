@@ -1,6 +1,8 @@
 import Testing
 
+@testable import JSON
 @testable import PriceFeed
+@testable import TickerSupport
 
 @Suite struct FormatterTests {
   @Test(arguments: [
@@ -27,7 +29,7 @@ import Testing
       for month in Int64(1)...12 {
         let lengths: [Int64] = [31, isLeap(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         for day in 1...lengths[Int(month - 1)] {
-          let got = UTCTimestamp.civil(fromDays: days)
+          let got = CivilDate.civil(fromDays: days)
           if got != (year, month, day) {
             Issue.record("day \(days): \(got) != \(year)-\(month)-\(day)")
             return

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import JSON
 @testable import PriceFeed
 
 @Suite struct JSONParserTests {

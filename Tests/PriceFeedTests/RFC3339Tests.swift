@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PriceFeed
+@testable import TickerSupport
 
 @Suite struct RFC3339Tests {
   @Test(arguments: [
@@ -78,8 +79,8 @@ import Testing
 
   @Test func daysFromCivilInvertsCivilFromDays() {
     for days in stride(from: Int64(-719_528), through: 2_932_896, by: 97) {
-      let (y, m, d) = UTCTimestamp.civil(fromDays: days)
-      #expect(RFC3339.daysFromCivil(year: y, month: m, day: d) == days)
+      let (y, m, d) = CivilDate.civil(fromDays: days)
+      #expect(CivilDate.days(year: y, month: m, day: d) == days)
     }
   }
 }

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PriceFeed
+@testable import TickerSupport
 
 /// `TerminalText`: every character a terminal acts on, or that splits a record, comes out as a
 /// visible escape that `printf '%b'` reads back; everything else is unchanged.

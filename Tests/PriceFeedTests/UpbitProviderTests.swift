@@ -1,6 +1,7 @@
 import Testing
 import WebSocketClient
 
+@testable import JSON
 @testable import PriceFeed
 
 @Suite struct UpbitProviderTests {

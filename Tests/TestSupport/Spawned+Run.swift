@@ -1,5 +1,5 @@
 import Foundation
-import WebSocketClient
+import TickerSupport
 
 #if canImport(Glibc)
   import Glibc

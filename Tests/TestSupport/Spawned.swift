@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import WebSocketClient
+import TickerSupport
 
 #if canImport(Glibc)
   import Glibc

@@ -3,6 +3,7 @@ import Testing
 import WebSocketClient
 
 @testable import FeedServer
+@testable import TickerSupport
 
 /// Coinbase Exchange's rules as a pure state machine, driven with explicit instants.
 @Suite("FeedServer: Coinbase emulation (pure)")

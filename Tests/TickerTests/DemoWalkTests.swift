@@ -4,6 +4,7 @@ import Testing
 import WebSocketClient
 
 @testable import FeedServer
+@testable import JSON
 
 /// The demo's leniency (`FeedServer.Options.acceptAnySymbol`): any well-formed symbol is
 /// accepted and walks from a start price fixed by the seed and the symbol; without it the

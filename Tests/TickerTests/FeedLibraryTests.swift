@@ -6,6 +6,8 @@ import Synchronization
 import Testing
 import WebSocketClient
 
+@testable import TickerSupport
+
 /// The runtime as a library, against FeedServer's Finnhub emulation: subscriptions change while
 /// running, from another task, and a reconnect sends the current set, never the initial one.
 @Suite("FeedCore against FeedServer")

@@ -3,6 +3,8 @@ import Foundation
 import PriceFeed
 import Testing
 
+@testable import TickerSupport
+
 /// Every format, golden, from the built binary against the replayed Finnhub session (every trade,
 /// two symbols, so the lines are the same on every run). The receive time is the one thing that
 /// differs between runs: it is checked to lie within the run and to agree with itself, then

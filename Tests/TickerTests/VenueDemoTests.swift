@@ -4,6 +4,7 @@ import Testing
 import WebSocketClient
 
 @testable import FeedServer
+@testable import JSON
 
 /// The demo sessions and load generation per venue: what `ticker --demo --provider X` and
 /// `feedserve --blast N --venue X` serve.

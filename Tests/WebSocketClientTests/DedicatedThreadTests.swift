@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import Testing
 
+@testable import TickerSupport
 @testable import WebSocketClient
 
 @Suite("dedicated threads")

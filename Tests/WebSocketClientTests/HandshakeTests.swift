@@ -1,5 +1,6 @@
 import Testing
 
+@testable import TickerSupport
 @testable import WebSocketClient
 
 @Suite struct HandshakeTests {

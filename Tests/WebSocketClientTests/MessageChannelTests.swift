@@ -3,6 +3,8 @@ import Synchronization
 import Testing
 import WebSocketClient
 
+@testable import TickerSupport
+
 @Suite struct MessageChannelTests {
   struct Boom: Error, Equatable {}
 

@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import Testing
 
+@testable import TickerSupport
 @testable import WebSocketClient
 
 /// Seconds that only bound a hang; no test waits this long when it passes.

@@ -4,6 +4,8 @@ import Synchronization
 import Testing
 import WebSocketClient
 
+@testable import TickerSupport
+
 /// `ThreadExecutor`: tasks that prefer it run on its thread, so tasks blocked there leave the
 /// cooperative pool alone.
 @Suite("Thread executor")

@@ -1,3 +1,4 @@
+import JSON
 import PriceFeed
 
 /// What `serve` sends its clients, in Finnhub's shapes (PROTOCOLS.md): trades

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import TickerSupport
 import WebSocketClient
 
 /// One upgraded `serve` client: its bounded outbox and the writer thread that empties it into the

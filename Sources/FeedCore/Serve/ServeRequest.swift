@@ -1,4 +1,6 @@
+import JSON
 import PriceFeed
+import TickerSupport
 
 /// What a `serve` client may send, in Finnhub's words: `{"type":"subscribe","symbol":"X"}`,
 /// `{"type":"unsubscribe","symbol":"X"}`, and `{"type":"ping"}` (ignored). Pure: text in, a

@@ -170,13 +170,3 @@ extension ExactDecimal {
     return overflow ? nil : ExactDecimal(mantissa: total, scale: scale)
   }
 }
-
-extension String {
-  /// Without leading and trailing spaces and tabs.
-  var trimmingSpaces: String {
-    var scalars = Substring(self).unicodeScalars[...]
-    while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
-    while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
-    return String(String.UnicodeScalarView(scalars))
-  }
-}

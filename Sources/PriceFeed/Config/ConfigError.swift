@@ -1,3 +1,5 @@
+import JSON
+
 /// A configuration file or environment variable that cannot be used. Messages name the file (or
 /// variable) and the key, and never contain the token's value.
 public enum ConfigError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import JSON
 import WebSocketClient
 
 #if canImport(Glibc)

@@ -1,3 +1,5 @@
+import TickerSupport
+
 /// Draws a `BoardModel` as a `BoardFrame` for a terminal size: a header line, one row per symbol
 /// and a status line at the bottom of the screen.
 ///

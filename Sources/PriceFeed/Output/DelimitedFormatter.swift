@@ -1,3 +1,5 @@
+import TickerSupport
+
 /// `--format csv` and `--format tsv`: a header line, then one row per quote.
 ///
 ///     time,symbol,price,volume

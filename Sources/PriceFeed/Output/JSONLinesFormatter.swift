@@ -1,3 +1,6 @@
+import JSON
+import TickerSupport
+
 /// Machine-readable output, one JSON object per line (JSON Lines), keys always in this order:
 ///
 ///     {"symbol":"BINANCE:BTCUSDT","price":95372.09,"time":"2026-01-17T13:18:52.976Z","t":1768655932976,"volume":0.00063,"received":"2026-01-17T13:18:53.012Z","rt":1768655933012,"provider":"finnhub"}

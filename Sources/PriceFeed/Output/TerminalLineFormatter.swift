@@ -1,3 +1,5 @@
+import TickerSupport
+
 /// The text format for a person at a terminal (used only when stdout is one): the same facts as
 /// `TextFormatter` — trade time, symbol, price with the server's digits — in aligned columns, with
 /// an arrow for the direction since the symbol's previous line and the change since the ticker

@@ -1,3 +1,5 @@
+import TickerSupport
+
 /// The default output, one line per quote, tab-separated because symbols may contain spaces:
 ///
 ///     <trade time, ISO 8601 UTC with milliseconds>\t<symbol>\t<price exactly as sent>\n

@@ -1,3 +1,4 @@
+import JSON
 import WebSocketClient
 
 /// Small pieces the venues' model paths share: reading a message as JSON, and the numbers and
@@ -75,5 +76,14 @@ enum VenueJSON {
       skip.insert(item)
     }
     return out
+  }
+}
+
+extension JSONByteScanner {
+  /// The price of a JSON number or of a decimal string's contents: plain decimals straight from
+  /// the bytes; exponent forms through the general `Price` initialiser (what the model path
+  /// gives for the same text).
+  static func price(_ text: UnsafeRawBufferPointer) -> Price? {
+    Price.plain(bytes: text) ?? Price(String(decoding: text, as: UTF8.self))
   }
 }

@@ -1,3 +1,5 @@
+import JSON
+
 extension Settings {
   /// `config.example.json`: every config-file key, in declaration order, with its default (a test
   /// holds the file in the repository to this text, so neither can drift).

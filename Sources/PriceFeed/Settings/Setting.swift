@@ -1,3 +1,4 @@
+import JSON
 import WebSocketClient
 
 /// One setting, declared once (see `Settings.all`): where it can come from — a flag, an

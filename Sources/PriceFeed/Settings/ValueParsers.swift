@@ -1,3 +1,4 @@
+import JSON
 import WebSocketClient
 
 /// The value types settings use, each read the same way from flags, the environment and the file

@@ -1,3 +1,5 @@
+import TickerSupport
+
 /// Options for opening a connection.
 public struct ConnectOptions: Sendable {
   /// Extra request headers (e.g. `User-Agent`). Never put secrets in names.

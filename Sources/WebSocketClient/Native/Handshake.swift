@@ -1,3 +1,5 @@
+import TickerSupport
+
 /// The client side of the WebSocket opening handshake (RFC 6455 §4.1), as pure functions.
 public enum Handshake {
   /// The GUID appended to the key before hashing (RFC 6455 §1.3).

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import TickerSupport
 
 /// One open RFC 6455 connection over a `ByteStream`.
 ///

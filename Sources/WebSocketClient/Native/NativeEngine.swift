@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import TickerSupport
 
 /// The RFC 6455 engine over a `ByteStream` (TCP, or TLS over TCP) with no Foundation networking.
 public struct NativeEngine: WebSocketEngine {

@@ -1,3 +1,5 @@
+import TickerSupport
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -88,43 +90,6 @@ enum HTTPDate {
     guard hms.count == 3, let h = number(hms[0], digits: 2), let m = number(hms[1], digits: 2),
       let s = number(hms[2], digits: 2), h < 24, m < 60, s < 61, (1...31).contains(day)
     else { return nil }
-    return days(year: year, month: month, day: day) * 86_400 + h * 3600 + m * 60 + s
-  }
-
-  /// Days since 1970-01-01 (Howard Hinnant's days-from-civil).
-  static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yoe = y - era * 400
-    let mp = (month + 9) % 12
-    let doy = (153 * mp + 2) / 5 + day - 1
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-    return era * 146_097 + doe - 719_468
-  }
-}
-
-/// The wall clock, for the one place that needs it (an HTTP-date in `Retry-After`).
-public enum WallClock {
-  /// Seconds since the Unix epoch.
-  public static func epochSeconds() -> Int64 {
-    var spec = timespec()
-    clock_gettime(CLOCK_REALTIME, &spec)
-    return Int64(spec.tv_sec)
-  }
-
-  /// Milliseconds since the Unix epoch.
-  public static func epochMilliseconds() -> Int64 {
-    var spec = timespec()
-    clock_gettime(CLOCK_REALTIME, &spec)
-    return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
-  }
-}
-
-extension String {
-  var trimmingSpaces: String {
-    var s = self[...]
-    while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
-    while let l = s.last, l == " " || l == "\t" { s.removeLast() }
-    return String(s)
+    return CivilDate.days(year: year, month: month, day: day) * 86_400 + h * 3600 + m * 60 + s
   }
 }

@@ -1,3 +1,5 @@
+import TickerSupport
+
 /// The server side of the opening handshake (for FeedServer and tests), as pure functions.
 public enum ServerHandshake {
   /// A parsed request head.

@@ -1,3 +1,5 @@
+import TickerSupport
+
 /// The session's decisions, made by one task from one inbox of inputs. Side effects (connect,
 /// onConnect, reading, pinging, timers, closing) run in small tasks that report back here.
 final class SessionLoop<C: Clock> where C.Duration == Duration {

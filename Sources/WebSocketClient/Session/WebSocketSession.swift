@@ -1,4 +1,5 @@
 import Synchronization
+import TickerSupport
 
 /// One logical feed kept alive over many connections: connects, calls `onConnect` after every
 /// (re)connect, delivers messages in order, pings and watches for silence, reconnects transient

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import TickerSupport
 
 #if canImport(Glibc)
   import Glibc

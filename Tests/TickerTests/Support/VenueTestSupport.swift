@@ -6,6 +6,9 @@ import Synchronization
 import Testing
 import WebSocketClient
 
+@testable import JSON
+@testable import TickerSupport
+
 /// Helpers for the venue emulator tests: upgrade requests to hand an emulator, instants, JSON
 /// reading, a raw WebSocket client, and a hang guard for a FeedServer.
 enum VenueTest {

@@ -1,5 +1,7 @@
 import WebSocketClient
 
+@testable import TickerSupport
+
 /// Runs blocking waits (a child's readiness line, its exit) on a thread of their own
 /// (`DedicatedThread`), so that async tests never block the few threads of the Swift concurrency
 /// pool — nor Dispatch's capped worker pool, on which that pool itself runs on Linux: blocked

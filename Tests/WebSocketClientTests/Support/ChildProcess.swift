@@ -3,6 +3,8 @@ import Synchronization
 import TestSupport
 import WebSocketClient
 
+@testable import TickerSupport
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

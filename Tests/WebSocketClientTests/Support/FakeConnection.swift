@@ -1,6 +1,8 @@
 import Synchronization
 import WebSocketClient
 
+@testable import TickerSupport
+
 /// A scripted connection: delivers the given messages, then ends as told (or stays open for the
 /// test to `deliver` and `end` later). Records what the session sent, pinged and closed.
 ///

@@ -1,6 +1,8 @@
 import Synchronization
 import WebSocketClient
 
+@testable import TickerSupport
+
 /// A `WebSocketSession` on a `FakeEngine` and a `ManualClock`, with a fixed jitter source, an
 /// `onConnect` that sends `"subscribe"` and records which connection it saw, and the event
 /// stream read one event at a time.

@@ -1,3 +1,5 @@
+import JSON
+
 /// A specialised decoder for Binance trades — the firehose — straight from the UTF-8 bytes, in
 /// both shapes: wrapped by the combined-stream endpoint
 /// (`{"stream":"btcusdt@trade","data":{"e":"trade",…}}`) and bare (`{"e":"trade",…}`).

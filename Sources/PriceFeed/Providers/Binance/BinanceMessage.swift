@@ -1,3 +1,5 @@
+import JSON
+
 /// What a Binance server message means, read from its `JSONValue`: the reference path that
 /// `BinanceFastPath` must agree with.
 ///

@@ -1,3 +1,4 @@
+import JSON
 import WebSocketClient
 
 /// Binance Spot trade streams, `wss://stream.binance.com:9443/stream`, no key (PROTOCOLS.md §3).

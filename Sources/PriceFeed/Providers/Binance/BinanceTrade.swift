@@ -1,3 +1,5 @@
+import JSON
+
 /// One Binance trade event:
 /// `{"e":"trade","E":1789404776251,"s":"BTCUSDT","t":5206081234,"p":"78860.00000000","q":"0.00009000","T":1789404776250,"m":true,"M":true}`.
 /// Price and quantity are decimal strings, kept exactly; key order is free and other keys are ignored.

@@ -1,3 +1,4 @@
+import JSON
 import WebSocketClient
 
 /// Coinbase Exchange's `ticker` channel, `wss://ws-feed.exchange.coinbase.com`, no key

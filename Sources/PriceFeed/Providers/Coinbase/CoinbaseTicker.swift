@@ -1,3 +1,6 @@
+import JSON
+import TickerSupport
+
 /// One Coinbase Exchange `ticker` message:
 /// `{"type":"ticker","product_id":"BTC-USD","price":"80691.53",…,"time":"2026-08-25T03:35:57.198335Z","last_size":"0.00000001"}`.
 /// Prices are decimal strings, kept exactly; the time is RFC 3339 with microseconds, truncated

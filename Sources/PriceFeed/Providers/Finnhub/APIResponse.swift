@@ -1,3 +1,5 @@
+import JSON
+
 /// One Finnhub server message: `{"type":"trade","data":[…]}`, `{"type":"ping"}` or
 /// `{"type":"error","msg":"…"}`. Unknown keys are ignored.
 public struct APIResponse: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import TickerSupport
+
 /// A specialised decoder for the two Finnhub messages that make up nearly all traffic — trade
 /// batches and `{"type":"ping"}` — straight from the UTF-8 bytes, without building a `JSONValue`
 /// tree or the `APIResponse`/`PriceData` models.

@@ -1,3 +1,4 @@
+import JSON
 import WebSocketClient
 
 /// Finnhub messages of `LargeMessage.threshold` bytes and more, in two passes over the bytes:

@@ -1,3 +1,4 @@
+import JSON
 import WebSocketClient
 
 /// Finnhub's trade feed, `wss://ws.finnhub.io?token=…` (see PROTOCOLS.md §1).

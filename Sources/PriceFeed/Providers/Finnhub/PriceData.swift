@@ -1,3 +1,5 @@
+import JSON
+
 /// One Finnhub trade entry: `{"c":null,"p":66972.77,"s":"BINANCE:BTCUSDT","t":1721555886208,"v":0.01559}`.
 /// Key order is free and unknown keys are ignored.
 public struct PriceData: Sendable, Equatable {

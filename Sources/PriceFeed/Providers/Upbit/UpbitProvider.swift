@@ -1,3 +1,4 @@
+import JSON
 import WebSocketClient
 
 /// Upbit's ticker feed, `wss://api.upbit.com/websocket/v1`, no key (PROTOCOLS.md §2).

@@ -1,3 +1,5 @@
+import JSON
+
 /// One Upbit `ticker` message, read from either key set: SIMPLE (`cd`, `tp`, `tv`, `ttms`, `tms`)
 /// or DEFAULT (`code`, `trade_price`, `trade_volume`, `trade_timestamp`, `timestamp`). Where a
 /// message has both spellings of a field, the SIMPLE one is used. Every other key is ignored.

@@ -1,19 +1,20 @@
-/// RFC 3339 date-times (`2026-08-25T03:35:57.198335Z`) → epoch milliseconds, without Foundation.
+/// RFC 3339 date-times (`2026-08-25T03:35:57.198335Z`) ↔ epoch time, without Foundation. The
+/// fast writer of the ticker's own time column is `UTCTimestamp`.
 ///
-/// Strict: `YYYY-MM-DD`, `T` (or `t`), `HH:MM:SS`, an optional fraction of one or more digits,
+/// Reading is strict: `YYYY-MM-DD`, `T` (or `t`), `HH:MM:SS`, an optional fraction of one or more digits,
 /// then `Z` (or `z`) or an offset `±HH:MM`; nothing before or after. Days are checked against
 /// the month (29 February only in leap years), hours 00–23, minutes 00–59, seconds 00–60 (RFC
 /// 3339 allows a leap second; `:60` is read as the last millisecond of that minute, so time never
 /// moves past the next minute). The fraction is truncated to milliseconds, never rounded up: the
 /// result is never later than the instant written.
-enum RFC3339 {
+public enum RFC3339 {
   /// Epoch milliseconds, or nil when `text` is not an RFC 3339 date-time.
-  static func milliseconds(_ text: String) -> Int64? {
+  public static func milliseconds(_ text: String) -> Int64? {
     var text = text
     return text.withUTF8 { milliseconds(UnsafeRawBufferPointer($0)) }
   }
 
-  static func milliseconds(_ bytes: UnsafeRawBufferPointer) -> Int64? {
+  public static func milliseconds(_ bytes: UnsafeRawBufferPointer) -> Int64? {
     // The fixed part: "YYYY-MM-DDTHH:MM:SS" is 19 bytes.
     guard bytes.count >= 20,
       let year = digits(bytes, 0, 4), bytes[4] == UInt8(ascii: "-"),
@@ -23,7 +24,7 @@ enum RFC3339 {
       let minute = digits(bytes, 14, 2), bytes[16] == UInt8(ascii: ":"),
       let second = digits(bytes, 17, 2)
     else { return nil }
-    guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour <= 23,
+    guard (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(month: month, year: year), hour <= 23,
       minute <= 59,
       second <= 60
     else { return nil }
@@ -54,7 +55,7 @@ enum RFC3339 {
     }
     guard i == bytes.count else { return nil }
     if second == 60 { millisecond = 999 }
-    let days = daysFromCivil(year: year, month: month, day: day)
+    let days = CivilDate.days(year: year, month: month, day: day)
     let seconds = days * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offsetMinutes * 60
     return seconds * 1000 + millisecond
   }
@@ -70,25 +71,15 @@ enum RFC3339 {
     return value
   }
 
-  static func isLeap(_ year: Int64) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
-
-  static func daysIn(month: Int64, year: Int64) -> Int64 {
-    switch month {
-    case 2: isLeap(year) ? 29 : 28
-    case 4, 6, 9, 11: 30
-    default: 31
-    }
-  }
-
-  /// Days since 1970-01-01 (Howard Hinnant's days-from-civil; the inverse of
-  /// `UTCTimestamp.civil(fromDays:)`), for years 0...9999.
-  static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yoe = y - era * 400
-    let mp = month > 2 ? month - 3 : month + 9
-    let doy = (153 * mp + 2) / 5 + day - 1
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-    return era * 146_097 + doe - 719_468
+  /// The UTC time `microseconds` after the Unix epoch (non-negative) with six fraction digits,
+  /// as Coinbase writes it: `2026-08-25T03:35:57.198335Z`.
+  public static func format(microseconds: Int64) -> String {
+    let seconds = microseconds / 1_000_000
+    let fraction = microseconds % 1_000_000
+    let secondOfDay = seconds % 86_400
+    let (year, month, day) = CivilDate.civil(fromDays: seconds / 86_400)
+    func two(_ n: Int64) -> String { String(n).leftPadded(to: 2) }
+    return "\(String(year).leftPadded(to: 4))-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):"
+      + "\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)).\(String(fraction).leftPadded(to: 6))Z"
   }
 }

@@ -1,5 +1,5 @@
 /// Epoch milliseconds → ISO 8601 / RFC 3339 UTC text with milliseconds
-/// (`2026-01-17T13:18:52.976Z`), without Foundation: Howard Hinnant's civil-from-days algorithm.
+/// (`2026-01-17T13:18:52.976Z`), without Foundation (dates from `CivilDate`). Inlinable: the formatters write one per price.
 public enum UTCTimestamp {
   /// Appends the timestamp for `milliseconds` since 1970-01-01T00:00:00Z. Negative values (before
   /// 1970) are handled; years outside 0...9999 are written with as many digits as they need.
@@ -13,25 +13,27 @@ public enum UTCTimestamp {
   /// the largest part of a timestamp's cost; a busy feed's trades come many to a second, and
   /// their timestamps differ only in the milliseconds.
   public struct DayCache: Sendable {
-    var day = Int64.min
-    var date: (year: Int64, month: Int64, day: Int64) = (0, 0, 0)
+    @usableFromInline var day = Int64.min
+    @usableFromInline var date: (year: Int64, month: Int64, day: Int64) = (0, 0, 0)
     /// The second (since the epoch) whose text `YYYY-MM-DDTHH:MM:SS.` is `secondText`, when
     /// `write` wrote one.
-    var second = Int64.min
-    var secondText: (UInt64, UInt64, UInt32) = (0, 0, 0)
+    @usableFromInline var second = Int64.min
+    @usableFromInline var secondText: (UInt64, UInt64, UInt32) = (0, 0, 0)
 
     public init() {}
 
+    @inlinable
     mutating func date(ofDay day: Int64) -> (year: Int64, month: Int64, day: Int64) {
       if day != self.day {
         self.day = day
-        date = UTCTimestamp.civil(fromDays: day)
+        date = CivilDate.civil(fromDays: day)
       }
       return date
     }
   }
 
   /// `append(milliseconds:to:)`, remembering the last day's date in `days`.
+  @inlinable
   public static func append(milliseconds: Int64, to out: inout [UInt8], days cache: inout DayCache) {
     // The common case, a four-digit year: 24 bytes of stack, appended at once.
     let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: width) { b in
@@ -53,11 +55,11 @@ public enum UTCTimestamp {
   }
 
   /// How many bytes `write` writes: `2026-01-17T13:18:52.976Z`.
-  public static let width = 24
+  public static var width: Int { 24 }
 
   /// Writes the timestamp for `milliseconds` as `width` bytes at `out` when its year has four
   /// digits (0...9999); false, writing nothing, otherwise.
-  @inline(__always)
+  @inlinable @inline(__always)
   public static func write(
     milliseconds: Int64, to out: UnsafeMutablePointer<UInt8>, days cache: inout DayCache
   ) -> Bool {
@@ -86,8 +88,8 @@ public enum UTCTimestamp {
   }
 
   /// "-MM-DDTHH:MM:SS.mmmZ", 20 bytes at `b`.
-  @inline(__always)
-  private static func writeRest(month: Int64, day: Int64, msOfDay: Int64, to b: UnsafeMutablePointer<UInt8>) {
+  @inlinable @inline(__always)
+  static func writeRest(month: Int64, day: Int64, msOfDay: Int64, to b: UnsafeMutablePointer<UInt8>) {
     let hour = msOfDay / 3_600_000
     let minute = msOfDay / 60_000 % 60
     let second = msOfDay / 1000 % 60
@@ -114,21 +116,8 @@ public enum UTCTimestamp {
     return String(decoding: out, as: UTF8.self)
   }
 
-  /// (year, month 1...12, day 1...31) for a count of days since 1970-01-01.
-  static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let day = doy - (153 * mp + 2) / 5 + 1
-    let month = mp < 10 ? mp + 3 : mp - 9
-    let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-    return (year, month, day)
-  }
-
-  private static func floorDivide(_ a: Int64, _ b: Int64) -> (Int64, Int64) {
+  @inlinable
+  static func floorDivide(_ a: Int64, _ b: Int64) -> (Int64, Int64) {
     // Int64.min cannot be negated safely; clamp to a representable range first.
     let a = max(a, Int64.min / 2)
     var q = a / b
@@ -141,8 +130,8 @@ public enum UTCTimestamp {
   }
 
   /// Writes `value` (0 ≤ value < 10^digits) as exactly `digits` decimal digits.
-  @inline(__always)
-  private static func put(_ value: Int64, digits: Int, into b: UnsafeMutablePointer<UInt8>) {
+  @inlinable @inline(__always)
+  static func put(_ value: Int64, digits: Int, into b: UnsafeMutablePointer<UInt8>) {
     var v = value
     var i = digits - 1
     while i >= 0 {
@@ -152,6 +141,7 @@ public enum UTCTimestamp {
     }
   }
 
+  @usableFromInline
   static func appendPadded(_ value: Int64, width: Int, to out: inout [UInt8]) {
     var digits: [UInt8] = []
     var v = value

@@ -33,7 +33,7 @@ public enum TerminalText {
 
   /// Whether `bytes` is printable ASCII without a backslash: text that escaping leaves as it is.
   /// Eight bytes a step (the last few as one overlapping word); shorter texts byte by byte.
-  @inline(__always)
+  @inlinable @inline(__always)
   public static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     let n = bytes.count
     guard n >= 8, let base = bytes.baseAddress else {
@@ -62,7 +62,7 @@ public enum TerminalText {
     text.unicodeScalars.allSatisfy { !needsEscape($0) }
   }
 
-  static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+  public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0x00..<0x20, 0x5C, 0x7F...0x9F: true
     case 0x061C, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069, 0xFEFF: true

@@ -5,40 +5,45 @@
 /// parser accepts and returns nil/false for anything else (escapes and non-ASCII in strings,
 /// nested values where a scalar is expected), so a fast path built on it can give up and leave
 /// the message to the model path. Indices never leave `0...bytes.count`; nothing traps.
-struct JSONByteScanner {
-  let bytes: UnsafeRawBufferPointer
-  var i = 0
+package struct JSONByteScanner {
+  package let bytes: UnsafeRawBufferPointer
+  package var i = 0
 
-  init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+  @inlinable package init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
   /// A range of `bytes`.
-  struct Span {
-    var start: Int
-    var end: Int
-    var count: Int { end - start }
+  package struct Span {
+    package var start: Int
+    package var end: Int
+    @inlinable package var count: Int { end - start }
 
-    func slice(of bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    @inlinable package init(start: Int, end: Int) {
+      self.start = start
+      self.end = end
+    }
+
+    @inlinable package func slice(of bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
       UnsafeRawBufferPointer(rebasing: bytes[start..<end])
     }
 
     @inline(__always)
-    func equals(_ text: StaticString, in bytes: UnsafeRawBufferPointer) -> Bool {
+    @inlinable package func equals(_ text: StaticString, in bytes: UnsafeRawBufferPointer) -> Bool {
       guard text.utf8CodeUnitCount == count else { return false }
       let p = text.utf8Start
       for k in 0..<count where bytes[start + k] != p[k] { return false }
       return true
     }
 
-    func string(in bytes: UnsafeRawBufferPointer) -> String {
+    @inlinable package func string(in bytes: UnsafeRawBufferPointer) -> String {
       String(decoding: slice(of: bytes), as: UTF8.self)
     }
   }
 
-  var atEnd: Bool { i == bytes.count }
+  @inlinable package var atEnd: Bool { i == bytes.count }
 
   /// A string of printable ASCII without escapes; its contents. nil for anything else.
   @inline(__always)
-  mutating func simpleString() -> Span? {
+  @inlinable package mutating func simpleString() -> Span? {
     guard take(UInt8(ascii: "\"")) else { return nil }
     let start = i
     while i < bytes.count {
@@ -55,7 +60,7 @@ struct JSONByteScanner {
 
   /// A JSON number (RFC 8259 grammar); its span.
   @inline(__always)
-  mutating func number() -> Span? {
+  @inlinable package mutating func number() -> Span? {
     let start = i
     if peek(UInt8(ascii: "-")) { i += 1 }
     guard i < bytes.count, isDigit(bytes[i]) else { return nil }
@@ -81,7 +86,7 @@ struct JSONByteScanner {
   /// Any scalar — a simple string, a number, `true`, `false` or `null` — skipped; false for
   /// arrays, objects and anything the narrow tokens above do not accept.
   @inline(__always)
-  mutating func skipScalar() -> Bool {
+  @inlinable package mutating func skipScalar() -> Bool {
     guard i < bytes.count else { return false }
     switch bytes[i] {
     case UInt8(ascii: "\""): return simpleString() != nil
@@ -94,7 +99,7 @@ struct JSONByteScanner {
 
   /// The literal, when it is next and not followed by more letters (`nullx`).
   @inline(__always)
-  mutating func takeLiteral(_ literal: StaticString) -> Bool {
+  @inlinable package mutating func takeLiteral(_ literal: StaticString) -> Bool {
     let n = literal.utf8CodeUnitCount
     guard i + n <= bytes.count else { return false }
     let p = literal.utf8Start
@@ -104,16 +109,9 @@ struct JSONByteScanner {
     return true
   }
 
-  /// The price of a JSON number or of a decimal string's contents: plain decimals straight from
-  /// the bytes; exponent forms through the general `Price` initialiser (what the model path
-  /// gives for the same text).
-  static func price(_ text: UnsafeRawBufferPointer) -> Price? {
-    Price.plain(bytes: text) ?? Price(String(decoding: text, as: UTF8.self))
-  }
-
   /// Plain digits (no sign, at most 18) as an Int64, which `Int64(text)` also accepts; nil for
   /// anything else, leaving signs, fractions and exponents to the model path.
-  static func integer(_ digits: UnsafeRawBufferPointer) -> Int64? {
+  @inlinable package static func integer(_ digits: UnsafeRawBufferPointer) -> Int64? {
     guard !digits.isEmpty, digits.count <= 18 else { return nil }
     var value: Int64 = 0
     for b in digits {
@@ -123,17 +121,19 @@ struct JSONByteScanner {
     return value
   }
 
-  @inline(__always) func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
-  @inline(__always) func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
-  @inline(__always) func peek(_ b: UInt8) -> Bool { i < bytes.count && bytes[i] == b }
+  @inlinable @inline(__always) package func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+  @inlinable @inline(__always) package func isLetter(_ b: UInt8) -> Bool {
+    (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A
+  }
+  @inlinable @inline(__always) package func peek(_ b: UInt8) -> Bool { i < bytes.count && bytes[i] == b }
 
-  @inline(__always) mutating func take(_ b: UInt8) -> Bool {
+  @inlinable @inline(__always) package mutating func take(_ b: UInt8) -> Bool {
     guard i < bytes.count, bytes[i] == b else { return false }
     i += 1
     return true
   }
 
-  @inline(__always) mutating func skipSpace() {
+  @inlinable @inline(__always) package mutating func skipSpace() {
     while i < bytes.count {
       switch bytes[i] {
       case 0x20, 0x09, 0x0A, 0x0D: i += 1

@@ -1,3 +1,5 @@
+import TickerSupport
+
 /// Writing JSON strings: the one escaping routine used for subscribe messages, JSON-lines output
 /// and anything else that produces JSON text.
 public enum JSONEscaping {
