@@ -48,24 +48,39 @@ let package = Package(
     .target(name: "TickerPluginABI"),
     .target(name: "URLSessionEngine", dependencies: ["TickerSupport", "WebSocketClient", "TickerPluginABI"]),
     .target(name: "EnginePlugin", dependencies: ["TickerSupport", "WebSocketClient", "TickerPluginABI"]),
-    .target(name: "PriceFeed", dependencies: ["TickerSupport", "JSON", "WebSocketClient"]),
-    .target(name: "FeedServer", dependencies: ["TickerSupport", "JSON", "WebSocketClient", "PriceFeed"]),
-    .target(name: "FeedCore", dependencies: ["TickerSupport", "JSON", "WebSocketClient", "PriceFeed"]),
+    .target(name: "Venues", dependencies: ["TickerSupport", "JSON", "WebSocketClient"]),
+    .target(name: "FeedRuntime", dependencies: ["TickerSupport", "JSON", "WebSocketClient", "Venues"]),
     .target(
-      name: "NATSPublisher", dependencies: ["TickerSupport", "WebSocketClient", "PriceFeed", "FeedCore"]),
+      name: "Outputs", dependencies: ["TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime"]),
+    .target(
+      name: "Recording", dependencies: ["TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime"]),
+    .target(
+      name: "NATSPublisher",
+      dependencies: ["TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime", "Outputs"]),
+    .target(
+      name: "Gateway", dependencies: ["TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime"]),
+    .target(
+      name: "CLI",
+      dependencies: [
+        "TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime", "Outputs", "Recording",
+        "NATSPublisher",
+      ]),
+    .target(
+      name: "FeedServer", dependencies: ["TickerSupport", "JSON", "WebSocketClient", "Venues", "Recording"]),
     .executableTarget(name: "feedserve", dependencies: ["TickerSupport", "FeedServer", "WebSocketClient"]),
     .executableTarget(
       name: "hotpath",
       dependencies: [
-        "TickerSupport", "JSON", "FeedCore", "PriceFeed", "WebSocketClient",
+        "TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime", "Outputs",
         .target(name: "CMallocShim", condition: .when(platforms: [.linux])),
       ],
       path: "Benchmarks/HotPath"),
     .executableTarget(
       name: "ticker",
       dependencies: [
-        "TickerSupport", "JSON", "WebSocketClient", "PriceFeed", "FeedCore", "FeedServer", "EnginePlugin",
-        "NATSPublisher",
+        "TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime", "Outputs", "Recording",
+        "Gateway",
+        "NATSPublisher", "CLI", "FeedServer", "EnginePlugin",
         .target(name: "URLSessionEngine", condition: .when(platforms: [.macOS])),
         .target(name: "CMallocShim", condition: .when(platforms: [.linux])),
       ]
@@ -73,19 +88,28 @@ let package = Package(
     .target(name: "TestSupport", dependencies: ["TickerSupport"], path: "Tests/TestSupport"),
     .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
     .testTarget(
-      name: "WebSocketClientTests", dependencies: ["WebSocketClient", "FeedServer", "TestSupport"]),
-    .testTarget(name: "PriceFeedTests", dependencies: ["TickerSupport", "JSON", "PriceFeed"]),
+      name: "WebSocketClientTests",
+      dependencies: ["TickerSupport", "WebSocketClient", "FeedServer", "TestSupport"]),
+    .testTarget(
+      name: "PriceFeedTests",
+      dependencies: [
+        "TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime", "Outputs", "Recording", "CLI",
+      ]),
     .testTarget(
       name: "NATSPublisherTests",
-      dependencies: ["TickerSupport", "NATSPublisher", "PriceFeed", "FeedCore", "FeedServer"]),
+      dependencies: ["TickerSupport", "NATSPublisher", "Venues", "FeedRuntime", "Outputs", "FeedServer"]),
     .testTarget(
       name: "FeedCoreTests",
-      dependencies: ["TickerSupport", "JSON", "FeedCore", "PriceFeed", "WebSocketClient", "FeedServer"]),
+      dependencies: [
+        "TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime", "Outputs", "Recording",
+        "Gateway",
+        "FeedServer",
+      ]),
     .testTarget(
       name: "TickerTests",
       dependencies: [
-        "TickerSupport", "JSON", "WebSocketClient", "URLSessionEngine", "PriceFeed", "FeedCore", "FeedServer",
-        "EnginePlugin", "TestSupport",
+        "TickerSupport", "JSON", "WebSocketClient", "URLSessionEngine", "Venues", "FeedRuntime", "Outputs",
+        "Recording", "Gateway", "NATSPublisher", "CLI", "FeedServer", "EnginePlugin", "TestSupport",
       ]
     ),
   ],

@@ -6,8 +6,7 @@
 #   FUZZ_BUILD_ONLY=1 Fuzz/run.sh                      build, do not run
 #
 # How the harnesses are built (SwiftPM cannot build libFuzzer binaries):
-#   1. Each module the harnesses need (modules_in_order below: the pure part of each, nothing that
-#      needs the OpenSSL shim or sockets; zlib through Sources/CZlibShim's module map) is compiled
+#   1. Each module the harnesses need (modules_in_order below) is compiled
 #      with `swiftc -sanitize=fuzzer,address -O -wmo -enable-testing` (so a harness can reach its
 #      internal types) into Fuzz/.build/lib<Module>.a plus its module in Fuzz/.build/modules/.
 #   2. Each Harnesses/Fuzz<Name>.swift defines LLVMFuzzerTestOneInput via @_cdecl; it is compiled
@@ -27,7 +26,7 @@ seconds=${1:-60}
 targets=${FUZZ_TARGETS:-frames handshake finnhub upbit binance coinbase config text inflate}
 build=Fuzz/.build
 modules=$build/modules
-flags=(-sanitize=fuzzer,address -parse-as-library -O -wmo -gline-tables-only -swift-version 6)
+flags=(-sanitize=fuzzer,address -parse-as-library -O -wmo -gline-tables-only -swift-version 6 -package-name ticker)
 # lld instead of gold: gold prints a warning per ASan helper symbol ("Cannot export local symbol").
 link_flags=()
 [[ $(uname) == Linux ]] && link_flags=(-use-ld=lld)
@@ -42,33 +41,39 @@ stale() {
   return 1
 }
 
-# The modules the harnesses need, in dependency order: the pure part of each (nothing that needs
-# the OpenSSL shim or sockets), each compiled into Fuzz/.build/lib<Module>.a and its module.
-wsc_sources=(Sources/WebSocketClient/Engine/*.swift Sources/WebSocketClient/Deflate/*.swift
-  Sources/WebSocketClient/Transport/ByteStream.swift Sources/WebSocketClient/Transport/TransportError.swift)
-for f in Sources/WebSocketClient/Native/*.swift; do
-  case $f in */NativeEngine.swift | */NativeConnection.swift) ;; *) wsc_sources+=("$f") ;; esac
-done
-modules_in_order=(TickerSupport JSON WebSocketClient PriceFeed)
-sources_of() {
-  case $1 in
-    WebSocketClient) printf '%s\n' "${wsc_sources[@]}" ;;
-    *) find "Sources/$1" -name '*.swift' | sort ;;
-  esac
+# The modules the harnesses need, in dependency order, each compiled whole into
+# Fuzz/.build/lib<Module>.a and its module. The C shims' headers come with module maps (the
+# OpenSSL shim's is written here; SwiftPM writes its own), and the shim is compiled with clang:
+# it loads OpenSSL only when a wss:// connection is made, which no harness does.
+modules_in_order=(TickerSupport JSON WebSocketClient Venues FeedRuntime Outputs Recording NATSPublisher CLI)
+mkdir -p "$build/COpenSSLShim"
+cat > "$build/COpenSSLShim/module.modulemap" <<MAP
+module COpenSSLShim {
+  header "$PWD/Sources/COpenSSLShim/include/COpenSSLShim.h"
+  export *
 }
+MAP
+c_flags=(-I "$build/COpenSSLShim" -I Sources/CZlibShim/include)
 libraries=()
 previous=("$0")
+if stale "$build/libCOpenSSLShim.a" Sources/COpenSSLShim/shim.c Sources/COpenSSLShim/include/COpenSSLShim.h; then
+  echo "fuzz: building COpenSSLShim"
+  clang -c -O1 -fsanitize=fuzzer-no-link,address -I Sources/COpenSSLShim/include Sources/COpenSSLShim/shim.c \
+    -o "$build/shim.o"
+  ar rcs "$build/libCOpenSSLShim.a" "$build/shim.o"
+fi
 for module in "${modules_in_order[@]}"; do
-  mapfile -t sources < <(sources_of "$module")
+  mapfile -t sources < <(find "Sources/$module" -name '*.swift' | sort)
   lib=$build/lib$module.a
   if stale "$lib" "${sources[@]}" "${previous[@]}"; then
     echo "fuzz: building $module"
-    swiftc "${flags[@]}" -enable-testing -module-name "$module" -I "$modules" -I Sources/CZlibShim/include \
+    swiftc "${flags[@]}" -enable-testing -module-name "$module" -I "$modules" "${c_flags[@]}" \
       -emit-module -emit-module-path "$modules/$module.swiftmodule" -emit-library -static -o "$lib" "${sources[@]}"
   fi
   previous+=("$lib")
   libraries=("$lib" "${libraries[@]}")
 done
+libraries+=("$build/libCOpenSSLShim.a" -ldl)
 
 # Helpers several harnesses use (each harness is compiled with all of them).
 shared=(Fuzz/Harnesses/Shared/*.swift)
@@ -77,7 +82,7 @@ for t in $targets; do
   [[ -f $harness ]] || { echo "fuzz: no harness $harness" >&2; exit 2; }
   if stale "$build/fuzz-$t" "$harness" "${shared[@]}" "${libraries[@]}"; then
     echo "fuzz: building fuzz-$t"
-    swiftc "${flags[@]}" "${link_flags[@]}" -module-name "Fuzz${t^}" -I "$modules" -I Sources/CZlibShim/include \
+    swiftc "${flags[@]}" "${link_flags[@]}" -module-name "Fuzz${t^}" -I "$modules" "${c_flags[@]}" \
       "$harness" "${shared[@]}" "${libraries[@]}" -o "$build/fuzz-$t"
   fi
 done

@@ -9,8 +9,9 @@
 // validation), then the feed machine (Finnhub decoding, the subscribed-symbol filter, the
 // every-trade or default (debounce + dedupe) stage), and text formatting into an output buffer. Prints a checksum so nothing is optimised away.
 
-import FeedCore
-import PriceFeed
+import FeedRuntime
+import Outputs
+import Venues
 import WebSocketClient
 
 #if canImport(Glibc)

@@ -1,8 +1,13 @@
+import CLI
+import FeedRuntime
+import JSON
+import Outputs
+import TickerSupport
 // libFuzzer harness: the Coinbase provider on arbitrary bytes — decoding (never a trap; text and
 // binary frames alike), its RFC 3339 reader (the input as a ticker's `time`: what it accepts
 // reads back through UTCTimestamp, and truncates rather than rounds), and subscription messages
 // for products taken from the input. Built by Fuzz/run.sh.
-import PriceFeed
+import Venues
 import WebSocketClient
 
 private let provider = CoinbaseProvider()

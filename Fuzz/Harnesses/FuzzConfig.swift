@@ -1,5 +1,10 @@
+import CLI
+import FeedRuntime
+import JSON
+import Outputs
+import TickerSupport
 // libFuzzer harness: ConfigFile.parse on arbitrary file contents. Built by Fuzz/run.sh.
-import PriceFeed
+import Venues
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

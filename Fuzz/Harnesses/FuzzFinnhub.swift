@@ -1,6 +1,11 @@
+import CLI
+import FeedRuntime
+import JSON
+import Outputs
+import TickerSupport
 // libFuzzer harness: JSONParser, Price and the Finnhub decoder on arbitrary bytes. Built by
 // Fuzz/run.sh.
-import PriceFeed
+import Venues
 import WebSocketClient
 
 private let provider = FinnhubProvider()

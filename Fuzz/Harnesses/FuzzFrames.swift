@@ -1,3 +1,4 @@
+import TickerSupport
 // libFuzzer harness: FrameParser (client or server role) feeding MessageAssembler.
 // Built by Fuzz/run.sh; not part of the SwiftPM package.
 import WebSocketClient
@@ -44,7 +45,8 @@ private func inspectWhileArriving(_ chunks: [ArraySlice<UInt8>], role: FramePars
         try assembler.inspect(partial)
       } catch {
         precondition(error == .invalidUTF8, "inspect threw \(error)")
-        precondition(partial?.opcode == .text || partial?.opcode == .continuation, "inspect refused a non-text frame")
+        precondition(
+          partial?.opcode == .text || partial?.opcode == .continuation, "inspect refused a non-text frame")
       }
     } catch {
       return

@@ -1,3 +1,4 @@
+import TickerSupport
 // libFuzzer harness: the client's handshake response parser, the server's request parser, and a
 // request/response round trip for requests that parse. Built by Fuzz/run.sh.
 import WebSocketClient
@@ -43,11 +44,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       precondition(accepted.deflate == nil, "compression agreed without an offer")
     }
     // With our permessage-deflate offer: whatever is agreed is something zlib can do.
-    if let accepted = try Handshake.parseResponse(bytes, key: key, maximumHeadSize: limit, offeredDeflate: true),
+    if let accepted = try Handshake.parseResponse(
+      bytes, key: key, maximumHeadSize: limit, offeredDeflate: true),
       let agreed = accepted.deflate
     {
       precondition((9...15).contains(agreed.inboundWindowBits), "inbound window \(agreed.inboundWindowBits)")
-      precondition((9...15).contains(agreed.outboundWindowBits), "outbound window \(agreed.outboundWindowBits)")
+      precondition(
+        (9...15).contains(agreed.outboundWindowBits), "outbound window \(agreed.outboundWindowBits)")
     }
   } catch {
     _ = "\(error)"
@@ -69,7 +72,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
           let client = try PerMessageDeflate.clientAgreement(to: [answer.response], offered: true)
           precondition(client?.inboundWindowBits == answer.agreed.outboundWindowBits, "server window differs")
           precondition(
-            client?.inboundNoContextTakeover == answer.agreed.outboundNoContextTakeover, "server reset differs")
+            client?.inboundNoContextTakeover == answer.agreed.outboundNoContextTakeover,
+            "server reset differs")
         } catch {
           fatalError("our server's answer \(answer.response) was refused: \(error)")
         }

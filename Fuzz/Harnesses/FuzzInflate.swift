@@ -1,3 +1,5 @@
+import TickerSupport
+
 // libFuzzer harness: permessage-deflate (RFC 7692) on the receiving side — compressed frames
 // through FrameParser (RSV1 allowed) and MessageAssembler (inflating), and the Inflater alone.
 // Built by Fuzz/run.sh; not part of the SwiftPM package.
@@ -52,7 +54,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   // Round trip: what our deflater makes of the bytes inflates back to them, with or without
   // context takeover, in any window the peer may have agreed to.
   var compressor = MessageCompressor(
-    agreed: PerMessageDeflate(outboundNoContextTakeover: first & 1 == 1, outboundWindowBits: deflate.inboundWindowBits))
+    agreed: PerMessageDeflate(
+      outboundNoContextTakeover: first & 1 == 1, outboundWindowBits: deflate.inboundWindowBits))
   let peer = Inflater(windowBits: deflate.inboundWindowBits)
   for message in [input, Array(input.reversed()), input] {
     let frame = compressor.encode(Frame(opcode: .binary, payload: message))

@@ -1,13 +1,19 @@
+import CLI
+import FeedRuntime
+import JSON
+import Outputs
+import TickerSupport
 // libFuzzer harness: the escaping of text for terminals and JSON (symbols from servers, close
 // reasons, error texts) on arbitrary bytes. Built by Fuzz/run.sh.
-import PriceFeed
+import Venues
 
 /// The inverse of `TerminalText.escaped`: `\t \n \r \\ \xHH \uHHHH`.
 private func unescape(_ text: String) -> String? {
   var out = String.UnicodeScalarView()
   var scalars = Array(text.unicodeScalars)[...]
   func hex(_ count: Int) -> Unicode.Scalar? {
-    guard scalars.count >= count, let value = UInt32(String(String.UnicodeScalarView(scalars.prefix(count))), radix: 16)
+    guard scalars.count >= count,
+      let value = UInt32(String(String.UnicodeScalarView(scalars.prefix(count))), radix: 16)
     else { return nil }
     scalars = scalars.dropFirst(count)
     return Unicode.Scalar(value)
@@ -38,8 +44,10 @@ private func hasControls(_ bytes: [UInt8]) -> Bool {
     if b == 0xC2, i + 1 < bytes.count, (0x80...0x9F).contains(bytes[i + 1]) { return true }
   }
   let text = String(decoding: bytes, as: UTF8.self)
-  let invisible: Set<UInt32> = [0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E,
-    0x2066, 0x2067, 0x2068, 0x2069, 0xFEFF]
+  let invisible: Set<UInt32> = [
+    0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E,
+    0x2066, 0x2067, 0x2068, 0x2069, 0xFEFF,
+  ]
   return text.unicodeScalars.contains { invisible.contains($0.value) }
 }
 

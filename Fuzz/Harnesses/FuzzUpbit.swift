@@ -1,8 +1,13 @@
+import CLI
+import FeedRuntime
+import JSON
+import Outputs
+import TickerSupport
 // libFuzzer harness: the Upbit provider on arbitrary bytes — decoding (the fast path answers
 // exactly like the model path wherever it answers; text and binary frames alike; the appending
 // entry point like decode) and subscription messages for symbols taken from the input. Built by
 // Fuzz/run.sh.
-import PriceFeed
+import Venues
 import WebSocketClient
 
 private let provider = UpbitProvider()

@@ -1,5 +1,5 @@
 import JSON
-import PriceFeed
+import Venues
 import WebSocketClient
 
 /// What Binance Spot does with a connection, as a pure state machine (PROTOCOLS.md §3):

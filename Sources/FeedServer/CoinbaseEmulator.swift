@@ -1,6 +1,6 @@
 import JSON
-import PriceFeed
 import TickerSupport
+import Venues
 import WebSocketClient
 
 /// What Coinbase Exchange's feed does with a connection, as a pure state machine (PROTOCOLS.md §4):

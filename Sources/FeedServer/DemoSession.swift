@@ -1,5 +1,5 @@
 import JSON
-import PriceFeed
+import Venues
 
 /// The recorded sessions `ticker --demo` replays, one per venue (the same text as
 /// `Tests/Fixtures/<venue>-session.ndjson`; a test keeps them equal). Embedded so the demo needs

@@ -1,5 +1,5 @@
 import JSON
-import PriceFeed
+import Venues
 import WebSocketClient
 
 /// What Finnhub does with a connection, as a pure state machine: remembers subscriptions,

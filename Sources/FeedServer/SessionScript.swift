@@ -1,5 +1,5 @@
 import JSON
-import PriceFeed
+import Venues
 import WebSocketClient
 
 /// A recorded WebSocket session: one JSON object per line,

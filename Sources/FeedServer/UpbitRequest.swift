@@ -1,5 +1,5 @@
 import JSON
-import PriceFeed
+import Venues
 
 /// One Upbit subscription request, validated as strictly as the venue documents it:
 /// `[{"ticket":"…"},{"type":"ticker","codes":[…]},{"format":"SIMPLE"}]` — a JSON array of

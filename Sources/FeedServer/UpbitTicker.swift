@@ -1,5 +1,5 @@
 import JSON
-import PriceFeed
+import Venues
 
 /// Upbit's ticker message in both of its spellings: `SIMPLE` keys (`cd`, `tp`, `ttms`, …) and
 /// `DEFAULT` ones (`code`, `trade_price`, `trade_timestamp`, …), and the numbers as Upbit's

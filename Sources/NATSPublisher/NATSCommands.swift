@@ -1,5 +1,7 @@
+import FeedRuntime
 import JSON
-import PriceFeed
+import Outputs
+import Venues
 
 /// The client's side of the NATS protocol, as bytes. Pure.
 public enum NATSCommands {

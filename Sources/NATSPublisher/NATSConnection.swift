@@ -1,6 +1,8 @@
 import Dispatch
-import PriceFeed
+import FeedRuntime
+import Outputs
 import TickerSupport
+import Venues
 import WebSocketClient
 
 /// One connection to a NATS server, made on a thread that may block (`open`): TCP, the server's

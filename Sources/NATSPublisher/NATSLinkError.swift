@@ -1,4 +1,5 @@
-import FeedCore
+import FeedRuntime
+import Outputs
 import WebSocketClient
 
 /// Why a connection to the NATS server could not be made, or ended. None of these ends the

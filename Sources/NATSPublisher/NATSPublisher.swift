@@ -1,7 +1,9 @@
 import Dispatch
-import PriceFeed
+import FeedRuntime
+import Outputs
 import Synchronization
 import TickerSupport
+import Venues
 import WebSocketClient
 
 /// Publishes messages to a NATS server without ever making its caller wait.

@@ -1,6 +1,7 @@
-import FeedCore
-import PriceFeed
+import FeedRuntime
+import Outputs
 import Synchronization
+import Venues
 
 /// Turns a publisher's events into stderr lines, rate-limited: an unreachable server is said
 /// at once, then at most once a minute (with the number of attempts not shown), so a ticker

@@ -1,5 +1,7 @@
+import FeedRuntime
 import JSON
-import PriceFeed
+import Outputs
+import Venues
 import WebSocketClient
 
 /// One line from a NATS server, as `NATSServerParser` reads it. A publisher never subscribes, so

@@ -1,5 +1,6 @@
-import FeedCore
-import PriceFeed
+import FeedRuntime
+import Outputs
+import Venues
 
 /// The `--publish` output: a consumer of the feed's bus that sends every quote to NATS as one
 /// message on `ticker.<provider>.<symbol>` (`SubjectEscaping`), its payload the `--format json`

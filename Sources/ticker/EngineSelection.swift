@@ -1,5 +1,8 @@
+import CLI
 import EnginePlugin
-import PriceFeed
+import FeedRuntime
+import Outputs
+import Venues
 import WebSocketClient
 
 /// `--engine auto|urlsession|native`, resolved to an engine and the reason for it.

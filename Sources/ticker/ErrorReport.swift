@@ -1,5 +1,9 @@
-import FeedCore
-import PriceFeed
+import CLI
+import FeedRuntime
+import Gateway
+import Outputs
+import Recording
+import Venues
 import WebSocketClient
 
 /// The one place that turns how a run ended into the line the user reads and the exit code

@@ -1,4 +1,7 @@
-import PriceFeed
+import CLI
+import FeedRuntime
+import Outputs
+import Venues
 
 /// `ticker --help` and `ticker --version`. The options and the environment come from the
 /// declarations in `Settings` (`HelpWriter`); a golden test pins the whole text.

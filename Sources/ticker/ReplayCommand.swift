@@ -1,7 +1,11 @@
-import FeedCore
-import PriceFeed
+import CLI
+import FeedRuntime
+import Gateway
+import Outputs
+import Recording
 import Synchronization
 import TickerSupport
+import Venues
 import WebSocketClient
 
 /// `ticker --replay FILE`: a recording through the same machine and the same outputs as a live

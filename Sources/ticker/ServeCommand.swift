@@ -1,9 +1,13 @@
+import CLI
 import Dispatch
-import FeedCore
+import FeedRuntime
 import FeedServer
-import PriceFeed
+import Gateway
+import Outputs
+import Recording
 import Synchronization
 import TickerSupport
+import Venues
 import WebSocketClient
 
 #if canImport(Glibc)

@@ -1,9 +1,13 @@
-import FeedCore
+import CLI
+import FeedRuntime
 import FeedServer
+import Gateway
 import NATSPublisher
-import PriceFeed
+import Outputs
+import Recording
 import Synchronization
 import TickerSupport
+import Venues
 import WebSocketClient
 
 /// The command: arguments → configuration → provider, engine and pipeline → run → exit code.
@@ -344,13 +348,6 @@ enum TickerCommand {
     var random = SystemRandomNumberGenerator()
     let digits = String(random.next() & 0xFFFF_FFFF, radix: 16)
     return "ticker-" + String(repeating: "0", count: 8 - digits.count) + digits
-  }
-}
-
-extension Duration {
-  var seconds: Double {
-    let (s, attoseconds) = components
-    return Double(s) + Double(attoseconds) / 1e18
   }
 }
 

@@ -1,6 +1,10 @@
+import CLI
 import EnginePlugin
-import FeedCore
-import PriceFeed
+import FeedRuntime
+import Gateway
+import Outputs
+import Recording
+import Venues
 import WebSocketClient
 
 #if os(macOS)

@@ -1,6 +1,9 @@
 import Dispatch
 import EnginePlugin
-import FeedCore
+import FeedRuntime
+import Gateway
+import Outputs
+import Recording
 import TickerSupport
 
 #if canImport(Glibc)

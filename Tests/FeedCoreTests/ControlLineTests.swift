@@ -1,6 +1,9 @@
 import Testing
 
-@testable import FeedCore
+@testable import FeedRuntime
+@testable import Gateway
+@testable import Outputs
+@testable import Recording
 
 @Suite struct ControlLineTests {
   @Test(arguments: [

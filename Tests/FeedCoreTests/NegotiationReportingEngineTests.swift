@@ -1,6 +1,9 @@
 import Testing
 
-@testable import FeedCore
+@testable import FeedRuntime
+@testable import Gateway
+@testable import Outputs
+@testable import Recording
 
 /// What `--verbose` says about compression once a connection is open.
 @Suite struct NegotiationReportingEngineTests {

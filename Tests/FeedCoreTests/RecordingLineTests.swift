@@ -1,6 +1,9 @@
-import FeedCore
-import PriceFeed
+import FeedRuntime
+import Gateway
+import Outputs
+import Recording
 import Testing
+import Venues
 import WebSocketClient
 
 @testable import TickerSupport

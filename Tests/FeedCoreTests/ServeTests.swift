@@ -1,8 +1,13 @@
-import PriceFeed
+import FeedRuntime
+import Outputs
 import Testing
+import Venues
 import WebSocketClient
 
-@testable import FeedCore
+@testable import FeedRuntime
+@testable import Gateway
+@testable import Outputs
+@testable import Recording
 @testable import TickerSupport
 
 @Suite("serve: the pure parts")

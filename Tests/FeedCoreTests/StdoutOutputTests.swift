@@ -1,10 +1,15 @@
 import Dispatch
-import PriceFeed
+import FeedRuntime
+import Outputs
 import Synchronization
 import Testing
+import Venues
 import WebSocketClient
 
-@testable import FeedCore
+@testable import FeedRuntime
+@testable import Gateway
+@testable import Outputs
+@testable import Recording
 @testable import TickerSupport
 
 #if canImport(Glibc)

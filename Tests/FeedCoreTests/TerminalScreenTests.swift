@@ -1,7 +1,12 @@
-import PriceFeed
+import FeedRuntime
+import Outputs
 import Testing
+import Venues
 
-@testable import FeedCore
+@testable import FeedRuntime
+@testable import Gateway
+@testable import Outputs
+@testable import Recording
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,8 @@
-import FeedCore
-import PriceFeed
+import FeedRuntime
+import Gateway
+import Outputs
+import Recording
+import Venues
 import WebSocketClient
 
 /// A venue for testing the machine's handling of what venues differ in: how a subscription

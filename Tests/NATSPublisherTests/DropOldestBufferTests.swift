@@ -1,8 +1,9 @@
-import FeedCore
+import FeedRuntime
 import FeedServer
-import PriceFeed
+import Outputs
 import Synchronization
 import Testing
+import Venues
 
 @testable import NATSPublisher
 

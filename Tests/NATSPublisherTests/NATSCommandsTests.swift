@@ -1,5 +1,7 @@
-import PriceFeed
+import FeedRuntime
+import Outputs
 import Testing
+import Venues
 
 @testable import NATSPublisher
 

@@ -1,7 +1,7 @@
-import FeedCore
-import PriceFeed
+import FeedRuntime
+import Outputs
 import Testing
-import WebSocketClient
+import Venues
 
 @testable import NATSPublisher
 

@@ -1,6 +1,10 @@
 import Testing
 
-@testable import PriceFeed
+@testable import CLI
+@testable import FeedRuntime
+@testable import Outputs
+@testable import Recording
+@testable import Venues
 
 @Suite struct AlertConditionTests {
   func parse(_ text: String) -> AlertCondition? {

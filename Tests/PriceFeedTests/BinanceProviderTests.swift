@@ -1,7 +1,10 @@
 import Testing
 import WebSocketClient
 
-@testable import PriceFeed
+@testable import CLI
+@testable import FeedRuntime
+@testable import Outputs
+@testable import Venues
 
 @Suite struct BinanceProviderTests {
   let provider = BinanceProvider()

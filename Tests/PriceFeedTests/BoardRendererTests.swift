@@ -1,6 +1,9 @@
 import Testing
 
-@testable import PriceFeed
+@testable import CLI
+@testable import FeedRuntime
+@testable import Outputs
+@testable import Venues
 
 @Suite struct BoardRendererTests {
   static let t0: Int64 = 1_768_655_932_976

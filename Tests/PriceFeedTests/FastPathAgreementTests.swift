@@ -1,8 +1,11 @@
 import Testing
 import WebSocketClient
 
-@testable import PriceFeed
+@testable import CLI
+@testable import FeedRuntime
+@testable import Outputs
 @testable import TickerSupport
+@testable import Venues
 
 /// The specialised decoders must agree with the reference paths wherever they answer.
 @Suite struct FastPathAgreementTests {

@@ -1,8 +1,11 @@
 import Testing
 import WebSocketClient
 
+@testable import CLI
+@testable import FeedRuntime
 @testable import JSON
-@testable import PriceFeed
+@testable import Outputs
+@testable import Venues
 
 @Suite struct FinnhubProviderTests {
   let provider = FinnhubProvider()

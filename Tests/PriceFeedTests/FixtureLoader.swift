@@ -1,5 +1,8 @@
+@testable import CLI
+@testable import FeedRuntime
 @testable import JSON
-@testable import PriceFeed
+@testable import Outputs
+@testable import Venues
 
 #if canImport(Glibc)
   import Glibc

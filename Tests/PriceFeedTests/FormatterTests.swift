@@ -1,8 +1,11 @@
 import Testing
 
+@testable import CLI
+@testable import FeedRuntime
 @testable import JSON
-@testable import PriceFeed
+@testable import Outputs
 @testable import TickerSupport
+@testable import Venues
 
 @Suite struct FormatterTests {
   @Test(arguments: [

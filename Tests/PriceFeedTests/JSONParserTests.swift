@@ -1,7 +1,10 @@
 import Testing
 
+@testable import CLI
+@testable import FeedRuntime
 @testable import JSON
-@testable import PriceFeed
+@testable import Outputs
+@testable import Venues
 
 @Suite struct JSONParserTests {
   let parser = JSONParser()

@@ -2,7 +2,10 @@ import Foundation
 import Testing
 import WebSocketClient
 
-@testable import PriceFeed
+@testable import CLI
+@testable import FeedRuntime
+@testable import Outputs
+@testable import Venues
 
 /// Large messages are decoded a chunk at a time (`FinnhubProvider.decodeLarge`); whatever the
 /// message, the chunks hold exactly the quotes `decode(_:)` gives, in order, and the same event

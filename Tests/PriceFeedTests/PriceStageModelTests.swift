@@ -1,6 +1,9 @@
 import Testing
 
-@testable import PriceFeed
+@testable import CLI
+@testable import FeedRuntime
+@testable import Outputs
+@testable import Venues
 
 /// The debounced stage keeps its earliest deadline incrementally (so a batch does not scan every
 /// symbol). This reference is the plain algorithm it replaced — scan every symbol's state on

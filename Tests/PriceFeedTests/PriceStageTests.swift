@@ -1,6 +1,9 @@
 import Testing
 
-@testable import PriceFeed
+@testable import CLI
+@testable import FeedRuntime
+@testable import Outputs
+@testable import Venues
 
 /// An instant the tests set by hand: milliseconds from an arbitrary origin.
 struct TestInstant: InstantProtocol {

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import PriceFeed
+@testable import CLI
+@testable import FeedRuntime
+@testable import Outputs
+@testable import Venues
 
 /// The debounced stage's output depends only on when quotes arrived: a caller whose timer fires
 /// late (or never, until the next quote) prints the same lines as one that ticks exactly at every

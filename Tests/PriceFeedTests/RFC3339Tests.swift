@@ -1,7 +1,10 @@
 import Testing
 
-@testable import PriceFeed
+@testable import CLI
+@testable import FeedRuntime
+@testable import Outputs
 @testable import TickerSupport
+@testable import Venues
 
 @Suite struct RFC3339Tests {
   @Test(arguments: [

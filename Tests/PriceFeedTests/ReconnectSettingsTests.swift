@@ -1,6 +1,9 @@
 import Testing
 
-@testable import PriceFeed
+@testable import CLI
+@testable import FeedRuntime
+@testable import Outputs
+@testable import Venues
 
 /// The reconnect and keepalive settings, from each source.
 @Suite struct ReconnectSettingsTests {

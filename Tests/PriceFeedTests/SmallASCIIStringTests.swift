@@ -1,6 +1,9 @@
 import Testing
 
-@testable import PriceFeed
+@testable import CLI
+@testable import FeedRuntime
+@testable import Outputs
+@testable import Venues
 
 /// Small strings made from their bytes are the strings `String(decoding:as:)` makes: equal, the
 /// same bytes and count, the same hash, usable like any other; anything but 1–15 ASCII bytes is

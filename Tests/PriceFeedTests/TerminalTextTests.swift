@@ -1,7 +1,10 @@
 import Testing
 
-@testable import PriceFeed
+@testable import CLI
+@testable import FeedRuntime
+@testable import Outputs
 @testable import TickerSupport
+@testable import Venues
 
 /// `TerminalText`: every character a terminal acts on, or that splits a record, comes out as a
 /// visible escape that `printf '%b'` reads back; everything else is unchanged.

@@ -1,7 +1,10 @@
 import Testing
 import WebSocketClient
 
-@testable import PriceFeed
+@testable import CLI
+@testable import FeedRuntime
+@testable import Outputs
+@testable import Venues
 
 /// Binance's and Upbit's specialised decoders must agree with their model paths wherever they
 /// answer, and the appending entry points must behave like `decode(_:)`.

@@ -1,7 +1,10 @@
+import CLI
+import FeedRuntime
 import FeedServer
 import Foundation
-import PriceFeed
+import Outputs
 import Testing
+import Venues
 
 /// The built binary's command-line surface: help, version, usage errors, configuration, engine
 /// choice and the demo.

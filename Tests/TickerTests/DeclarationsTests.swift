@@ -1,7 +1,10 @@
+import CLI
+import FeedRuntime
 import Foundation
-import PriceFeed
+import Outputs
 import TestSupport
 import Testing
+import Venues
 
 /// The settings are declared once (`Settings.all`); everything that presents them must agree
 /// with the declarations: `--help`, the README's table, `config.example.json` (in

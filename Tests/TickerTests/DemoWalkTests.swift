@@ -1,6 +1,9 @@
+import CLI
+import FeedRuntime
 import Foundation
-import PriceFeed
+import Outputs
 import Testing
+import Venues
 import WebSocketClient
 
 @testable import FeedServer

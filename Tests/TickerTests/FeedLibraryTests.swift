@@ -1,9 +1,13 @@
-import FeedCore
+import CLI
+import FeedRuntime
 import FeedServer
 import Foundation
-import PriceFeed
+import Gateway
+import Outputs
+import Recording
 import Synchronization
 import Testing
+import Venues
 import WebSocketClient
 
 @testable import TickerSupport

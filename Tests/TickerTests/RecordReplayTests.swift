@@ -1,7 +1,10 @@
+import CLI
+import FeedRuntime
 import FeedServer
 import Foundation
-import PriceFeed
+import Outputs
 import Testing
+import Venues
 import WebSocketClient
 
 /// `--record` and `--replay`, end to end: the built ticker against FeedServer records what it

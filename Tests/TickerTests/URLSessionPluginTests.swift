@@ -1,7 +1,6 @@
 import Foundation
 import TestSupport
 import Testing
-import TickerPluginABI
 import WebSocketClient
 
 @testable import EnginePlugin

@@ -1,5 +1,8 @@
-import PriceFeed
+import CLI
+import FeedRuntime
+import Outputs
 import Testing
+import Venues
 import WebSocketClient
 
 @testable import FeedServer

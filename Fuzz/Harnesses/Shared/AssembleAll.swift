@@ -1,3 +1,5 @@
+import TickerSupport
+
 // Shared by the harnesses that drive MessageAssembler (compiled into each by Fuzz/run.sh).
 @testable import WebSocketClient
 

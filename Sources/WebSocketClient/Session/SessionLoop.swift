@@ -383,11 +383,3 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     timer = (token, task)
   }
 }
-
-extension Duration {
-  /// The duration in seconds, as the engine's timeouts take them.
-  var seconds: Double {
-    let (s, atto) = components
-    return Double(s) + Double(atto) / 1e18
-  }
-}

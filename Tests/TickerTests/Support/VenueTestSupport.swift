@@ -1,9 +1,12 @@
+import CLI
 import Dispatch
+import FeedRuntime
 import FeedServer
 import Foundation
-import PriceFeed
+import Outputs
 import Synchronization
 import Testing
+import Venues
 import WebSocketClient
 
 @testable import JSON

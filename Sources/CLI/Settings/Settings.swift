@@ -1,0 +1,245 @@
+import Outputs
+
+/// Every setting of the ticker, each declared once. The argument parser, the environment and
+/// config-file readers, `--help`, the README's option table, `config.example.json` and the shell
+/// completions all come from here (tests hold the last three against it). Adding a setting is one
+/// declaration here plus its use (a stored property of `TickerConfig`, whose initial value is the
+/// default).
+public enum Settings {
+  public static let all: [Setting] =
+    feed + filtering + output + alerts + recording + connection + reconnect + serve + general
+
+  static let feed: [Setting] = [
+    .value(
+      \.provider, key: "provider", flags: ["--provider"], environment: "TICKER_PROVIDER", group: .feed,
+      valueName: "NAME", help: "the venue: finnhub (needs FINNHUB_TOKEN), upbit, binance or coinbase",
+      parser: ValueParsers.provider),
+    .value(
+      \.symbols, key: "symbols", flags: ["--symbol", "-s"], environment: "TICKER_SYMBOLS", group: .feed,
+      valueName: "SYMBOL",
+      help: "symbol to follow, in the venue's notation; repeat the flag or separate with commas",
+      parser: ValueParsers.symbols,
+      defaultText: "the venue's example: BINANCE:BTCUSDT, KRW-BTC, BTCUSDT, BTC-USD",
+      accumulate: { $0 + $1 }),
+    .value(
+      \.url, key: "url", flags: ["--url"], environment: "TICKER_URL", group: .feed, valueName: "URL",
+      help: "WebSocket endpoint instead of the venue's (Finnhub still gets its token parameter)",
+      parser: ValueParsers.url.orNil, defaultText: "the venue's"),
+    .toggle(
+      \.demo, key: nil, flags: ["--demo"], group: .feed,
+      help:
+        "replay the venue's built-in session from a local server: no token, no internet; any symbol trades"),
+    .value(
+      \.count, key: "count", flags: ["--count"], environment: "TICKER_COUNT", group: .feed, valueName: "N",
+      help: "exit 0 after printing N price lines", parser: ValueParsers.count.orNil, defaultText: "unlimited"),
+    .value(
+      \.control, key: nil, flags: ["--control"], group: .feed, valueName: "stdin",
+      help: "change the subscription while running, a line each on stdin: +SYM[,SYM…] add, "
+        + "-SYM remove, =A,B replace, ? list (on stderr)",
+      parser: ValueParsers.control.orNil, defaultText: "off"),
+  ]
+
+  static let filtering: [Setting] = [
+    .value(
+      \.debounce, key: "debounce", flags: ["--debounce"], environment: "TICKER_DEBOUNCE", group: .filtering,
+      valueName: "SECONDS",
+      help: "per-symbol quiet time before a price prints; 0 prints every distinct price",
+      parser: ValueParsers.seconds(allowZero: true)),
+    .value(
+      \.maxWait, key: "maxWait", flags: ["--max-wait"], environment: "TICKER_MAX_WAIT", group: .filtering,
+      valueName: "SECONDS", help: "longest a price may wait under a continuous stream",
+      parser: ValueParsers.seconds(allowZero: true).orNil, defaultText: "the debounce interval"),
+    .toggle(
+      \.everyTrade, key: "everyTrade", flags: ["--every-trade"], environment: "TICKER_EVERY_TRADE",
+      group: .filtering, help: "print every trade, unfiltered (no debounce, no dedupe)"),
+  ]
+
+  static let output: [Setting] = [
+    .value(
+      \.format, key: "format", flags: ["--format"], environment: "TICKER_FORMAT", group: .output,
+      valueName: "FORMAT",
+      help: "text: TIME<TAB>SYMBOL<TAB>PRICE (aligned, with arrows and change on a terminal); "
+        + "json: one object per line; csv, tsv: a header, then rows; price: the bare number",
+      parser: ValueParsers.choice(OutputFormat.self)),
+    .value(
+      \.timestamps, key: "timestamps", flags: ["--timestamps"], environment: "TICKER_TIMESTAMPS",
+      group: .output, valueName: "WHICH",
+      help: "the time column of text, csv and tsv: the trade's, when it was received, or none",
+      parser: ValueParsers.choice(TimestampChoice.self)),
+    .value(
+      \.color, key: "color", flags: ["--color"], environment: "TICKER_COLOR", group: .output,
+      valueName: "WHEN",
+      help: "colour prices by direction (auto: only on a terminal, never when NO_COLOR is set)",
+      parser: ValueParsers.choice(ColorMode.self)),
+    .alias("--no-color", for: \.color, value: .never, group: .output, help: "same as --color never"),
+    .toggle(
+      \.board, key: "board", flags: ["--board"], environment: "TICKER_BOARD", group: .output,
+      help: "on a terminal, one row per symbol updated in place: price, change, sparkline, "
+        + "trade time, trades per second (lines when stdout is not a terminal)"),
+    .value(
+      \.publish, key: "publish", flags: ["--publish"], environment: "TICKER_PUBLISH", group: .output,
+      valueName: "URL",
+      help: "also send each printed price to NATS at nats://HOST:PORT: subject "
+        + "ticker.<provider>.<symbol>, payload the JSON line",
+      parser: ValueParsers.natsURL.orNil, defaultText: "off"),
+    .value(
+      \.publishBuffer, key: "publishBuffer", flags: ["--publish-buffer"],
+      environment: "TICKER_PUBLISH_BUFFER",
+      group: .output, valueName: "N",
+      help: "prices held for --publish while NATS is unreachable; beyond that the oldest are dropped",
+      parser: ValueParsers.count),
+  ]
+
+  static let alerts: [Setting] = [
+    .value(
+      \.alerts, key: "alerts", flags: ["--alert"], environment: "TICKER_ALERT", group: .alerts,
+      valueName: "COND",
+      help: "a line on stderr (and the bell on a terminal) when COND becomes true: SYM>PRICE, "
+        + "SYM<=PRICE, SYM±2% (a move from the first price); repeatable",
+      parser: ValueParsers.conditions, defaultText: "none", accumulate: { $0 + $1 }),
+    .value(
+      \.until, key: "until", flags: ["--until"], environment: "TICKER_UNTIL", group: .alerts,
+      valueName: "COND",
+      help: "exit 0 the first time COND holds (as --alert); exit 1 if the run ends before; repeatable",
+      parser: ValueParsers.conditions, defaultText: "none", accumulate: { $0 + $1 }),
+  ]
+
+  static let recording: [Setting] = [
+    .value(
+      \.record, key: nil, flags: ["--record"], group: .recording, valueName: "FILE",
+      help: "append every frame received, with its time, to FILE (NDJSON; a new run section if it "
+        + "is a recording already)",
+      parser: ValueParsers.path.orNil, defaultText: "off"),
+    .value(
+      \.replay, key: nil, flags: ["--replay"], group: .recording, valueName: "FILE",
+      help: "print a recording instead of connecting (venue and symbols from the file): the lines "
+        + "the live run printed with the same settings",
+      parser: ValueParsers.path.orNil, defaultText: "off"),
+    .value(
+      \.speed, key: nil, flags: ["--speed"], group: .recording, valueName: "X|max",
+      help: "--replay's pace: 1 as recorded, 2 twice as fast, max without waiting",
+      parser: ValueParsers.speed),
+  ]
+
+  static let connection: [Setting] = [
+    .value(
+      \.engine, key: "engine", flags: ["--engine"], environment: "TICKER_ENGINE", group: .connection,
+      valueName: "ENGINE",
+      help: "WebSocket engine (auto: URLSession where it handles WebSockets correctly, else native)",
+      parser: ValueParsers.choice(EngineChoice.self)),
+    .value(
+      \.cacert, key: "cacert", flags: ["--cacert"], environment: "TICKER_CACERT", group: .connection,
+      valueName: "FILE", help: "also trust the CA certificates in this PEM file",
+      parser: ValueParsers.path.orNil,
+      defaultText: "the system store only"),
+    .value(
+      \.connectTimeout, key: "connectTimeout", flags: ["--connect-timeout"],
+      environment: "TICKER_CONNECT_TIMEOUT",
+      group: .connection, valueName: "SECONDS", help: "limit for name lookup + TCP + TLS + upgrade",
+      parser: ValueParsers.seconds(allowZero: false)),
+    .value(
+      \.maxMessageSize, key: "maxMessageSize", flags: ["--max-message-size"],
+      environment: "TICKER_MAX_MESSAGE_SIZE", group: .connection, valueName: "BYTES",
+      help: "largest message accepted, after decompression (bigger: close 1009)", parser: ValueParsers.bytes),
+    .value(
+      \.compression, key: "compression", flags: ["--compression"], environment: "TICKER_COMPRESSION",
+      group: .connection, valueName: "COMPRESSION",
+      help: "offer permessage-deflate, which the server may take (off: never offer it)",
+      parser: ValueParsers.choice(CompressionChoice.self)),
+  ]
+
+  static let reconnect: [Setting] = [
+    .value(
+      \.maxRetries, key: "maxRetries", flags: ["--max-retries"], environment: "TICKER_MAX_RETRIES",
+      group: .reconnect, valueName: "N",
+      help: "reconnects allowed in a row after transient failures; 0 = never",
+      parser: ValueParsers.retries.orNil, defaultText: "unlimited"),
+    .value(
+      \.maxBackoff, key: "maxBackoff", flags: ["--max-backoff"], environment: "TICKER_MAX_BACKOFF",
+      group: .reconnect, valueName: "SECONDS", help: "longest wait between reconnects",
+      parser: ValueParsers.seconds(allowZero: false)),
+    .value(
+      \.pingInterval, key: "pingInterval", flags: ["--ping-interval"], environment: "TICKER_PING_INTERVAL",
+      group: .reconnect, valueName: "SECONDS", help: "WebSocket ping interval; 0 = no pings",
+      parser: ValueParsers.secondsOrOff),
+    .value(
+      \.pongTimeout, key: "pongTimeout", flags: ["--pong-timeout"], environment: "TICKER_PONG_TIMEOUT",
+      group: .reconnect, valueName: "SECONDS", help: "a pong later than this means the connection is dead",
+      parser: ValueParsers.seconds(allowZero: false)),
+    .value(
+      \.silenceTimeout, key: "silenceTimeout", flags: ["--silence-timeout"],
+      environment: "TICKER_SILENCE_TIMEOUT", group: .reconnect, valueName: "SECONDS",
+      help: "no message at all for this long means the connection is dead; 0 = off",
+      parser: ValueParsers.secondsOrOff),
+  ]
+
+  static let serve: [Setting] = [
+    .value(
+      \.servePort, key: "servePort", flags: ["--port"], environment: "TICKER_SERVE_PORT", group: .serve,
+      valueName: "PORT", help: "ticker serve: the port to listen on (0: any free port)",
+      parser: ValueParsers.port),
+    .value(
+      \.bind, key: "bind", flags: ["--bind"], environment: "TICKER_SERVE_BIND", group: .serve,
+      valueName: "ADDRESS",
+      help: "ticker serve: the address to listen on; anything but loopback needs --serve-token",
+      parser: ValueParsers.address),
+    .value(
+      \.serveToken, key: "serveToken", flags: ["--serve-token"], environment: "TICKER_SERVE_TOKEN",
+      group: .serve, valueName: "TOKEN",
+      help: "ticker serve: clients must pass it as ?token= (never the upstream's token)",
+      parser: ValueParsers.token.orNil, defaultText: "none"),
+    .value(
+      \.maxClients, key: "maxClients", flags: ["--max-clients"], environment: "TICKER_MAX_CLIENTS",
+      group: .serve, valueName: "N", help: "ticker serve: more clients are refused with HTTP 503",
+      parser: ValueParsers.clients),
+  ]
+
+  static let general: [Setting] = [
+    .toggle(
+      \.verbose, key: "verbose", flags: ["--verbose", "-v"], environment: "TICKER_VERBOSE", group: .general,
+      help: "say what happens on stderr (engine choice, connection, what was dropped)"),
+    .value(
+      \.token, key: "token", environment: "FINNHUB_TOKEN", group: .general, valueName: "TOKEN",
+      help: "the Finnhub API key (never printed; there is no --token flag)", parser: ValueParsers.token.orNil,
+      defaultText: "none", listed: false),
+  ]
+
+  /// The setting a flag names (`--max-wait`, `-s`), if any.
+  public static func setting(forFlag flag: String) -> Setting? {
+    all.first { $0.flags.contains(flag) }
+  }
+
+  /// The setting a config-file key names, if any.
+  public static func setting(forKey key: String) -> Setting? {
+    all.first { $0.key == key }
+  }
+
+  /// Every config-file key, in declaration order.
+  public static var keys: [String] { all.compactMap(\.key) }
+
+  /// Every flag, long and short, including the command flags.
+  public static var flags: [String] { all.flatMap(\.flags) + CommandFlag.allCases.flatMap(\.flags) }
+}
+
+/// Flags that are not settings: they pick what the command does.
+public enum CommandFlag: String, Sendable, CaseIterable {
+  case config, help, version
+
+  public var flags: [String] {
+    switch self {
+    case .config: ["--config"]
+    case .help: ["--help", "-h"]
+    case .version: ["--version"]
+    }
+  }
+
+  public var valueName: String? { self == .config ? "FILE" : nil }
+
+  public var help: String {
+    switch self {
+    case .config: "settings file (JSON; see config.example.json); also $TICKER_CONFIG"
+    case .help: "show this help"
+    case .version: "show the version"
+    }
+  }
+}

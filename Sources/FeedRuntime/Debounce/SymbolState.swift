@@ -1,0 +1,80 @@
+import Venues
+
+/// What the price stage remembers about one symbol. Instants are offsets from the stage's first
+/// instant (see `PriceStageCore`).
+struct SymbolState: Sendable {
+  /// The last price printed (for dedupe).
+  var lastPrinted: Price?
+  /// The newest trade time accepted (printed, or suppressed as equal to the printed price);
+  /// anything older is stale.
+  var newestTime: Int64?
+  /// The trade time of the quote waiting for its debounce deadline (`held`); nil when none is.
+  private var pendingTime: Int64?
+  /// The quote waiting, while `pendingTime` is set; otherwise `placeholder`. Not an optional:
+  /// replacing the quote in a `Quote?` went through the runtime's generic optional and tuple
+  /// copies and destroys (about 500 instructions a quote with 1,000 symbols in HotPath).
+  private var held = Self.placeholder
+  var firstPendingAt: Duration?
+  var lastArrivalAt: Duration?
+
+  func isStale(_ quote: Quote) -> Bool {
+    if let newestTime { return quote.time < newestTime }
+    return false
+  }
+
+  /// Dedupe: records `quote` as the latest accepted and says whether it should be printed.
+  mutating func offer(_ quote: Quote) -> Bool {
+    guard !isStale(quote) else { return false }
+    newestTime = quote.time
+    if lastPrinted == quote.price { return false }
+    lastPrinted = quote.price
+    return true
+  }
+
+  /// Debounce, in one access to the state: unless `quote` is stale, `hold` it and return the
+  /// deadline then; nil (nothing changed) when it is stale. Through an array element this
+  /// changes the state in place, where `isStale`, `hold` and `deadline` one after another
+  /// copied the whole state, pending quote and all (about 900 instructions a quote with 1,000
+  /// symbols in HotPath).
+  mutating func hold(
+    ifFresh quote: consuming Quote, at now: Duration, interval: Duration, maxWait: Duration
+  ) -> Duration? {
+    guard !isStale(quote) else { return nil }
+    hold(quote, at: now)
+    return deadline(interval: interval, maxWait: maxWait)
+  }
+
+  /// Debounce: `quote` becomes the pending one unless it is older (by trade time) than it.
+  mutating func hold(_ quote: consuming Quote, at now: Duration) {
+    if let currentTime = pendingTime {
+      if quote.time >= currentTime {
+        pendingTime = quote.time
+        held = quote
+      }
+    } else {
+      pendingTime = quote.time
+      held = quote
+      firstPendingAt = now
+    }
+    lastArrivalAt = now
+  }
+
+  func deadline(interval: Duration, maxWait: Duration) -> Duration? {
+    guard pendingTime != nil, let last = lastArrivalAt, let first = firstPendingAt else { return nil }
+    return min(last + interval, first + maxWait)
+  }
+
+  /// Takes the pending quote out, returning it when dedupe lets it through.
+  mutating func release() -> Quote? {
+    guard pendingTime != nil else { return nil }
+    var quote = Self.placeholder
+    swap(&quote, &held)
+    pendingTime = nil
+    firstPendingAt = nil
+    lastArrivalAt = nil
+    return offer(quote) ? quote : nil
+  }
+
+  /// What `held` is while no quote waits (its texts are small strings: nothing to release).
+  private static let placeholder = Quote(symbol: "", price: Price("0")!, time: 0)
+}

@@ -1,0 +1,140 @@
+import Venues
+import WebSocketClient
+
+/// One live feed: a venue, a subscription that may change while it runs, and a bus of quotes for
+/// any number of outputs. The library's entry point, used by the ticker command:
+///
+/// ```swift
+/// let feed = Feed(settings, report: { writer.write($0) })
+/// let stdout = StdoutOutput(writer: quoteWriter).start(on: feed)
+/// Task { feed.subscribe(["BINANCE:ETHUSDT"]) }      // from any task, at any time
+/// let outcome = await feed.run()                    // until stopped, closed or failed
+/// await stdout.value
+/// ```
+///
+/// Subscriptions change at any time, from any task, connected or not; the venue is told at once
+/// when connected (paced to its limit), and after every reconnect the *current* set is sent.
+public final class Feed: QuoteFeed {
+  /// What a feed needs.
+  public struct Settings: Sendable {
+    public var provider: any Provider
+    public var engine: any WebSocketEngine
+    /// The endpoint, with the token applied if the venue needs one.
+    public var url: WebSocketURL
+    public var connectOptions: ConnectOptions
+    public var session: SessionConfiguration
+    public var mode: PriceStageMode
+    /// The starting subscription (canonical for the provider: see `Provider.canonicalSymbol`).
+    public var symbols: [String]
+    /// Makes venue tickets unique (Upbit); tests pin it.
+    public var ticketPrefix: String
+    /// How long to wait for the server's close frame when stopping.
+    public var closeTimeout: Duration
+    /// `--alert` and `--until` rules (symbols canonical for the provider).
+    public var alerts: [AlertBook.Rule]
+    /// `--record`: where every batch the feed receives is appended (the Recording module's `Recorder`).
+    public var recorder: (any FeedRecorder)?
+    /// Whether the run ends once every followed symbol was refused one by one (the ticker: nothing
+    /// could ever print). `serve` keeps running: its clients come and go.
+    public var endsWhenEverySymbolRefused = true
+
+    public init(
+      provider: any Provider, engine: any WebSocketEngine, url: WebSocketURL,
+      connectOptions: ConnectOptions = ConnectOptions(),
+      session: SessionConfiguration = SessionConfiguration(),
+      mode: PriceStageMode = .default, symbols: [String], ticketPrefix: String = "ticker",
+      closeTimeout: Duration = .seconds(1), alerts: [AlertBook.Rule] = [], recorder: (any FeedRecorder)? = nil
+    ) {
+      self.recorder = recorder
+      self.alerts = alerts
+      self.provider = provider
+      self.engine = engine
+      self.url = url
+      self.connectOptions = connectOptions
+      self.session = session
+      self.mode = mode
+      self.symbols = symbols
+      self.ticketPrefix = ticketPrefix
+      self.closeTimeout = closeTimeout
+    }
+  }
+
+  public let bus = QuoteBus()
+  /// The venue this feed reads.
+  public var provider: any Provider { settings.provider }
+  private let settings: Settings
+  private let session: WebSocketSession
+  private let clock: any Clock<Duration>
+  private let report: @Sendable (FeedReport) -> Void
+
+  /// - Parameters:
+  ///   - clock: where time comes from (tests pass a manual clock).
+  ///   - report: told what happens (called from the feed's task, in order).
+  public init(
+    _ settings: Settings, clock: any Clock<Duration> = ContinuousClock(),
+    makeRandom: @escaping @Sendable () -> any RandomNumberGenerator = { SystemRandomNumberGenerator() },
+    report: @escaping @Sendable (FeedReport) -> Void
+  ) {
+    self.settings = settings
+    self.clock = clock
+    self.report = report
+    // The session asks the feed for each new connection's subscription: the hook posts into the
+    // session's own event stream, so it is ordered after the last connection's events.
+    let box = SessionBox()
+    session = WebSocketSession(
+      engine: settings.engine, url: settings.url, options: settings.connectOptions,
+      configuration: settings.session, clock: clock, makeRandom: makeRandom
+    ) { connection throws(WebSocketError) in
+      guard let session = box.session else { throw .notConnected }
+      let failure: WebSocketError? = await withCheckedContinuation { done in
+        if !session.post(FeedPost.Opened(connection: connection, done: done)) {
+          done.resume(returning: .notConnected)
+        }
+      }
+      if let failure { throw failure }
+    }
+    box.session = session
+  }
+
+  /// Runs the feed until it is stopped, the server closes with 1000, or a failure ends it; the
+  /// outputs' queues end after the last quote. Call once.
+  public func run() async -> FeedOutcome {
+    await run(clock)
+  }
+
+  private func run<C: Clock>(_ clock: C) async -> FeedOutcome where C.Duration == Duration {
+    let machine = FeedMachine<C.Instant>(
+      provider: settings.provider, symbols: settings.symbols, mode: settings.mode,
+      ticketPrefix: settings.ticketPrefix, alerts: settings.alerts,
+      endsWhenEverySymbolRefused: settings.endsWhenEverySymbolRefused)
+    let shell = FeedShell(
+      machine: machine, clock: clock, session: session, bus: bus, closeTimeout: settings.closeTimeout,
+      recorder: settings.recorder, report: report)
+    return await shell.run()
+  }
+
+  /// Adds symbols (as typed: each is made canonical for the venue; an invalid one is reported
+  /// and changes nothing).
+  public func subscribe(_ symbols: [String]) { post(.command(.add(symbols))) }
+  /// Removes symbols; a removed symbol's pending price is printed first.
+  public func unsubscribe(_ symbols: [String]) { post(.command(.remove(symbols))) }
+  /// Makes the subscription exactly `symbols`.
+  public func replace(with symbols: [String]) { post(.command(.replace(symbols))) }
+  /// A line of the control protocol (`ControlLine`).
+  public func control(_ line: String) { post(.controlLine(line)) }
+  /// Reports a control line that could not even be read (too long).
+  public func reportControlError(_ error: ControlLineError) { post(.controlError(error)) }
+  /// Ends the run: unsubscribes, closes with 1000, and `run()` returns `.stopped(reason)`
+  /// (the first request wins).
+  public func stop(_ reason: StopReason) { post(.stop(reason)) }
+
+  private func post(_ request: FeedPost.Request) {
+    session.post(request)
+  }
+}
+
+/// Lets the session's hook reach the session it belongs to.
+private final class SessionBox: @unchecked Sendable {
+  // Set once, before the session starts (the hook runs only after `start`).
+  var session: WebSocketSession?
+}

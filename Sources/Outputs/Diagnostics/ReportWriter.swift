@@ -1,0 +1,143 @@
+import FeedRuntime
+import TickerSupport
+import Venues
+import WebSocketClient
+
+/// Turns `FeedReport`s into lines on stderr (through `Diagnostics`). What a server can repeat
+/// (errors, malformed messages, unsubscribed trades) is counted and rate-limited: at most a burst
+/// per kind per window, and what was held back is owned up to, on the next line of that kind or
+/// in `summary()` at exit. Only used from the feed's shell (one task).
+public final class ReportWriter<Instant: InstantProtocol>: @unchecked Sendable
+where Instant.Duration == Duration {
+  private var limiter: WarningLimiter<Instant>
+  private let now: @Sendable () -> Instant
+  private let diagnostics: Diagnostics
+  private let provider: any Provider
+  /// Kinds that are only counted (printed with `--verbose`).
+  private var counted: Set<String> = []
+  /// Ring the terminal bell with an alert (stderr is a terminal).
+  private let bell: Bool
+
+  /// - Parameter bell: ring the terminal bell with each alert (when stderr is a terminal).
+  public init(
+    diagnostics: Diagnostics, provider: any Provider, now: @escaping @Sendable () -> Instant,
+    burst: Int = 5, window: Duration = .seconds(10), bell: Bool = false
+  ) {
+    self.bell = bell
+    self.diagnostics = diagnostics
+    self.provider = provider
+    self.now = now
+    limiter = WarningLimiter(burst: burst, window: window)
+  }
+
+  public func write(_ report: FeedReport) {
+    switch report {
+    case .connected(let attempt, let symbols):
+      if attempt == 0 {
+        diagnostics.info("connected; subscribed to \(symbols.joined(separator: ", "))")
+      } else {
+        diagnostics.note("reconnected (attempt \(attempt)); subscribed again to \(symbols.count) symbol(s)")
+      }
+    case .disconnected(let reason, let attempt, let retryIn):
+      diagnostics.warning(
+        "\(FailureText.describe(reason, provider: provider)); reconnect attempt \(attempt) in \(FailureText.seconds(retryIn))"
+      )
+    case .venueError(let error):
+      warn("server errors", "server error\(Self.name(error)): \(error.message)")
+    case .changeRefused(let error, let symbols):
+      diagnostics.warning(
+        "\(provider.displayName) refused the change\(Self.name(error)): \(error.message); "
+          + "no longer subscribed to \(symbols.joined(separator: ", "))")
+    case .closingSoon(let why):
+      diagnostics.note("\(provider.displayName) is about to close the connection (\(why)); reconnecting")
+    case .partial(let dropped, let count):
+      warn(
+        "malformed trade entries",
+        "dropped malformed entries: \(dropped.joined(separator: "; "))"
+          + (count > dropped.count ? "; and \(count - dropped.count) more" : ""))
+    case .malformed(let why):
+      warn("malformed messages", "malformed message: \(why)")
+    case .ignored(let type):
+      count("ignored messages", verbose: "ignored a message of type \"\(type)\"")
+    case .notSubscribed(let count, let example):
+      self.count(
+        "messages with trades for symbols not subscribed",
+        verbose: "dropped \(count) trade(s) for symbols not subscribed (such as \"\(example)\")")
+    case .subscriptionChanged(let added, let removed, let now):
+      var parts: [String] = []
+      if !added.isEmpty { parts.append("subscribed to \(added.joined(separator: ", "))") }
+      if !removed.isEmpty { parts.append("unsubscribed from \(removed.joined(separator: ", "))") }
+      if parts.isEmpty { parts.append("nothing to change") }
+      diagnostics.note(parts.joined(separator: "; ") + "; following \(Self.list(now))")
+    case .currentSet(let symbols):
+      diagnostics.note("following \(Self.list(symbols))")
+    case .controlError(let error):
+      diagnostics.warning("control: \(error)")
+    case .noQuoteYet(let symbol, let after):
+      diagnostics.warning(
+        "no quote for \(symbol) within \(FailureText.seconds(after)): \(provider.displayName) accepts "
+          + "symbols it does not know without an error; check the spelling")
+    case .alert(let firing):
+      diagnostics.alert(Self.describe(firing), bell: bell)
+    }
+  }
+
+  /// `BINANCE:BTCUSDT>100000: 100000.01 at 2026-01-17T13:18:52.976Z`; a move also says how far
+  /// from where (`BTC-USD±2%: 97280.50, +2.00% from 95372.09, at …`); `--until` ends with
+  /// `; stopping (--until)`.
+  public static func describe(_ firing: AlertBook.Firing) -> String {
+    var text = "\(firing.rule.condition): \(firing.quote.price.text)"
+    if case .move = firing.rule.condition.test, let start = firing.start {
+      text += ", \(Self.percentChange(from: start, to: firing.quote.price)) from \(start.text),"
+    }
+    text += " at \(UTCTimestamp.string(milliseconds: firing.quote.time))"
+    if firing.rule.ends { text += "; stopping (--until)" }
+    return text
+  }
+
+  /// `+2.00%`, `-0.13%`: the change from `start` to `price`, two decimals.
+  static func percentChange(from start: Price, to price: Price) -> String {
+    guard start.value != 0 else { return "n/a" }
+    let percent = (price.value - start.value) / start.value * 100
+    let hundredths = Int((abs(percent) * 100).rounded())
+    let fraction = hundredths % 100
+    return (percent < 0 ? "-" : "+") + "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)%"
+  }
+
+  /// One line per warned kind that had warnings held back and never reported; with `--verbose`,
+  /// the totals of the counted kinds too.
+  public func summary() {
+    for (kind, held) in limiter.pendingSuppressed.sorted(by: { $0.key < $1.key })
+    where !counted.contains(kind) {
+      let total = limiter.totals[kind] ?? held
+      diagnostics.warning("\(total) \(kind) in all (\(held) not shown)")
+    }
+    for kind in counted.sorted() {
+      diagnostics.info("\(limiter.totals[kind] ?? 0) \(kind) in all")
+    }
+  }
+
+  private func warn(_ kind: String, _ text: @autoclosure () -> String) {
+    let decision = limiter.record(kind, at: now())
+    guard decision.emit else { return }
+    let held = decision.suppressedBefore
+    diagnostics.warning(text() + (held > 0 ? " (\(held) more like this not shown)" : ""))
+  }
+
+  /// Counts without printing unless `--verbose`.
+  private func count(_ kind: String, verbose text: @autoclosure () -> String) {
+    counted.insert(kind)
+    let decision = limiter.record(kind, at: now())
+    guard diagnostics.verbose, decision.emit else { return }
+    let held = decision.suppressedBefore
+    diagnostics.info(text() + (held > 0 ? " (\(held) more like this not shown)" : ""))
+  }
+
+  private static func name(_ error: VenueError) -> String {
+    error.name.map { " \($0)" } ?? ""
+  }
+
+  private static func list(_ symbols: [String]) -> String {
+    symbols.isEmpty ? "no symbol" : "\(symbols.count) symbol(s): \(symbols.joined(separator: ", "))"
+  }
+}

@@ -1,0 +1,81 @@
+import TickerSupport
+import Venues
+
+/// `--format csv` and `--format tsv`: a header line, then one row per quote.
+///
+///     time,symbol,price,volume
+///     2026-01-17T13:18:52.976Z,BINANCE:BTCUSDT,95372.09,0.00063
+///
+/// The time column is named after what it holds (`time` for the trade's, `received` for the
+/// receive time) and is left out with `--timestamps none`. An empty `volume` means the venue sent
+/// none.
+///
+/// **csv** quotes a field per RFC 4180 when it holds a comma, a double quote or a space at either
+/// end (a double quote inside is doubled); rows end with LF, as Unix tools expect, rather than the
+/// RFC's CRLF. **tsv** never quotes (IANA's text/tab-separated-values has no quoting): a field
+/// cannot hold a TAB or a line break anyway. In both, the symbol first goes through
+/// `TerminalText`, so control characters (TAB, CR and LF included) arrive as visible escapes and a
+/// row is always one line.
+public struct DelimitedFormatter: QuoteFormatter {
+  private var days = UTCTimestamp.DayCache()
+  public enum Separator: UInt8, Sendable {
+    case comma = 0x2C
+    case tab = 0x09
+  }
+
+  public let separator: Separator
+  public let timestamps: TimestampChoice
+  public let header: [UInt8]?
+  private var field: [UInt8] = []
+
+  public init(separator: Separator, timestamps: TimestampChoice = .trade) {
+    self.separator = separator
+    self.timestamps = timestamps
+    var names: [String] = []
+    switch timestamps {
+    case .trade: names.append("time")
+    case .received: names.append("received")
+    case .none: break
+    }
+    names += ["symbol", "price", "volume"]
+    header = Array(names.joined(separator: String(UnicodeScalar(separator.rawValue))).utf8) + [0x0A]
+  }
+
+  public mutating func append(_ quote: Quote, to buffer: inout [UInt8]) {
+    if let time = timestamps.milliseconds(of: quote) {
+      UTCTimestamp.append(milliseconds: time, to: &buffer, days: &days)
+      buffer.append(separator.rawValue)
+    }
+    field.removeAll(keepingCapacity: true)
+    TerminalText.appendEscaped(quote.symbol, to: &field)
+    if separator == .comma {
+      Self.appendCSVField(field, to: &buffer)
+    } else {
+      buffer.append(contentsOf: field)
+    }
+    buffer.append(separator.rawValue)
+    buffer.append(contentsOf: quote.price.text.utf8)
+    buffer.append(separator.rawValue)
+    if let volume = quote.volume { buffer.append(contentsOf: volume.text.utf8) }
+    buffer.append(0x0A)
+  }
+
+  /// `field` as one CSV field: as is, or in double quotes with inner quotes doubled when it
+  /// holds a comma, a quote, a line break, or starts or ends with a space.
+  static func appendCSVField(_ field: [UInt8], to buffer: inout [UInt8]) {
+    let quote = UInt8(ascii: "\"")
+    let needsQuotes =
+      field.contains { $0 == UInt8(ascii: ",") || $0 == quote || $0 == 0x0A || $0 == 0x0D }
+      || field.first == 0x20 || field.last == 0x20
+    guard needsQuotes else {
+      buffer.append(contentsOf: field)
+      return
+    }
+    buffer.append(quote)
+    for byte in field {
+      if byte == quote { buffer.append(quote) }
+      buffer.append(byte)
+    }
+    buffer.append(quote)
+  }
+}

@@ -1,0 +1,52 @@
+import JSON
+import TickerSupport
+import Venues
+
+/// Machine-readable output, one JSON object per line (JSON Lines), keys always in this order:
+///
+///     {"symbol":"BINANCE:BTCUSDT","price":95372.09,"time":"2026-01-17T13:18:52.976Z","t":1768655932976,"volume":0.00063,"received":"2026-01-17T13:18:53.012Z","rt":1768655933012,"provider":"finnhub"}
+///
+/// `price` and `volume` are JSON numbers written from the exact decimal text the server sent (no
+/// binary rounding); `volume` is `null` when the provider sent none. `time` is the trade time as
+/// ISO 8601 UTC with milliseconds, `t` the same instant in epoch milliseconds; `received` and
+/// `rt` are when the message carrying the trade reached the ticker (this machine's clock; both
+/// `null` when unknown), so `rt - t` is the feed's latency as far as the two clocks agree.
+/// `provider` is the venue as `--provider` names it.
+public struct JSONLinesFormatter: QuoteFormatter {
+  private var days = UTCTimestamp.DayCache()
+  /// `,"provider":"finnhub"}` and the newline: the same for every line, made once.
+  private let tail: [UInt8]
+
+  public init(provider: String = "finnhub") {
+    var tail = Array(#","provider":"#.utf8)
+    JSONEscaping.appendQuoted(provider, to: &tail)
+    tail.append(contentsOf: "}\n".utf8)
+    self.tail = tail
+  }
+
+  public mutating func append(_ quote: Quote, to buffer: inout [UInt8]) {
+    buffer.append(contentsOf: #"{"symbol":"#.utf8)
+    JSONEscaping.appendQuoted(quote.symbol, to: &buffer)
+    buffer.append(contentsOf: #","price":"#.utf8)
+    buffer.append(contentsOf: quote.price.text.utf8)
+    buffer.append(contentsOf: #","time":""#.utf8)
+    UTCTimestamp.append(milliseconds: quote.time, to: &buffer, days: &days)
+    buffer.append(contentsOf: #"","t":"#.utf8)
+    buffer.append(contentsOf: String(quote.time).utf8)
+    buffer.append(contentsOf: #","volume":"#.utf8)
+    if let volume = quote.volume {
+      buffer.append(contentsOf: volume.text.utf8)
+    } else {
+      buffer.append(contentsOf: "null".utf8)
+    }
+    if quote.received != 0 {
+      buffer.append(contentsOf: #","received":""#.utf8)
+      UTCTimestamp.append(milliseconds: quote.received, to: &buffer, days: &days)
+      buffer.append(contentsOf: #"","rt":"#.utf8)
+      buffer.append(contentsOf: String(quote.received).utf8)
+    } else {
+      buffer.append(contentsOf: #","received":null,"rt":null"#.utf8)
+    }
+    buffer.append(contentsOf: tail)
+  }
+}

@@ -1,0 +1,32 @@
+import FeedRuntime
+import Venues
+import WebSocketClient
+
+/// Something the live machine was given, and when.
+public struct RecordedStep: Sendable, Equatable {
+  public enum What: Sendable, Equatable {
+    case message(WebSocketMessage)
+    case connected(attempt: Int)
+    case disconnected(attempt: Int, retryIn: Duration, reason: String)
+    /// A new connection was given its subscription (`FeedMachine.opened`).
+    case opened
+    case command(SubscriptionCommand)
+    case control(String)
+    /// The run ended (`RecordedEnd` names the outcome).
+    case end(RecordedEnd)
+  }
+
+  /// Nanoseconds since the run's start: the `now` the machine was given.
+  public var at: Int64
+  /// Wall-clock receive time (ms since the epoch).
+  public var received: Int64
+  public var batch: Int
+  public var what: What
+
+  public init(at: Int64, received: Int64, batch: Int, what: What) {
+    self.at = at
+    self.received = received
+    self.batch = batch
+    self.what = what
+  }
+}

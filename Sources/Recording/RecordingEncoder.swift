@@ -1,0 +1,208 @@
+import FeedRuntime
+import JSON
+import TickerSupport
+import Venues
+import WebSocketClient
+
+/// Writes recording lines: one per call, with its newline. Keeps what successive lines share —
+/// the time of the line before (for `after_ms`), and the stamp fields of the current batch, whose
+/// lines all carry the same ones — so a firehose costs little more than copying its bodies.
+public struct RecordingEncoder: Sendable {
+  /// The last line's time, in ms since the start.
+  private var previousMilliseconds: Int64 = 0
+  private var stamp: (at: Int64, received: Int64, batch: Int)?
+  /// `,"at_ns":…,"rt":…,"batch":…` for `stamp`.
+  private var stampBytes: [UInt8] = []
+
+  public init() {}
+
+  public mutating func append(_ line: RecordingLine, to out: inout [UInt8]) {
+    switch line {
+    case .header(let header):
+      out.append(contentsOf: #"{"kind":"recording","format":"#.utf8)
+      Self.appendDecimal(Int64(header.format), to: &out)
+      out.append(contentsOf: #","provider":"#.utf8)
+      JSONEscaping.appendQuoted(header.provider, to: &out)
+      out.append(contentsOf: #","symbols":"#.utf8)
+      Self.appendList(header.symbols, to: &out)
+      out.append(contentsOf: #","started":""#.utf8)
+      UTCTimestamp.append(milliseconds: header.startedMilliseconds, to: &out)
+      out.append(contentsOf: #"","started_ms":"#.utf8)
+      Self.appendDecimal(header.startedMilliseconds, to: &out)
+      out.append(contentsOf: "}\n".utf8)
+      previousMilliseconds = 0
+      stamp = nil
+    case .step(let step):
+      append(step, to: &out)
+    }
+  }
+
+  private mutating func append(_ step: RecordedStep, to out: inout [UInt8]) {
+    let ms = step.at / 1_000_000
+    let after = max(0, ms - previousMilliseconds)
+    previousMilliseconds = ms
+    if stamp == nil || stamp! != (step.at, step.received, step.batch) {
+      stamp = (step.at, step.received, step.batch)
+      stampBytes.removeAll(keepingCapacity: true)
+      stampBytes.append(contentsOf: #","at_ns":"#.utf8)
+      Self.appendDecimal(step.at, to: &stampBytes)
+      stampBytes.append(contentsOf: #","rt":"#.utf8)
+      Self.appendDecimal(step.received, to: &stampBytes)
+      stampBytes.append(contentsOf: #","batch":"#.utf8)
+      Self.appendDecimal(Int64(step.batch), to: &stampBytes)
+    }
+    func head(_ start: String) {
+      out.append(contentsOf: start.utf8)
+      out.append(contentsOf: #"","after_ms":"#.utf8)
+      Self.appendDecimal(after, to: &out)
+      out.append(contentsOf: stampBytes)
+    }
+    switch step.what {
+    case .message(.text(let text)):
+      head(#"{"dir":"S>","kind":"text"#)
+      out.append(contentsOf: #","body":"#.utf8)
+      Self.appendQuoted(text, to: &out)
+    case .message(.binary(let bytes)):
+      head(#"{"dir":"S>","kind":"binary"#)
+      if let text = String(validating: bytes, as: UTF8.self) {
+        out.append(contentsOf: #","body":"#.utf8)
+        Self.appendQuoted(text, to: &out)
+      } else {
+        out.append(contentsOf: #","encoding":"base64","body":""#.utf8)
+        Base64.encode(bytes, into: &out)
+        out.append(UInt8(ascii: "\""))
+      }
+    case .connected(let attempt):
+      head(#"{"dir":"--","kind":"connected"#)
+      out.append(contentsOf: #","attempt":"#.utf8)
+      Self.appendDecimal(Int64(attempt), to: &out)
+    case .disconnected(let attempt, let retryIn, let reason):
+      head(#"{"dir":"--","kind":"disconnected"#)
+      out.append(contentsOf: #","attempt":"#.utf8)
+      Self.appendDecimal(Int64(attempt), to: &out)
+      out.append(contentsOf: #","retry_ns":"#.utf8)
+      Self.appendDecimal(retryIn.wholeNanoseconds, to: &out)
+      out.append(contentsOf: #","reason":"#.utf8)
+      JSONEscaping.appendQuoted(reason, to: &out)
+    case .opened:
+      head(#"{"dir":"--","kind":"opened"#)
+    case .command(let command):
+      head(#"{"dir":"--","kind":"command"#)
+      let (op, symbols): (String, [String]) =
+        switch command {
+        case .add(let s): ("add", s)
+        case .remove(let s): ("remove", s)
+        case .replace(let s): ("replace", s)
+        }
+      out.append(contentsOf: #","op":""#.utf8)
+      out.append(contentsOf: op.utf8)
+      out.append(contentsOf: #"","symbols":"#.utf8)
+      Self.appendList(symbols, to: &out)
+    case .control(let line):
+      head(#"{"dir":"--","kind":"control"#)
+      out.append(contentsOf: #","line":"#.utf8)
+      JSONEscaping.appendQuoted(line, to: &out)
+    case .end(let end):
+      head(#"{"dir":"--","kind":"end"#)
+      out.append(contentsOf: #","outcome":""#.utf8)
+      out.append(contentsOf: end.rawValue.utf8)
+      out.append(UInt8(ascii: "\""))
+    }
+    out.append(contentsOf: "}\n".utf8)
+  }
+
+  private static func appendList(_ items: [String], to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "["))
+    for (index, item) in items.enumerated() {
+      if index > 0 { out.append(UInt8(ascii: ",")) }
+      JSONEscaping.appendQuoted(item, to: &out)
+    }
+    out.append(UInt8(ascii: "]"))
+  }
+
+  /// Decimal digits without a `String` in between.
+  static func appendDecimal(_ value: Int64, to out: inout [UInt8]) {
+    if value < 0 {
+      out.append(UInt8(ascii: "-"))
+      if value == .min {
+        out.append(contentsOf: "9223372036854775808".utf8)
+        return
+      }
+    }
+    var magnitude = value.magnitude
+    var digits:
+      (
+        UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+        UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+      ) =
+        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    var count = 0
+    withUnsafeMutableBytes(of: &digits) { buffer in
+      repeat {
+        buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        magnitude /= 10
+        count += 1
+      } while magnitude > 0
+      out.append(contentsOf: buffer[(20 - count)...])
+    }
+  }
+
+  /// A JSON string: runs of plain ASCII are copied whole, ASCII controls escaped; text with
+  /// anything beyond ASCII goes through `JSONEscaping` (which also escapes what could drive a
+  /// terminal).
+  static func appendQuoted(_ text: String, to out: inout [UInt8]) {
+    var text = text
+    let ascii = text.withUTF8 { bytes -> Bool in
+      // Two passes: the escaped length (and whether it is all ASCII), then the bytes written in
+      // place, since appending short runs one by one costs more than the copying.
+      var extra = 0
+      for byte in bytes {
+        if byte >= 0x80 { return false }
+        if byte < 0x20 || byte == 0x7F {
+          extra += byte == 0x0A || byte == 0x0D || byte == 0x09 ? 1 : 5
+        } else if byte == 0x22 || byte == 0x5C {
+          extra += 1
+        }
+      }
+      let start = out.count
+      out.append(contentsOf: repeatElement(0, count: bytes.count + extra + 2))
+      out.withUnsafeMutableBufferPointer { buffer in
+        var at = start
+        buffer[at] = 0x22
+        at += 1
+        guard extra > 0 else {
+          _ = UnsafeMutableBufferPointer(rebasing: buffer[at..<(at + bytes.count)]).initialize(
+            fromContentsOf: bytes)
+          buffer[at + bytes.count] = 0x22
+          return
+        }
+        let hex: StaticString = "0123456789abcdef"
+        for byte in bytes {
+          if byte >= 0x20 && byte != 0x7F && byte != 0x22 && byte != 0x5C {
+            buffer[at] = byte
+            at += 1
+            continue
+          }
+          buffer[at] = 0x5C
+          switch byte {
+          case 0x22, 0x5C: buffer[at + 1] = byte
+          case 0x0A: buffer[at + 1] = UInt8(ascii: "n")
+          case 0x0D: buffer[at + 1] = UInt8(ascii: "r")
+          case 0x09: buffer[at + 1] = UInt8(ascii: "t")
+          default:
+            buffer[at + 1] = UInt8(ascii: "u")
+            buffer[at + 2] = 0x30
+            buffer[at + 3] = 0x30
+            buffer[at + 4] = hex.utf8Start[Int(byte >> 4)]
+            buffer[at + 5] = hex.utf8Start[Int(byte & 0xF)]
+            at += 4
+          }
+          at += 2
+        }
+        buffer[at] = 0x22
+      }
+      return true
+    }
+    if !ascii { JSONEscaping.appendQuoted(text, to: &out) }
+  }
+}
