@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The ticker as one static executable (Linux): no shared library at all, the Swift runtime and
-# glibc linked in, ~4 MB less peak RSS than the default build (README "Build and install").
+# glibc linked in, about 7 MB less peak RSS than the default build (docs/install.md).
 #
 #   Scripts/build-static.sh            # builds .build/static/release/ticker, checks it, prints its path
 #
@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 scratch=.build/static
 order=$PWD/Scripts/ticker.order
 # OpenSSL linked in from Debian's libssl-dev (libssl.a, libcrypto.a): no libssl.so.3 and no
-# second, shared glibc to load for wss:// (README "Build and install").
+# second, shared glibc to load for wss:// (docs/install.md).
 lib=/usr/lib/$(uname -m)-linux-gnu
 for archive in libssl.a libcrypto.a; do
   [ -e "$lib/$archive" ] || { echo "build-static: no $lib/$archive (apt-get install libssl-dev)" >&2; exit 1; }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up the harness that turns the stock FoundationNetworking WebSocket path on for the
-# URLSession engine's tests (see README "How the engine is chosen" and
+# URLSession engine's tests (see docs/engines.md and
 # Tests/Support/urlsession-harness/), idempotently, under .build/urlsession-harness/:
 #   libcurl/      libcurl4 + libcurl4-openssl-dev 8.14.1 from Debian bookworm-backports, unpacked
 #                 with dpkg-deb -x (the system libcurl stays as it is)

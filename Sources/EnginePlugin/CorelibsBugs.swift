@@ -2,7 +2,7 @@
 ///
 /// On Linux there is no ABI stability: the ticker and its plugin run only with the Foundation of
 /// the toolchain that built them, so the compiler version names the corelibs version. No
-/// version is known to be correct yet: 6.3.1 was measured (README, "How the engine is chosen")
+/// version is known to be correct yet: 6.3.1 was measured (docs/engines.md)
 /// and later ones have not been, so `auto` keeps the native engine for them too until a version
 /// is measured and added to `knownCorrect`.
 public enum CorelibsBugs {

@@ -1,5 +1,5 @@
 /// What one of the three layers that decide whether URLSession's WebSocket path works on Linux
-/// says (README "How the engine is chosen"): 1, whether FoundationNetworking's C shim was built
+/// says (docs/engines.md): 1, whether FoundationNetworking's C shim was built
 /// against libcurl's WebSocket API; 2, whether the libcurl loaded at run time has WebSockets
 /// switched on; 3, whether corelibs' WebSocket code above them is known to be correct.
 public struct LayerReport: Sendable, Equatable {

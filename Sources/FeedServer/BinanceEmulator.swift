@@ -2,7 +2,7 @@ import JSON
 import Venues
 import WebSocketClient
 
-/// What Binance Spot does with a connection, as a pure state machine (PROTOCOLS.md §3):
+/// What Binance Spot does with a connection, as a pure state machine (docs/protocols.md §3):
 ///
 /// - The upgrade: `/ws`, `/ws/<stream>…` (raw payloads) and `/stream[?streams=a/b]` (payloads
 ///   wrapped as `{"stream":…,"data":…}`) are served; streams in the URL count as subscribed.

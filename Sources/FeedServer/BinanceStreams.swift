@@ -1,4 +1,4 @@
-/// Binance's endpoints and stream names (PROTOCOLS.md §3): which request targets the venue
+/// Binance's endpoints and stream names (docs/protocols.md §3): which request targets the venue
 /// serves, which streams they name, and what a valid stream name is.
 enum BinanceStreams {
   /// A request target that Binance serves: `/ws` or `/ws/<stream>[/<stream>…]` (raw payloads),

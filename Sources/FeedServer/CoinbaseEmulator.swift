@@ -3,7 +3,7 @@ import TickerSupport
 import Venues
 import WebSocketClient
 
-/// What Coinbase Exchange's feed does with a connection, as a pure state machine (PROTOCOLS.md §4):
+/// What Coinbase Exchange's feed does with a connection, as a pure state machine (docs/protocols.md §4):
 ///
 /// - A successful `subscribe` must arrive within `subscribeDeadline` of the upgrade, or the
 ///   connection is dropped without a close frame (as clients report it: 1006, unexpected EOF).

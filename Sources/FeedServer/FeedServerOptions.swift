@@ -96,7 +96,7 @@ extension FeedServer {
 }
 
 /// Timings and limits the emulations enforce, in seconds. The defaults are the venues' own
-/// (PROTOCOLS.md); tests shorten the durations with `scaled(by:)` or set them one by one.
+/// (docs/protocols.md); tests shorten the durations with `scaled(by:)` or set them one by one.
 public struct VenueRules: Sendable, Equatable {
   /// Binance: a ping frame every this many seconds; nil = never.
   public var pingInterval: Double? = 20

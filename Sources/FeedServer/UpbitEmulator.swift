@@ -2,7 +2,7 @@ import JSON
 import Venues
 import WebSocketClient
 
-/// What Upbit does with a connection, as a pure state machine (PROTOCOLS.md §2):
+/// What Upbit does with a connection, as a pure state machine (docs/protocols.md §2):
 ///
 /// - The upgrade: a request with an `Origin` header is refused with 429 (`VenueRules.refuseOrigin`).
 /// - Requests: one JSON array in a text frame (`UpbitRequest`). Each valid one **replaces** the

@@ -325,7 +325,7 @@ enum TickerCommand {
   }
 
   /// `--publish`: every price the feed prints also goes to NATS; nothing there ever stops or
-  /// slows the feed (README "Publishing to NATS").
+  /// slows the feed (docs/nats.md).
   static func startPublishing(
     to url: NATSURL, config: TickerConfig, feed: any QuoteFeed, provider: any Provider,
     diagnostics: Diagnostics

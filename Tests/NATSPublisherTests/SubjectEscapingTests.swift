@@ -6,7 +6,7 @@ import Testing
 @Suite("Subject escaping")
 struct SubjectEscapingTests {
   @Test(
-    "the README's examples",
+    "docs/nats.md's examples",
     arguments: [
       ("BINANCE:BTCUSDT", "BINANCE:BTCUSDT"), ("KRW-BTC", "KRW-BTC"), ("BTC-USD", "BTC-USD"),
       ("IC MARKETS:1", "IC_20MARKETS:1"), ("BRK.B", "BRK_2EB"), ("OANDA:EUR_USD", "OANDA:EUR_5FUSD"),

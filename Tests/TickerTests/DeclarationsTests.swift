@@ -10,16 +10,16 @@ import Venues
 /// with the declarations: `--help`, the README's table, `config.example.json` (in
 /// `ConfigTests`) and the shell completions, which are also loaded by the shells themselves.
 /// `TICKER_UPDATE_GOLDEN=1 swift test` rewrites the generated texts.
-@Suite("declarations against help, README, completions")
+@Suite("declarations against help, docs/options.md, completions")
 struct DeclarationsTests {
   static var updating: Bool { ProcessInfo.processInfo.environment["TICKER_UPDATE_GOLDEN"] == "1" }
   static let root = Fixture.directory.deletingLastPathComponent().deletingLastPathComponent()
   static let begin = "<!-- settings-table:begin"
   static let end = "<!-- settings-table:end -->"
 
-  @Test("the README's option table is the one generated from the declarations")
+  @Test("docs/options.md's option table is the one generated from the declarations")
   func readmeTable() throws {
-    let url = Self.root.appendingPathComponent("README.md")
+    let url = Self.root.appendingPathComponent("docs/options.md")
     let readme = try String(contentsOf: url, encoding: .utf8)
     let start = try #require(readme.range(of: Self.begin))
     let startLine = try #require(readme[start.upperBound...].range(of: "\n"))

@@ -2,7 +2,7 @@ import EnginePlugin
 import Foundation
 import Testing
 
-/// What the built ticker links (README "Build and install", the static build).
+/// What the built ticker links (docs/install.md, the static build).
 @Suite("Linked code")
 struct LinkedCodeTests {
   @Test("the ticker calls nothing in _StringProcessing or _RegexParser (a static build links them whole)")

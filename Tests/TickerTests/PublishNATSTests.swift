@@ -15,7 +15,7 @@ import Testing
 struct PublishNATSTests {
   static let environment = TickerProcess.cleanEnvironment()
 
-  /// The subjects, written out by hand from the README's escaping rules (not computed by the
+  /// The subjects, written out by hand from docs/nats.md's escaping rules (not computed by the
   /// code under test).
   static let subjects = [
     "BINANCE:BTCUSDT": "ticker.finnhub.BINANCE:BTCUSDT",

@@ -7,7 +7,7 @@ import WebSocketClient
 /// `Tests/Support/raw_peer.py`) played with the native engine and with the URLSession engine
 /// (stock FoundationNetworking 6.3.1 with the harness: preload + libcurl 8.14.1). The native
 /// engine must conform; the URLSession engine must deviate exactly where it was measured to
-/// (`urlSessionDeviations`, the README's table): a case that starts or stops deviating means
+/// (`urlSessionDeviations`, the table in docs/engines.md): a case that starts or stops deviating means
 /// corelibs or libcurl changed, so the table and `CorelibsBugs` need measuring again.
 @Suite(
   "Conformance side by side", .requires(.urlSessionHarness),
@@ -81,7 +81,7 @@ struct URLSessionConformanceTests {
       maxSize: 1024),
   ]
 
-  /// Where the URLSession engine on Linux was measured to deviate in every run, and how (README
+  /// Where the URLSession engine on Linux was measured to deviate in every run, and how (docs/engines.md
   /// table).
   static let urlSessionDeviations: [String: String] = [
     "1.text.0": "the empty message is lost",

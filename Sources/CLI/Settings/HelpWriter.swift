@@ -1,5 +1,5 @@
-/// The parts of `--help` and the README that come from the declarations in `Settings`: the
-/// options by group with their defaults, the environment variables, and the README's table.
+/// The parts of `--help` and docs/options.md that come from the declarations in `Settings`: the
+/// options by group with their defaults, the environment variables, and docs/options.md's table.
 public enum HelpWriter {
   /// Column where the description starts.
   static let descriptionColumn = 27
@@ -87,7 +87,7 @@ public enum HelpWriter {
     return lines
   }
 
-  /// The README's option table: flag, environment variable and config key, meaning, default.
+  /// docs/options.md's option table: flag, environment variable and config key, meaning, default.
   public static func markdownTable() -> String {
     var out = [
       "| option | environment | config key | meaning | default |",

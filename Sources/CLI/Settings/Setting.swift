@@ -3,7 +3,7 @@ import WebSocketClient
 
 /// One setting, declared once (see `Settings.all`): where it can come from — a flag, an
 /// environment variable, a config-file key — how its text or JSON value is read and checked, its
-/// default, and how `--help`, the README table and the shell completions present it. The argument
+/// default, and how `--help`, the options table (docs/options.md) and the shell completions present it. The argument
 /// parser, the environment and file readers, the help text and the completion scripts are all
 /// driven by these declarations.
 public struct Setting: Sendable {
@@ -16,9 +16,9 @@ public struct Setting: Sendable {
   public let group: SettingGroup
   /// What the value is called in help (`SECONDS`); nil for a switch, which takes no value.
   public let valueName: String?
-  /// What it does, for `--help` and the README.
+  /// What it does, for `--help` and docs/options.md.
   public let help: String
-  /// The default as shown in help and the README (`0.5`, `unlimited`); empty: none shown.
+  /// The default as shown in help and docs/options.md (`0.5`, `unlimited`); empty: none shown.
   public let defaultText: String
   /// The default as JSON, for `config.example.json` (nil when the file cannot set it).
   public let defaultJSON: String?

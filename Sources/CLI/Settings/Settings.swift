@@ -1,7 +1,7 @@
 import Outputs
 
 /// Every setting of the ticker, each declared once. The argument parser, the environment and
-/// config-file readers, `--help`, the README's option table, `config.example.json` and the shell
+/// config-file readers, `--help`, the option table in docs/options.md, `config.example.json` and the shell
 /// completions all come from here (tests hold the last three against it). Adding a setting is one
 /// declaration here plus its use (a stored property of `TickerConfig`, whose initial value is the
 /// default).

@@ -6,7 +6,7 @@ import Venues
 import WebSocketClient
 
 /// The value types settings use, each read the same way from flags, the environment and the file
-/// (`SettingValue` does the checking), shown the same way in help, the README and
+/// (`SettingValue` does the checking), shown the same way in help, docs/options.md and
 /// `config.example.json`.
 enum ValueParsers {
   static func seconds(allowZero: Bool) -> ValueParser<Duration> {

@@ -1,6 +1,6 @@
 /// Substring search by `Character`, as `_StringProcessing`'s `firstRange(of:)` and `contains(_:)`
 /// search. The ticker's code does not call into `_StringProcessing`: in a static executable
-/// (README "Build and install") one call links that whole module and `_RegexParser` with it,
+/// (docs/install.md) one call links that whole module and `_RegexParser` with it,
 /// about 780 KB of code. These few searches (short texts: messages, URLs, scripts) were all it
 /// used. `SymbolUseTests` checks that no `_StringProcessing` symbol comes back.
 extension StringProtocol {

@@ -1,7 +1,7 @@
 import JSON
 import WebSocketClient
 
-/// Binance Spot trade streams, `wss://stream.binance.com:9443/stream`, no key (PROTOCOLS.md §3).
+/// Binance Spot trade streams, `wss://stream.binance.com:9443/stream`, no key (docs/protocols.md §3).
 ///
 /// The default target is the combined-stream endpoint, so every payload arrives wrapped as
 /// `{"stream":"btcusdt@trade","data":{…}}`; bare payloads (from `/ws/<symbol>@trade`) are read

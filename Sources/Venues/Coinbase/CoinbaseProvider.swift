@@ -2,7 +2,7 @@ import JSON
 import WebSocketClient
 
 /// Coinbase Exchange's `ticker` channel, `wss://ws-feed.exchange.coinbase.com`, no key
-/// (PROTOCOLS.md §4).
+/// (docs/protocols.md §4).
 ///
 /// A client must subscribe within 5 s of connecting or be disconnected; the reply is a
 /// `subscriptions` message listing what the connection now has. A subscription Coinbase refuses

@@ -1,7 +1,7 @@
 import JSON
 import WebSocketClient
 
-/// Finnhub's trade feed, `wss://ws.finnhub.io?token=…` (see PROTOCOLS.md §1).
+/// Finnhub's trade feed, `wss://ws.finnhub.io?token=…` (see docs/protocols.md §1).
 public struct FinnhubProvider: Provider {
   public let parser: JSONParser
 

@@ -1,6 +1,6 @@
 import JSON
 
-/// What `serve` sends its clients, in Finnhub's shapes (PROTOCOLS.md): trades
+/// What `serve` sends its clients, in Finnhub's shapes (docs/protocols.md): trades
 /// `{"data":[{"p":…,"s":"X","t":…,"v":…,"c":null}],"type":"trade"}` with each price's decimal
 /// text exactly as the venue sent it, `{"type":"ping"}`, and `{"msg":"…","type":"error"}`. Pure.
 public enum FinnhubWire {

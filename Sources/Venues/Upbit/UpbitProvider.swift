@@ -1,7 +1,7 @@
 import JSON
 import WebSocketClient
 
-/// Upbit's ticker feed, `wss://api.upbit.com/websocket/v1`, no key (PROTOCOLS.md §2).
+/// Upbit's ticker feed, `wss://api.upbit.com/websocket/v1`, no key (docs/protocols.md §2).
 ///
 /// A request is one JSON array — ticket, type and codes, format — and a new request replaces the
 /// whole previous one, so every change re-sends the full list. Server frames are binary frames
