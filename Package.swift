@@ -45,6 +45,7 @@ let package = Package(
         "TickerSupport", "CZlibShim", .target(name: "COpenSSLShim", condition: .when(platforms: [.linux])),
       ]
     ),
+    .target(name: "WebSocketServer", dependencies: ["TickerSupport", "WebSocketClient"]),
     .target(name: "TickerPluginABI"),
     .target(name: "URLSessionEngine", dependencies: ["TickerSupport", "WebSocketClient", "TickerPluginABI"]),
     .target(name: "EnginePlugin", dependencies: ["TickerSupport", "WebSocketClient", "TickerPluginABI"]),
@@ -55,19 +56,22 @@ let package = Package(
     .target(
       name: "Recording", dependencies: ["TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime"]),
     .target(
-      name: "NATSPublisher",
+      name: "NATS",
       dependencies: ["TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime", "Outputs"]),
     .target(
-      name: "Gateway", dependencies: ["TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime"]),
+      name: "Gateway",
+      dependencies: ["TickerSupport", "JSON", "WebSocketClient", "WebSocketServer", "Venues", "FeedRuntime"]),
     .target(
       name: "CLI",
       dependencies: [
         "TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime", "Outputs", "Recording",
-        "NATSPublisher",
+        "NATS",
       ]),
     .target(
-      name: "FeedServer", dependencies: ["TickerSupport", "JSON", "WebSocketClient", "Venues", "Recording"]),
-    .executableTarget(name: "feedserve", dependencies: ["TickerSupport", "FeedServer", "WebSocketClient"]),
+      name: "Emulators",
+      dependencies: ["TickerSupport", "JSON", "WebSocketClient", "WebSocketServer", "Venues", "Recording"]),
+    .executableTarget(
+      name: "feedserve", dependencies: ["TickerSupport", "Emulators", "WebSocketClient", "WebSocketServer"]),
     .executableTarget(
       name: "hotpath",
       dependencies: [
@@ -78,9 +82,8 @@ let package = Package(
     .executableTarget(
       name: "ticker",
       dependencies: [
-        "TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime", "Outputs", "Recording",
-        "Gateway",
-        "NATSPublisher", "CLI", "FeedServer", "EnginePlugin",
+        "TickerSupport", "JSON", "WebSocketClient", "WebSocketServer", "Venues", "FeedRuntime", "Outputs",
+        "Recording", "Gateway", "NATS", "CLI", "Emulators", "EnginePlugin",
         .target(name: "URLSessionEngine", condition: .when(platforms: [.macOS])),
         .target(name: "CMallocShim", condition: .when(platforms: [.linux])),
       ]
@@ -89,27 +92,26 @@ let package = Package(
     .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
     .testTarget(
       name: "WebSocketClientTests",
-      dependencies: ["TickerSupport", "WebSocketClient", "FeedServer", "TestSupport"]),
+      dependencies: ["TickerSupport", "WebSocketClient", "WebSocketServer", "Emulators", "TestSupport"]),
     .testTarget(
       name: "PriceFeedTests",
       dependencies: [
         "TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime", "Outputs", "Recording", "CLI",
       ]),
     .testTarget(
-      name: "NATSPublisherTests",
-      dependencies: ["TickerSupport", "NATSPublisher", "Venues", "FeedRuntime", "Outputs", "FeedServer"]),
+      name: "NATSTests",
+      dependencies: ["TickerSupport", "NATS", "Venues", "FeedRuntime", "Outputs", "Emulators"]),
     .testTarget(
       name: "FeedCoreTests",
       dependencies: [
-        "TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime", "Outputs", "Recording",
-        "Gateway",
-        "FeedServer",
+        "TickerSupport", "JSON", "WebSocketClient", "WebSocketServer", "Venues", "FeedRuntime", "Outputs",
+        "Recording", "Gateway", "Emulators",
       ]),
     .testTarget(
       name: "TickerTests",
       dependencies: [
         "TickerSupport", "JSON", "WebSocketClient", "URLSessionEngine", "Venues", "FeedRuntime", "Outputs",
-        "Recording", "Gateway", "NATSPublisher", "CLI", "FeedServer", "EnginePlugin", "TestSupport",
+        "Recording", "Gateway", "NATS", "CLI", "Emulators", "EnginePlugin", "TestSupport", "WebSocketServer",
       ]
     ),
   ],

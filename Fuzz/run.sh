@@ -45,7 +45,7 @@ stale() {
 # Fuzz/.build/lib<Module>.a and its module. The C shims' headers come with module maps (the
 # OpenSSL shim's is written here; SwiftPM writes its own), and the shim is compiled with clang:
 # it loads OpenSSL only when a wss:// connection is made, which no harness does.
-modules_in_order=(TickerSupport JSON WebSocketClient Venues FeedRuntime Outputs Recording NATSPublisher CLI)
+modules_in_order=(TickerSupport JSON WebSocketClient Venues FeedRuntime Outputs Recording NATS CLI)
 mkdir -p "$build/COpenSSLShim"
 cat > "$build/COpenSSLShim/module.modulemap" <<MAP
 module COpenSSLShim {

@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import TickerSupport
 import WebSocketClient
+import WebSocketServer
 
 /// One upgraded `serve` client: its bounded outbox and the writer thread that empties it into the
 /// socket, and how the server ends it (a close frame, then the connection dropped if the client

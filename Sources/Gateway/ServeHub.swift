@@ -3,6 +3,7 @@ import FeedRuntime
 import Synchronization
 import Venues
 import WebSocketClient
+import WebSocketServer
 
 /// `ticker serve`: a Finnhub-compatible WebSocket server in front of one upstream `QuoteSource`.
 ///

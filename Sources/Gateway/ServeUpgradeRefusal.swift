@@ -1,4 +1,5 @@
 import WebSocketClient
+import WebSocketServer
 
 /// The refusals of an upgrade `serve` makes itself.
 enum ServeUpgradeRefusal {

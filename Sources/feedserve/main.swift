@@ -33,7 +33,7 @@
 // --hostile: with --blast, mix into every 1000 messages a 125-byte ping, a trade for an
 //   unsubscribed symbol full of terminal controls, an error text full of them, and binary garbage.
 
-import FeedServer
+import Emulators
 import WebSocketClient
 
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
 import CLI
 import Dispatch
+import Emulators
 import FeedRuntime
-import FeedServer
 import Gateway
 import Outputs
 import Recording

@@ -1,8 +1,8 @@
 import CLI
+import Emulators
 import FeedRuntime
-import FeedServer
 import Gateway
-import NATSPublisher
+import NATS
 import Outputs
 import Recording
 import Synchronization

@@ -5,7 +5,7 @@ import Testing
 import Venues
 import WebSocketClient
 
-@testable import FeedServer
+@testable import Emulators
 
 /// Binance's rules as a pure state machine, driven with explicit instants.
 @Suite("FeedServer: Binance emulation (pure)")

@@ -6,7 +6,7 @@ import Testing
 import Venues
 import WebSocketClient
 
-@testable import FeedServer
+@testable import Emulators
 @testable import JSON
 
 /// The demo's leniency (`FeedServer.Options.acceptAnySymbol`): any well-formed symbol is

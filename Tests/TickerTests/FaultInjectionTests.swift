@@ -1,4 +1,4 @@
-import FeedServer
+import Emulators
 import Foundation
 import Testing
 import WebSocketClient

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 import WebSocketClient
 
-@testable import FeedServer
+@testable import Emulators
 
 /// FeedServer with `Options.compression`: the permessage-deflate answer, compressed script
 /// messages and blasts (a batch compressed once and written again and again must inflate to the

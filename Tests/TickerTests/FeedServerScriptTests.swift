@@ -5,7 +5,7 @@ import Outputs
 import Testing
 import Venues
 
-@testable import FeedServer
+@testable import Emulators
 
 @Suite("FeedServer: scripts and Finnhub emulation (pure)")
 struct FeedServerScriptTests {

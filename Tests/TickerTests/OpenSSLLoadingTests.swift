@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import WebSocketClient
 
+@testable import WebSocketServer
+
 /// OpenSSL is loaded only when a wss:// connection needs it (issue 11: a ws:// run should not
 /// carry libssl and libcrypto's resident pages); the static build links it in instead, and
 /// loads no library at all. Checked on the built ticker's own mappings.

@@ -1,6 +1,6 @@
 import CLI
+import Emulators
 import FeedRuntime
-import FeedServer
 import Foundation
 import Outputs
 import Testing

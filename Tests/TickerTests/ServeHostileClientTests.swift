@@ -1,8 +1,10 @@
-import FeedServer
+import Emulators
 import Foundation
 import TestSupport
 import Testing
 import WebSocketClient
+
+@testable import WebSocketServer
 
 /// `ticker serve` facing clients it must not trust, and a network it must not open by accident:
 /// the bind and token rules, the client limit, garbage from clients, and the upstream's token.

@@ -5,7 +5,7 @@ import Testing
 import Venues
 import WebSocketClient
 
-@testable import FeedServer
+@testable import Emulators
 
 /// The two halves agree: every message FeedServer writes as a venue (the synthetic stream of
 /// the demo, the blasts of the benchmarks, the emulators' own replies) is read by that venue's

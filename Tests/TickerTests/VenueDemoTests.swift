@@ -6,7 +6,7 @@ import Testing
 import Venues
 import WebSocketClient
 
-@testable import FeedServer
+@testable import Emulators
 @testable import JSON
 
 /// The demo sessions and load generation per venue: what `ticker --demo --provider X` and

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WebSocketClient
 
-@testable import FeedServer
+@testable import Emulators
 
 /// Each venue emulation over a real socket, with our own engine as the client (it answers pings
 /// by itself, as a well-behaved client must) or with raw frames for what a bad client does.

@@ -2,6 +2,7 @@ import Testing
 
 @testable import TickerSupport
 @testable import WebSocketClient
+@testable import WebSocketServer
 
 @Suite struct HandshakeTests {
   static let key = "dGhlIHNhbXBsZSBub25jZQ=="

@@ -4,6 +4,7 @@ import Testing
 
 @testable import TickerSupport
 @testable import WebSocketClient
+@testable import WebSocketServer
 
 /// Seconds that only bound a hang; no test waits this long when it passes.
 /// Only guards against a hang; generous because a loaded 2-core machine can delay a test task.

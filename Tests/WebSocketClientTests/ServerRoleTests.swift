@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WebSocketClient
+@testable import WebSocketServer
 
 /// The server role (`ServerUpgrade`, `ClientFrameReader`, `ServerFrameWriter`) on a real loopback
 /// connection, with the client side written by hand from `FrameEncoder` and `ServerHandshake`.

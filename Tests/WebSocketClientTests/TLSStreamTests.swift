@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import WebSocketClient
+@testable import WebSocketServer
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,8 @@
 import Testing
 import WebSocketClient
 
+@testable import WebSocketServer
+
 @Suite struct WebSocketURLTests {
   @Test(
     arguments: [

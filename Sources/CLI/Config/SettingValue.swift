@@ -1,4 +1,4 @@
-import NATSPublisher
+import NATS
 import Venues
 import WebSocketClient
 

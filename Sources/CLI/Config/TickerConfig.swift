@@ -1,5 +1,5 @@
 import FeedRuntime
-import NATSPublisher
+import NATS
 import Outputs
 import Recording
 import Venues

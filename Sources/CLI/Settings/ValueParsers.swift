@@ -1,6 +1,6 @@
 import FeedRuntime
 import JSON
-import NATSPublisher
+import NATS
 import Recording
 import Venues
 import WebSocketClient

@@ -10,8 +10,8 @@
 /// Unicode canonical equivalence (`"\u{212A}RW-BTC" == "KRW-BTC"`), so a server cannot pass the
 /// subscription filter with a different spelling of a subscribed symbol.
 ///
-/// Lookups cost an FNV-1a hash of the bytes and one comparison, and a decoder can look up the
-/// bytes of a message before any `String` exists: `symbol(matching:)` hands back the subscribed
+/// Lookups cost a 64-bit hash of the bytes (eight at a time) and one comparison, and a decoder
+/// can look up the bytes of a message before any `String` exists: `symbol(matching:)` hands back the subscribed
 /// `String` itself, so a quote for a subscribed symbol costs no new string (with symbols over 15
 /// bytes, no allocation).
 public struct SymbolTable: Sendable, Equatable {

@@ -2,7 +2,7 @@
 /// parameters: a message goes out compressed (RSV1 set) only when that makes it smaller, which RFC
 /// 7692 §6 allows per message. The deflater is made on the first message (a connection that sends
 /// nothing pays nothing).
-struct MessageCompressor: Sendable {
+package struct MessageCompressor: Sendable {
   let agreed: PerMessageDeflate
   /// The window and memory level used: at most the agreed window; small for a client, whose
   /// messages (subscriptions) are a few hundred bytes.
@@ -10,7 +10,7 @@ struct MessageCompressor: Sendable {
   let memoryLevel: Int
   private var deflater: Deflater?
 
-  init(agreed: PerMessageDeflate, windowBits: Int? = nil, memoryLevel: Int = 8) {
+  package init(agreed: PerMessageDeflate, windowBits: Int? = nil, memoryLevel: Int = 8) {
     self.agreed = agreed
     self.windowBits = min(agreed.outboundWindowBits, windowBits ?? 15)
     self.memoryLevel = memoryLevel
@@ -18,7 +18,7 @@ struct MessageCompressor: Sendable {
 
   /// `frame` as it goes out: a final text or binary frame compressed when that helps; anything
   /// else as it is.
-  mutating func encode(_ frame: Frame) -> Frame {
+  package mutating func encode(_ frame: Frame) -> Frame {
     guard frame.fin, frame.rsv == 0, frame.opcode == .text || frame.opcode == .binary, !frame.payload.isEmpty
     else { return frame }
     let deflater = self.deflater ?? Deflater(windowBits: windowBits, memoryLevel: memoryLevel)
@@ -35,7 +35,7 @@ struct MessageCompressor: Sendable {
 
   /// Forgets the window: the next message refers to nothing before it (the peer's window may
   /// hold bytes this compressor never saw).
-  func reset() {
+  package func reset() {
     deflater?.reset()
   }
 }

@@ -1,9 +1,9 @@
 /// A point on the monotonic clock after which a blocking transport call gives up.
-struct Deadline: Sendable {
+package struct Deadline: Sendable {
   let instant: ContinuousClock.Instant?
 
   /// `seconds` nil, non-finite or beyond ~30 years means "never".
-  init(seconds: Double?) {
+  package init(seconds: Double?) {
     if let seconds, seconds.isFinite, seconds < 1e9 {
       instant = ContinuousClock.now.advanced(by: .milliseconds(Int64(max(0, seconds) * 1000)))
     } else {

@@ -10,8 +10,8 @@
 /// Small wrappers over the socket calls whose spelling differs between Glibc and Darwin.
 /// Descriptors are made close-on-exec atomically where the platform allows (Linux), so a child
 /// process spawned by another thread never inherits a connection.
-enum POSIX {
-  static var streamType: Int32 {
+package enum POSIX {
+  package static var streamType: Int32 {
     #if canImport(Glibc)
       Int32(SOCK_STREAM.rawValue)
     #else
@@ -29,7 +29,7 @@ enum POSIX {
   }
 
   /// A new non-blocking, close-on-exec stream socket.
-  static func streamSocket(family: Int32) throws(TransportError) -> Int32 {
+  package static func streamSocket(family: Int32) throws(TransportError) -> Int32 {
     #if canImport(Glibc)
       let fd = socket(family, streamType | Int32(SOCK_CLOEXEC.rawValue), 0)
       guard fd >= 0 else { throw .syscall(call: "socket", errno: errno) }
@@ -48,7 +48,7 @@ enum POSIX {
   }
 
   /// Accepts one connection (close-on-exec); returns -1 and leaves `errno` set on failure.
-  static func acceptSocket(_ fd: Int32) -> Int32 {
+  package static func acceptSocket(_ fd: Int32) -> Int32 {
     #if canImport(COpenSSLShim)
       return shim_accept_cloexec(fd)
     #else
@@ -73,7 +73,7 @@ enum POSIX {
     }
   }
 
-  static func setOption(_ fd: Int32, level: Int32, name: Int32, value: Int32) -> Bool {
+  package static func setOption(_ fd: Int32, level: Int32, name: Int32, value: Int32) -> Bool {
     var value = value
     return setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size)) == 0
   }
@@ -112,7 +112,7 @@ enum POSIX {
     return (fds[0], fds[1])
   }
 
-  static func closeDescriptor(_ fd: Int32) {
+  package static func closeDescriptor(_ fd: Int32) {
     _ = close(fd)
   }
 }

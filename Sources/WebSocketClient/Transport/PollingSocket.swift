@@ -13,7 +13,7 @@ import Synchronization
 /// them and they throw `.cancelled`. The descriptors are closed only once no operation is inside
 /// `withDescriptor`, so a concurrent `close()` never closes a descriptor that is being polled
 /// (which could otherwise be reused by an unrelated `open`).
-final class PollingSocket: Sendable {
+package final class PollingSocket: Sendable {
   let fd: Int32
   private let wakeRead: Int32
   private let wakeWrite: Int32
@@ -27,7 +27,7 @@ final class PollingSocket: Sendable {
   private let state = Mutex(State())
 
   /// Takes ownership of `fd` (closed here if the wake pipe cannot be made).
-  init(fd: Int32) throws(TransportError) {
+  package init(fd: Int32) throws(TransportError) {
     do {
       (wakeRead, wakeWrite) = try POSIX.makePipe()
     } catch {
@@ -42,11 +42,11 @@ final class PollingSocket: Sendable {
     if !released { releaseDescriptors() }
   }
 
-  var isShutdown: Bool { state.withLock { $0.isShutdown } }
+  package var isShutdown: Bool { state.withLock { $0.isShutdown } }
 
   /// Runs `body` with the descriptor, which stays open until `body` returns.
   /// Throws `.cancelled` at once after `shutdown()`/`close()`.
-  func withDescriptor<R>(_ body: (Int32) throws(TransportError) -> R) throws(TransportError) -> R {
+  package func withDescriptor<R>(_ body: (Int32) throws(TransportError) -> R) throws(TransportError) -> R {
     let entered = state.withLock { state in
       if state.isShutdown || state.isClosed { return false }
       state.active += 1
@@ -69,7 +69,7 @@ final class PollingSocket: Sendable {
 
   /// Waits until the socket reports one of `events` (POLLIN/POLLOUT; errors and hang-ups count
   /// as ready so that the next system call reports them). Call only inside `withDescriptor`.
-  func wait(for events: Int16, until deadline: Deadline, operation: String) throws(TransportError) {
+  package func wait(for events: Int16, until deadline: Deadline, operation: String) throws(TransportError) {
     while true {
       var fds = [
         pollfd(fd: fd, events: events, revents: 0),
@@ -99,7 +99,7 @@ final class PollingSocket: Sendable {
   }
 
   /// `shutdown()`, then closes the descriptors as soon as no operation uses them.
-  func close() {
+  package func close() {
     shutdown()
     let release = state.withLock { state in
       state.isClosed = true

@@ -1,4 +1,4 @@
-import FeedServer
+import Emulators
 
 /// FeedServer replaying the recorded Finnhub session (`Tests/Fixtures/finnhub-session.ndjson`)
 /// as fast as it can, started: once `awaitSubscriptions` symbols are subscribed, then `ending`.

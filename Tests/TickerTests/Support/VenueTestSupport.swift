@@ -1,7 +1,7 @@
 import CLI
 import Dispatch
+import Emulators
 import FeedRuntime
-import FeedServer
 import Foundation
 import Outputs
 import Synchronization
@@ -11,6 +11,7 @@ import WebSocketClient
 
 @testable import JSON
 @testable import TickerSupport
+@testable import WebSocketServer
 
 /// Helpers for the venue emulator tests: upgrade requests to hand an emulator, instants, JSON
 /// reading, a raw WebSocket client, and a hang guard for a FeedServer.

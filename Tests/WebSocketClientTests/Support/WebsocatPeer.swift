@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 
 @testable import WebSocketClient
+@testable import WebSocketServer
 
 /// `websocat` (Rust, independent of our framing code) as a WebSocket server on 127.0.0.1 that
 /// mirrors every message back: `websocat FLAGS ws-l:127.0.0.1:PORT mirror:`. Call `stop()` when

@@ -1,0 +1,104 @@
+import Dispatch
+import TickerSupport
+import WebSocketClient
+import WebSocketServer
+
+/// One accepted client of a `FeedServer`, put together from the parts that serve it: the
+/// upgrade (`UpgradeResponder`), the venue (`VenueSession` around the emulation's
+/// `VenueEmulator`), the client's frames (`ClientReader`, on a thread of its own), the script
+/// (`ScriptReplay`) and the ending (`EndingPlayer`) on the connection's thread, the venue's
+/// deadlines on a third, and its lifetime (`ConnectionLife`).
+final class ServerConnection: Sendable {
+  private let stream: TCPStream
+  /// Strong, as in every part of a connection: a connection's threads (its reader, its
+  /// deadlines) may outlive `FeedServer.stop()` and the owner's last reference by a moment, and
+  /// an unowned reference then crashed the demo ticker at exit. The cycle through
+  /// `FeedServer`'s table of connections ends when the connection does.
+  private let server: FeedServer
+  private let plan: ConnectionPlan
+  private let script: SessionScript
+  private let life: ConnectionLife
+  private let writer: ServerFrameWriter
+  private let session: VenueSession
+
+  init(stream: TCPStream, server: FeedServer, plan: ConnectionPlan, index: Int) {
+    self.stream = stream
+    self.server = server
+    self.plan = plan
+    let script = plan.script ?? server.script
+    self.script = script
+    let options = server.options
+    life = ConnectionLife(timeScale: options.timeScale, maximumDelay: options.maximumDelay)
+    writer = ServerFrameWriter(stream: stream)
+    session = VenueSession(
+      emulator: Self.emulator(
+        options.emulation, script: script, rules: options.rules, ending: plan.ending,
+        acceptAnySymbol: options.acceptAnySymbol),
+      cues: plan.cues, writer: writer, life: life, server: server, index: index)
+  }
+
+  /// The emulator for `emulation`, knowing the symbols of `script` (and those an ending blasts),
+  /// or every well-formed symbol with `acceptAnySymbol`.
+  static func emulator(
+    _ emulation: FeedServer.Options.Emulation, script: SessionScript, rules: VenueRules,
+    ending: ConnectionPlan.Ending, acceptAnySymbol: Bool = false
+  ) -> any VenueEmulator {
+    switch emulation {
+    case .finnhub:
+      let blastSymbols: [String] =
+        switch ending {
+        case .blast: [BlastFrames.symbol]
+        case .mixedBlast(_, let mix, _): mix.symbolNames
+        default: []
+        }
+      return FinnhubEmulator(script: script, extraSymbols: blastSymbols, acceptAnySymbol: acceptAnySymbol)
+    case .upbit: return UpbitEmulator(script: script, rules: rules)
+    case .binance: return BinanceEmulator(script: script, rules: rules)
+    case .coinbase: return CoinbaseEmulator(script: script, rules: rules, acceptAnySymbol: acceptAnySymbol)
+    case .verbatim: return VerbatimEmulator()
+    }
+  }
+
+  /// Drops the connection at once (no close frame): `FeedServer.stop()`.
+  func abort() {
+    life.finish()
+    stream.shutdown()
+  }
+
+  func run() {
+    defer {
+      life.finish()
+      stream.close()
+    }
+    let input = ServerInput(stream: stream)
+    let responder = UpgradeResponder(
+      input: input, writer: writer, life: life, plan: plan, script: script,
+      retryAfter: server.options.retryAfter, compression: server.options.compression)
+    let upgraded = responder.respond(
+      received: { request in
+        let offers = ExtensionHeader.values(in: request.head).joined(separator: ", ")
+        server.update {
+          $0.connections += 1
+          $0.targets.append(request.target)
+          $0.extensionOffers.append(offers)
+        }
+      },
+      admit: session.admit)
+    guard let (_, leftover, deflate) = upgraded else { return }
+    if let deflate { server.update { $0.deflateAgreements.append(deflate.agreement) } }
+    let reader = ClientReader(input: input, writer: writer, life: life, session: session, server: server)
+    DedicatedThread.start { reader.run(initial: leftover) }
+    DedicatedThread.start { [session] in session.runTimers() }
+    let replay = ScriptReplay(script: script, session: session, writer: writer, life: life)
+    if replay.run(awaiting: server.options.awaitSubscriptions) {
+      server.update { $0.scriptsCompleted += 1 }
+      if !session.isClosing {
+        EndingPlayer(session: session, writer: writer, life: life, server: server).play(plan.ending)
+      }
+    }
+    // The venue has a close due (Upbit's, after an error): its timer sends it.
+    if session.isClosing { life.waitForInterruption() }
+    // The server began to end the connection (a close it sent): give the client time to answer.
+    if life.isStopping { life.waitForEnd(seconds: 5) }
+  }
+}
