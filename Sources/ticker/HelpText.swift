@@ -16,20 +16,11 @@ enum HelpText {
       ticker [--provider NAME] [--symbol SYMBOL]... [options]
       ticker --demo [options]
       ticker --replay FILE [--speed X|max] [options]
-      ticker serve [--provider NAME] [--port PORT] [--bind ADDRESS] [--serve-token TOKEN] [options]
-      ticker completions bash|zsh|fish
+    \(Subcommand.usageLines.map { "  " + $0 }.joined(separator: "\n"))
 
     \(HelpWriter.options())\(HelpWriter.environment())
     EXIT CODES
-      0 feed ended (count reached, reader gone, server closed with 1000, --until met)
-      1 --until was given and the feed ended before any of its conditions held
-      64 usage error or missing token      65 venue refused, or a bad recording
-      66 config/CA/recording file unusable 69 the service cannot be used from here
-      70 internal error                    71 serve: cannot listen (port in use)
-      73 cannot create the --record file   74 stdout or --record write error
-      75 reconnects exhausted              76 protocol or TLS error
-      77 token refused (401/403)           78 invalid config
-      130/143 SIGINT/SIGTERM
+    \(ExitCode.helpLines().map { "  " + $0 }.joined(separator: "\n"))
 
     EXAMPLES
       ticker --demo --count 5                        no key, no internet

@@ -1,6 +1,5 @@
 import CLI
 import Dispatch
-import Emulators
 import FeedRuntime
 import Gateway
 import Outputs
@@ -16,9 +15,10 @@ import WebSocketClient
   import Darwin
 #endif
 
-/// `ticker serve`: one upstream feed (every trade), served to local clients as Finnhub's WebSocket
-/// API by `ServeHub`. stdout gets one line, the address clients connect to; stderr a status line
-/// per client connected, disconnected or dropped (more with `-v`).
+/// `ticker serve`: one upstream (a live feed, or a recording), every trade, served to local
+/// clients as Finnhub's WebSocket API by `ServeHub`. stdout gets one line, the address clients
+/// connect to; stderr a status line per client connected, disconnected or dropped (more with
+/// `-v`).
 enum ServeCommand {
   /// Why the configuration cannot be served, or nil: a non-loopback address needs a token.
   static func refusal(_ config: TickerConfig) -> String? {
@@ -30,45 +30,75 @@ enum ServeCommand {
     return nil
   }
 
-  /// Settings given on the command line that do nothing for this command.
-  static func unused(_ config: TickerConfig, serving: Bool) -> [String] {
-    let serveOnly = ["--port", "--bind", "--serve-token", "--max-clients"]
-    let printOnly = [
-      "--count", "--format", "--timestamps", "--board", "--control", "--alert", "--until", "--debounce",
-      "--max-wait", "--every-trade", "--publish", "--publish-buffer",
-    ]
-    return (serving ? printOnly : serveOnly).filter { config.sources[$0] == .commandLine }
-  }
-
-  /// The demo server as `serve` needs it: the replay starts at the first subscription, and no
-  /// venue deadline for subscribing (clients may come much later).
-  static func demoOptions(_ options: FeedServer.Options, serving: Bool) -> FeedServer.Options {
-    guard serving else { return options }
-    var options = options
-    options.awaitSubscriptions = max(1, options.awaitSubscriptions)
-    options.rules.subscribeDeadline = nil
-    return options
-  }
-
-  static func run(
-    config: TickerConfig, settings: Feed.Settings, stdout: FileDescriptorWriter, diagnostics: Diagnostics
-  ) async -> ExitCode {
-    var settings = settings
-    settings.mode = .everyTrade
+  /// `ticker serve`: a live upstream. `serve --record` records it as serve sees it (every trade;
+  /// the clients' subscription changes as commands), replayable with `--replay` or `serve --replay`.
+  static func live(_ context: RunContext) async -> ExitCode {
+    let (provider, symbols): (any Provider, [String])
+    switch Upstream.venue(context) {
+    case .success(let venue): (provider, symbols) = venue
+    case .failure(let stop): return stop.code
+    }
+    let upstream: Upstream
+    switch await Upstream.open(context, provider: provider, symbols: symbols) {
+    case .success(let opened): upstream = opened
+    case .failure(let stop): return stop.code
+    }
+    defer { upstream.close() }
+    var settings = upstream.feedSettings(context.config, mode: .everyTrade, diagnostics: context.diagnostics)
     settings.endsWhenEverySymbolRefused = false
-    return await run(
-      config: config, provider: settings.provider, pinned: settings.symbols, stdout: stdout,
-      diagnostics: diagnostics
-    ) { report in Feed(settings, report: report) }
+    let code = await serve(context, provider: provider, pinned: symbols) { report in
+      let feed = Feed(settings, report: report)
+      upstream.recording.feed = feed
+      return feed
+    }
+    return upstream.recording.failure != nil ? .ioError : code
+  }
+
+  /// `ticker serve --replay FILE`: the recording served as Finnhub's API, every trade, played
+  /// from its beginning when the first client asks for a symbol, at `--speed`. Clients get the
+  /// recording's trades for the symbols they ask for (others never quote).
+  static func replay(_ path: String, _ context: RunContext) async -> ExitCode {
+    let config = context.config
+    let header: RecordingHeader
+    let provider: any Provider
+    switch ReplayCommand.opening(path, context) {
+    case .success(let opened): (header, provider) = opened
+    case .failure(let stop): return stop.code
+    }
+    // The replay is opened (and a bad file refused) before anything listens; its reports go
+    // where serve sends the upstream's, once serve has said where.
+    let relay = ReportRelay()
+    let replay: Replay
+    do {
+      replay = try Replay.open(
+        Replay.Settings(
+          path: path, speed: config.speed, mode: .everyTrade, alerts: [],
+          maximumMessageSize: config.maxMessageSize)
+      ) { relay.forward($0) }
+    } catch {
+      return ReplayCommand.refuse(error, path: path, context.diagnostics)
+    }
+    context.diagnostics.info(
+      "serving the recording \(ReplayCommand.describe(path, header, provider, config.speed)); "
+        + "it plays when the first client subscribes")
+    let code = await serve(context, provider: provider, pinned: []) { report in
+      relay.target.withLock { $0 = report }
+      return DeferredSource(replay)
+    }
+    if let error = replay.error {
+      context.diagnostics.error("cannot replay all of \(path): \(error)")
+      return .refused
+    }
+    return code
   }
 
   /// Serves whatever `makeSource` makes (told where its reports go): a live `Feed`, or any other
   /// `QuoteSource` (a recording played back) whose symbols follow `provider`'s rules.
-  static func run(
-    config: TickerConfig, provider: any Provider, pinned: [String], stdout: FileDescriptorWriter,
-    diagnostics: Diagnostics,
+  static func serve(
+    _ context: RunContext, provider: any Provider, pinned: [String],
     makeSource: (@escaping @Sendable (FeedReport) -> Void) -> any QuoteSource
   ) async -> ExitCode {
+    let (config, diagnostics) = (context.config, context.diagnostics)
     let reports = ReportWriter<ContinuousClock.Instant>(
       diagnostics: diagnostics, provider: provider, now: { ContinuousClock.now }, bell: false)
     let box = HubBox()
@@ -83,18 +113,13 @@ enum ServeCommand {
         options: ServeHub.Options(
           host: config.bind, port: config.servePort, token: config.serveToken,
           maximumClients: config.maxClients, pinned: pinned),
-        log: { say($0, diagnostics) })
+        log: { ServeLog.say($0, diagnostics) })
     } catch {
       diagnostics.error("cannot listen on \(config.bind) port \(config.servePort): \(listenFailure(error))")
       return .cannotListen
     }
     box.hub = hub
-    let host = config.bind.contains(":") ? "[\(config.bind)]" : config.bind
-    try? stdout.write("ws://\(host):\(hub.port)/\n")
-    diagnostics.note(
-      "serving \(provider.displayName) on ws://\(host):\(hub.port)/"
-        + (config.serveToken == nil ? "" : " (clients must pass ?token=)")
-        + (pinned.isEmpty ? "" : "; following \(pinned.joined(separator: ", ")) throughout"))
+    announce(hub, context, provider: provider, pinned: pinned)
     hub.start()
     let signals = SignalWatcher { sig in
       hub.shutdown(CloseStatus(code: .goingAway, reason: "ticker serve is stopping"))
@@ -116,6 +141,19 @@ enum ServeCommand {
     return ErrorReport.report(outcome, provider: provider, diagnostics)
   }
 
+  /// The address on stdout (for scripts), and what is served on stderr.
+  private static func announce(
+    _ hub: ServeHub, _ context: RunContext, provider: any Provider, pinned: [String]
+  ) {
+    let config = context.config
+    let host = config.bind.contains(":") ? "[\(config.bind)]" : config.bind
+    try? context.stdout.write("ws://\(host):\(hub.port)/\n")
+    context.diagnostics.note(
+      "serving \(provider.displayName) on ws://\(host):\(hub.port)/"
+        + (config.serveToken == nil ? "" : " (clients must pass ?token=)")
+        + (pinned.isEmpty ? "" : "; following \(pinned.joined(separator: ", ")) throughout"))
+  }
+
   /// Why listening failed, in words.
   static func listenFailure(_ error: TransportError) -> String {
     guard case .syscall(let call, let code) = error else { return "\(error)" }
@@ -127,44 +165,6 @@ enum ServeCommand {
     default: return "\(call): \(words)"
     }
   }
-
-  /// The status line for a hub event (Diagnostics escapes what clients control).
-  static func say(_ event: ServeHub.Event, _ diagnostics: Diagnostics) {
-    switch event {
-    case .connected(let client, let open):
-      diagnostics.note("serve: client \(client) connected (\(open) open)")
-    case .disconnected(let client, let status, let why, let open):
-      if let why {
-        diagnostics.note(
-          "serve: client \(client) closed by the server: \(why)\(status.map { " (\($0.code))" } ?? "") (\(open) open)"
-        )
-      } else {
-        diagnostics.note(
-          "serve: client \(client) disconnected\(status.map { ": \($0)" } ?? "") (\(open) open)")
-      }
-    case .refused(let status, let why):
-      diagnostics.note("serve: refused a connection with HTTP \(status): \(why)")
-    case .request(let client, let request):
-      switch request {
-      case .subscribe(let symbol): diagnostics.info("serve: client \(client) subscribes \(symbol)")
-      case .unsubscribe(let symbol): diagnostics.info("serve: client \(client) unsubscribes \(symbol)")
-      case .ping: break
-      }
-    case .venueRefused(let symbol, let clients):
-      diagnostics.note(
-        "serve: the venue refused \(symbol); told client\(clients.count == 1 ? "" : "s") "
-          + clients.map(String.init).joined(separator: ", "))
-    case .clientError(let client, let message):
-      diagnostics.info("serve: client \(client) told: \(message)")
-    case .upstream(let subscribed, let unsubscribed):
-      if !subscribed.isEmpty {
-        diagnostics.info("serve: upstream subscribes \(subscribed.joined(separator: ", "))")
-      }
-      if !unsubscribed.isEmpty {
-        diagnostics.info("serve: upstream unsubscribes \(unsubscribed.joined(separator: ", "))")
-      }
-    }
-  }
 }
 
 /// Lets the feed's report closure reach the hub made after it.
@@ -174,4 +174,10 @@ private final class HubBox: Sendable {
     get { stored.withLock { $0 } }
     set { stored.withLock { $0 = newValue } }
   }
+}
+
+/// Hands reports on to a target set later.
+private final class ReportRelay: Sendable {
+  let target = Mutex<(@Sendable (FeedReport) -> Void)?>(nil)
+  func forward(_ report: FeedReport) { target.withLock { $0 }?(report) }
 }

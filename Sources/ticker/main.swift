@@ -1,3 +1,4 @@
+import CLI
 import Dispatch
 import EnginePlugin
 import FeedRuntime
@@ -39,7 +40,7 @@ if StandardStreams.reopenClosed().contains(1) {
 let arguments = Array(CommandLine.arguments.dropFirst())
 let environment = ProcessEnvironment.current()
 Task.detached {
-  let code = await TickerCommand.run(arguments: arguments, environment: environment)
+  let code = await Ticker.run(arguments: arguments, environment: environment)
   exit(code.rawValue)
 }
 // dispatchMain() ends the main thread with pthread_exit, which unwinds its stack. In a static

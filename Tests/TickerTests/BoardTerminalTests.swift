@@ -263,6 +263,49 @@ struct BoardTerminalTests {
     }
   }
 
+  @Test("a replay on the board removes the token from what it says, as the live run it replays did")
+  func replayBoardRedacts() async throws {
+    // A venue that says the token back in an error: the live run that records it says `***`,
+    // and so must its replay, board or lines, wherever its lines go while the board is up.
+    let trade =
+      #"{"data":[{"c":null,"p":95372.09,"s":"BINANCE:BTCUSDT","t":1768655932976,"v":0.1}],"type":"trade"}"#
+    let error = #"{"type":"error","msg":"token \#(Self.token) is over its limit"}"#
+    let steps = [trade, error].map {
+      SessionScript.Step(direction: .server, kind: .text, afterMilliseconds: 10, body: $0)
+    }
+    let server = try FeedServer(
+      script: SessionScript(
+        steps: steps + [.init(direction: .server, kind: .close, afterMilliseconds: 10, body: "1000")]),
+      options: .init(timeScale: 0, emulation: .verbatim))
+    server.start()
+    defer { server.stop() }
+    let recording = RecordReplayTests.temporaryFile("redacted.ndjson")
+    let environment = TickerProcess.cleanEnvironment(["FINNHUB_TOKEN": Self.token])
+    let live = try await TickerProcess.run(
+      [
+        "--url", "ws://127.0.0.1:\(server.port)/", "-s", "BINANCE:BTCUSDT", "--every-trade", "--record",
+        recording,
+      ],
+      environment: environment)
+    #expect(live.status == 0, "\(live.stderr)")
+    #expect(live.stderr.contains("server error: token *** is over its limit"), "\(live.stderr)")
+    #expect(!live.stderr.contains(Self.token))
+
+    let lines = try await TickerProcess.run(["--replay", recording], environment: environment)
+    #expect(lines.stderr.contains("server error: token *** is over its limit"), "\(lines.stderr)")
+    #expect(!lines.stderr.contains(Self.token))
+
+    try await TmuxSession.with(
+      columns: 100, rows: 12, environment: ["FINNHUB_TOKEN": Self.token, "R": recording]
+    ) { tmux in
+      #expect(await tmux.waitForPrompt())
+      await tmux.type("echo BEFORE; $T --replay $R --board; echo EXIT=$?")
+      let said = await expectRestored(tmux, exit: 0).joined(separator: "\n")
+      #expect(said.contains("server error: token *** is over its limit"), "\(said)")
+      #expect(!said.contains(Self.token), "\(said)")
+    }
+  }
+
   @Test("text on a terminal: aligned columns, arrows and the change since the start")
   func lineView() async throws {
     let script = try SessionScript(ndjson: Fixture.text("finnhub-session.ndjson"))

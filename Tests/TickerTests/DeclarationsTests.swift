@@ -14,22 +14,34 @@ import Venues
 struct DeclarationsTests {
   static var updating: Bool { ProcessInfo.processInfo.environment["TICKER_UPDATE_GOLDEN"] == "1" }
   static let root = Fixture.directory.deletingLastPathComponent().deletingLastPathComponent()
-  static let begin = "<!-- settings-table:begin"
-  static let end = "<!-- settings-table:end -->"
 
   @Test("docs/options.md's option table is the one generated from the declarations")
-  func readmeTable() throws {
-    let url = Self.root.appendingPathComponent("docs/options.md")
-    let readme = try String(contentsOf: url, encoding: .utf8)
-    let start = try #require(readme.range(of: Self.begin))
-    let startLine = try #require(readme[start.upperBound...].range(of: "\n"))
-    let stop = try #require(readme.range(of: Self.end))
-    let table = String(readme[startLine.upperBound..<stop.lowerBound])
-    if Self.updating {
-      let updated = readme[..<startLine.upperBound] + HelpWriter.markdownTable() + readme[stop.lowerBound...]
+  func optionsTable() throws {
+    try Self.checkGenerated(
+      "docs/options.md", begin: "<!-- settings-table:begin", end: "<!-- settings-table:end -->",
+      HelpWriter.markdownTable())
+  }
+
+  @Test("the README's exit-code table is the one generated from ExitCode.table")
+  func exitCodeTable() throws {
+    try Self.checkGenerated(
+      "README.md", begin: "<!-- exit-codes:begin", end: "<!-- exit-codes:end -->", ExitCode.markdownTable())
+  }
+
+  /// The text between the line holding `begin` and the line `end` in `file` is `generated`
+  /// (with TICKER_UPDATE_GOLDEN=1 it is made so).
+  static func checkGenerated(_ file: String, begin: String, end: String, _ generated: String) throws {
+    let url = root.appendingPathComponent(file)
+    let text = try String(contentsOf: url, encoding: .utf8)
+    let start = try #require(text.range(of: begin))
+    let startLine = try #require(text[start.upperBound...].range(of: "\n"))
+    let stop = try #require(text.range(of: end))
+    let block = String(text[startLine.upperBound..<stop.lowerBound])
+    if updating {
+      let updated = text[..<startLine.upperBound] + generated + text[stop.lowerBound...]
       try String(updated).write(to: url, atomically: true, encoding: .utf8)
     } else {
-      #expect(table == HelpWriter.markdownTable())
+      #expect(block == generated, "\(file): regenerate with TICKER_UPDATE_GOLDEN=1 swift test")
     }
   }
 

@@ -25,17 +25,19 @@ public enum ConfigConflicts {
     }
     if config.replay != nil {
       let why = "--replay takes the venue, the symbols and every frame from the recording"
-      for other in [
-        "--demo", "--url", "--provider", "--symbol", "--record", "--control", "--cacert", "--engine",
-        "--connect-timeout", "--max-retries", "--max-backoff", "--ping-interval", "--pong-timeout",
-        "--silence-timeout",
-      ] where config.sources[other] == .commandLine {
-        // From the config file or the environment they are simply not used: a saved --provider
-        // must not make every replay warn.
-        pair("--replay", other, why)
+      // From the config file or the environment they are simply not used: a saved --provider
+      // must not make every replay warn.
+      for setting in Settings.all
+      where !setting.scope.sources.contains(.recording) && config.sources[setting.name] == .commandLine {
+        pair("--replay", setting.name, why)
       }
-    } else if config.sources["--speed"] != nil {
-      found.append(Conflict(fatal: false, message: "--speed applies only with --replay: ignored"))
+    } else {
+      for setting in Settings.all
+      where setting.scope.sources == [.recording] && setting.name != "--replay"
+        && config.sources[setting.name] != nil
+      {
+        found.append(Conflict(fatal: false, message: "\(setting.name) applies only with --replay: ignored"))
+      }
     }
     if config.everyTrade {
       pair("--every-trade", "--debounce", "--every-trade prints every trade, so --debounce would be ignored")

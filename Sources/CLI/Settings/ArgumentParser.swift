@@ -2,26 +2,26 @@ import WebSocketClient
 
 /// The command-line parser: pure, `[String]` (without the program name) → `ParsedCommand`,
 /// driven by the declarations in `Settings`. Options take `--opt value` or `--opt=value`; short
-/// flags (`-s`, `-v`, `-h`) take the next argument. `ticker completions SHELL` prints a completion
-/// script instead of running; `ticker serve [options]` serves a WebSocket API (same options).
+/// flags (`-s`, `-v`, `-h`) take the next argument. A first word that is a `Subcommand` picks it:
+/// with its operand (`completions SHELL`) and nothing else, or with the settings (`serve`).
 public enum ArgumentParser {
   public static func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
     var command = ParsedCommand()
-    if arguments.first == "completions" {
-      guard arguments.count == 2, let shell = Shell(rawValue: arguments[1]) else {
-        throw .invalidValue(
-          option: "completions", value: arguments.dropFirst().joined(separator: " "),
-          requirement: "must be one of " + Shell.allCases.map(\.rawValue).joined(separator: ", "),
-          suggestion: arguments.count == 2
-            ? Suggestion.closest(to: arguments[1], among: Shell.allCases.map(\.rawValue)) : nil)
-      }
-      command.completions = shell
-      return command
-    }
     var index = 0
-    if arguments.first == "serve" {
-      command.serve = true
+    if let word = arguments.first, let subcommand = Subcommand.named(word) {
+      command.subcommand = subcommand.name
       index = 1
+      if let operand = subcommand.operand {
+        guard arguments.count == 2, operand.choices.contains(arguments[1]) else {
+          throw .invalidValue(
+            option: word, value: arguments.dropFirst().joined(separator: " "),
+            requirement: "must be one of " + operand.choices.joined(separator: ", "),
+            suggestion: arguments.count == 2
+              ? Suggestion.closest(to: arguments[1], among: operand.choices) : nil)
+        }
+        command.operand = arguments[1]
+        return command
+      }
     }
     while index < arguments.count {
       let argument = arguments[index]
@@ -88,9 +88,4 @@ public enum ArgumentParser {
     }
     return command
   }
-}
-
-/// The shells `ticker completions` writes scripts for.
-public enum Shell: String, Sendable, CaseIterable {
-  case bash, zsh, fish
 }

@@ -37,6 +37,8 @@ public struct Setting: Sendable {
   let fromJSON: @Sendable (JSONValue) -> Assignment?
   /// What exactly is wrong with a rejected text, when the parser can say more than `requirement`.
   var explain: (@Sendable (String) -> String?)? = nil
+  /// The runs it does something for.
+  public internal(set) var scope = SettingScope.everywhere
 
   /// What a valid value is, said about the rejected `text`.
   public func requirement(for text: String) -> String {

@@ -13,30 +13,36 @@ public enum Settings {
     .value(
       \.provider, key: "provider", flags: ["--provider"], environment: "TICKER_PROVIDER", group: .feed,
       valueName: "NAME", help: "the venue: finnhub (needs FINNHUB_TOKEN), upbit, binance or coinbase",
-      parser: ValueParsers.provider),
+      parser: ValueParsers.provider
+    ).scoped(sources: [.venue]),
     .value(
       \.symbols, key: "symbols", flags: ["--symbol", "-s"], environment: "TICKER_SYMBOLS", group: .feed,
       valueName: "SYMBOL",
       help: "symbol to follow, in the venue's notation; repeat the flag or separate with commas",
       parser: ValueParsers.symbols,
       defaultText: "the venue's example: BINANCE:BTCUSDT, KRW-BTC, BTCUSDT, BTC-USD",
-      accumulate: { $0 + $1 }),
+      accumulate: { $0 + $1 }
+    ).scoped(sources: [.venue]),
     .value(
       \.url, key: "url", flags: ["--url"], environment: "TICKER_URL", group: .feed, valueName: "URL",
       help: "WebSocket endpoint instead of the venue's (Finnhub still gets its token parameter)",
-      parser: ValueParsers.url.orNil, defaultText: "the venue's"),
+      parser: ValueParsers.url.orNil, defaultText: "the venue's"
+    ).scoped(sources: [.venue]),
     .toggle(
       \.demo, key: nil, flags: ["--demo"], group: .feed,
       help:
-        "replay the venue's built-in session from a local server: no token, no internet; any symbol trades"),
+        "replay the venue's built-in session from a local server: no token, no internet; any symbol trades"
+    ).scoped(sources: [.venue]),
     .value(
       \.count, key: "count", flags: ["--count"], environment: "TICKER_COUNT", group: .feed, valueName: "N",
-      help: "exit 0 after printing N price lines", parser: ValueParsers.count.orNil, defaultText: "unlimited"),
+      help: "exit 0 after printing N price lines", parser: ValueParsers.count.orNil, defaultText: "unlimited"
+    ).scoped(outputs: [.lines, .board]),
     .value(
       \.control, key: nil, flags: ["--control"], group: .feed, valueName: "stdin",
       help: "change the subscription while running, a line each on stdin: +SYM[,SYM…] add, "
         + "-SYM remove, =A,B replace, ? list (on stderr)",
-      parser: ValueParsers.control.orNil, defaultText: "off"),
+      parser: ValueParsers.control.orNil, defaultText: "off"
+    ).scoped(sources: [.venue], outputs: [.lines, .board]),
   ]
 
   static let filtering: [Setting] = [
@@ -44,14 +50,17 @@ public enum Settings {
       \.debounce, key: "debounce", flags: ["--debounce"], environment: "TICKER_DEBOUNCE", group: .filtering,
       valueName: "SECONDS",
       help: "per-symbol quiet time before a price prints; 0 prints every distinct price",
-      parser: ValueParsers.seconds(allowZero: true)),
+      parser: ValueParsers.seconds(allowZero: true)
+    ).scoped(outputs: [.lines]),
     .value(
       \.maxWait, key: "maxWait", flags: ["--max-wait"], environment: "TICKER_MAX_WAIT", group: .filtering,
       valueName: "SECONDS", help: "longest a price may wait under a continuous stream",
-      parser: ValueParsers.seconds(allowZero: true).orNil, defaultText: "the debounce interval"),
+      parser: ValueParsers.seconds(allowZero: true).orNil, defaultText: "the debounce interval"
+    ).scoped(outputs: [.lines]),
     .toggle(
       \.everyTrade, key: "everyTrade", flags: ["--every-trade"], environment: "TICKER_EVERY_TRADE",
-      group: .filtering, help: "print every trade, unfiltered (no debounce, no dedupe)"),
+      group: .filtering, help: "print every trade, unfiltered (no debounce, no dedupe)"
+    ).scoped(outputs: [.lines]),
   ]
 
   static let output: [Setting] = [
@@ -60,34 +69,41 @@ public enum Settings {
       valueName: "FORMAT",
       help: "text: TIME<TAB>SYMBOL<TAB>PRICE (aligned, with arrows and change on a terminal); "
         + "json: one object per line; csv, tsv: a header, then rows; price: the bare number",
-      parser: ValueParsers.choice(OutputFormat.self)),
+      parser: ValueParsers.choice(OutputFormat.self)
+    ).scoped(outputs: [.lines]),
     .value(
       \.timestamps, key: "timestamps", flags: ["--timestamps"], environment: "TICKER_TIMESTAMPS",
       group: .output, valueName: "WHICH",
       help: "the time column of text, csv and tsv: the trade's, when it was received, or none",
-      parser: ValueParsers.choice(TimestampChoice.self)),
+      parser: ValueParsers.choice(TimestampChoice.self)
+    ).scoped(outputs: [.lines]),
     .value(
       \.color, key: "color", flags: ["--color"], environment: "TICKER_COLOR", group: .output,
       valueName: "WHEN",
       help: "colour prices by direction (auto: only on a terminal, never when NO_COLOR is set)",
-      parser: ValueParsers.choice(ColorMode.self)),
-    .alias("--no-color", for: \.color, value: .never, group: .output, help: "same as --color never"),
+      parser: ValueParsers.choice(ColorMode.self)
+    ).scoped(outputs: [.lines, .board]),
+    .alias("--no-color", for: \.color, value: .never, group: .output, help: "same as --color never").scoped(
+      outputs: [.lines, .board]),
     .toggle(
       \.board, key: "board", flags: ["--board"], environment: "TICKER_BOARD", group: .output,
       help: "on a terminal, one row per symbol updated in place: price, change, sparkline, "
-        + "trade time, trades per second (lines when stdout is not a terminal)"),
+        + "trade time, trades per second (lines when stdout is not a terminal)"
+    ).scoped(outputs: [.lines, .board]),
     .value(
       \.publish, key: "publish", flags: ["--publish"], environment: "TICKER_PUBLISH", group: .output,
       valueName: "URL",
       help: "also send each printed price to NATS at nats://HOST:PORT: subject "
         + "ticker.<provider>.<symbol>, payload the JSON line",
-      parser: ValueParsers.natsURL.orNil, defaultText: "off"),
+      parser: ValueParsers.natsURL.orNil, defaultText: "off"
+    ).scoped(outputs: [.lines, .board]),
     .value(
       \.publishBuffer, key: "publishBuffer", flags: ["--publish-buffer"],
       environment: "TICKER_PUBLISH_BUFFER",
       group: .output, valueName: "N",
       help: "prices held for --publish while NATS is unreachable; beyond that the oldest are dropped",
-      parser: ValueParsers.count),
+      parser: ValueParsers.count
+    ).scoped(outputs: [.lines, .board]),
   ]
 
   static let alerts: [Setting] = [
@@ -96,12 +112,14 @@ public enum Settings {
       valueName: "COND",
       help: "a line on stderr (and the bell on a terminal) when COND becomes true: SYM>PRICE, "
         + "SYM<=PRICE, SYM±2% (a move from the first price); repeatable",
-      parser: ValueParsers.conditions, defaultText: "none", accumulate: { $0 + $1 }),
+      parser: ValueParsers.conditions, defaultText: "none", accumulate: { $0 + $1 }
+    ).scoped(outputs: [.lines, .board]),
     .value(
       \.until, key: "until", flags: ["--until"], environment: "TICKER_UNTIL", group: .alerts,
       valueName: "COND",
       help: "exit 0 the first time COND holds (as --alert); exit 1 if the run ends before; repeatable",
-      parser: ValueParsers.conditions, defaultText: "none", accumulate: { $0 + $1 }),
+      parser: ValueParsers.conditions, defaultText: "none", accumulate: { $0 + $1 }
+    ).scoped(outputs: [.lines, .board]),
   ]
 
   static let recording: [Setting] = [
@@ -109,16 +127,19 @@ public enum Settings {
       \.record, key: nil, flags: ["--record"], group: .recording, valueName: "FILE",
       help: "append every frame received, with its time, to FILE (NDJSON; a new run section if it "
         + "is a recording already)",
-      parser: ValueParsers.path.orNil, defaultText: "off"),
+      parser: ValueParsers.path.orNil, defaultText: "off"
+    ).scoped(sources: [.venue]),
     .value(
       \.replay, key: nil, flags: ["--replay"], group: .recording, valueName: "FILE",
       help: "print a recording instead of connecting (venue and symbols from the file): the lines "
         + "the live run printed with the same settings",
-      parser: ValueParsers.path.orNil, defaultText: "off"),
+      parser: ValueParsers.path.orNil, defaultText: "off"
+    ).scoped(sources: [.recording]),
     .value(
       \.speed, key: nil, flags: ["--speed"], group: .recording, valueName: "X|max",
       help: "--replay's pace: 1 as recorded, 2 twice as fast, max without waiting",
-      parser: ValueParsers.speed),
+      parser: ValueParsers.speed
+    ).scoped(sources: [.recording]),
   ]
 
   static let connection: [Setting] = [
@@ -126,17 +147,20 @@ public enum Settings {
       \.engine, key: "engine", flags: ["--engine"], environment: "TICKER_ENGINE", group: .connection,
       valueName: "ENGINE",
       help: "WebSocket engine (auto: URLSession where it handles WebSockets correctly, else native)",
-      parser: ValueParsers.choice(EngineChoice.self)),
+      parser: ValueParsers.choice(EngineChoice.self)
+    ).scoped(sources: [.venue]),
     .value(
       \.cacert, key: "cacert", flags: ["--cacert"], environment: "TICKER_CACERT", group: .connection,
       valueName: "FILE", help: "also trust the CA certificates in this PEM file",
       parser: ValueParsers.path.orNil,
-      defaultText: "the system store only"),
+      defaultText: "the system store only"
+    ).scoped(sources: [.venue]),
     .value(
       \.connectTimeout, key: "connectTimeout", flags: ["--connect-timeout"],
       environment: "TICKER_CONNECT_TIMEOUT",
       group: .connection, valueName: "SECONDS", help: "limit for name lookup + TCP + TLS + upgrade",
-      parser: ValueParsers.seconds(allowZero: false)),
+      parser: ValueParsers.seconds(allowZero: false)
+    ).scoped(sources: [.venue]),
     .value(
       \.maxMessageSize, key: "maxMessageSize", flags: ["--max-message-size"],
       environment: "TICKER_MAX_MESSAGE_SIZE", group: .connection, valueName: "BYTES",
@@ -145,7 +169,8 @@ public enum Settings {
       \.compression, key: "compression", flags: ["--compression"], environment: "TICKER_COMPRESSION",
       group: .connection, valueName: "COMPRESSION",
       help: "offer permessage-deflate, which the server may take (off: never offer it)",
-      parser: ValueParsers.choice(CompressionChoice.self)),
+      parser: ValueParsers.choice(CompressionChoice.self)
+    ).scoped(sources: [.venue]),
   ]
 
   static let reconnect: [Setting] = [
@@ -153,45 +178,54 @@ public enum Settings {
       \.maxRetries, key: "maxRetries", flags: ["--max-retries"], environment: "TICKER_MAX_RETRIES",
       group: .reconnect, valueName: "N",
       help: "reconnects allowed in a row after transient failures; 0 = never",
-      parser: ValueParsers.retries.orNil, defaultText: "unlimited"),
+      parser: ValueParsers.retries.orNil, defaultText: "unlimited"
+    ).scoped(sources: [.venue]),
     .value(
       \.maxBackoff, key: "maxBackoff", flags: ["--max-backoff"], environment: "TICKER_MAX_BACKOFF",
       group: .reconnect, valueName: "SECONDS", help: "longest wait between reconnects",
-      parser: ValueParsers.seconds(allowZero: false)),
+      parser: ValueParsers.seconds(allowZero: false)
+    ).scoped(sources: [.venue]),
     .value(
       \.pingInterval, key: "pingInterval", flags: ["--ping-interval"], environment: "TICKER_PING_INTERVAL",
       group: .reconnect, valueName: "SECONDS", help: "WebSocket ping interval; 0 = no pings",
-      parser: ValueParsers.secondsOrOff),
+      parser: ValueParsers.secondsOrOff
+    ).scoped(sources: [.venue]),
     .value(
       \.pongTimeout, key: "pongTimeout", flags: ["--pong-timeout"], environment: "TICKER_PONG_TIMEOUT",
       group: .reconnect, valueName: "SECONDS", help: "a pong later than this means the connection is dead",
-      parser: ValueParsers.seconds(allowZero: false)),
+      parser: ValueParsers.seconds(allowZero: false)
+    ).scoped(sources: [.venue]),
     .value(
       \.silenceTimeout, key: "silenceTimeout", flags: ["--silence-timeout"],
       environment: "TICKER_SILENCE_TIMEOUT", group: .reconnect, valueName: "SECONDS",
       help: "no message at all for this long means the connection is dead; 0 = off",
-      parser: ValueParsers.secondsOrOff),
+      parser: ValueParsers.secondsOrOff
+    ).scoped(sources: [.venue]),
   ]
 
   static let serve: [Setting] = [
     .value(
       \.servePort, key: "servePort", flags: ["--port"], environment: "TICKER_SERVE_PORT", group: .serve,
       valueName: "PORT", help: "ticker serve: the port to listen on (0: any free port)",
-      parser: ValueParsers.port),
+      parser: ValueParsers.port
+    ).scoped(outputs: [.serve]),
     .value(
       \.bind, key: "bind", flags: ["--bind"], environment: "TICKER_SERVE_BIND", group: .serve,
       valueName: "ADDRESS",
       help: "ticker serve: the address to listen on; anything but loopback needs --serve-token",
-      parser: ValueParsers.address),
+      parser: ValueParsers.address
+    ).scoped(outputs: [.serve]),
     .value(
       \.serveToken, key: "serveToken", flags: ["--serve-token"], environment: "TICKER_SERVE_TOKEN",
       group: .serve, valueName: "TOKEN",
       help: "ticker serve: clients must pass it as ?token= (never the upstream's token)",
-      parser: ValueParsers.token.orNil, defaultText: "none"),
+      parser: ValueParsers.token.orNil, defaultText: "none"
+    ).scoped(outputs: [.serve]),
     .value(
       \.maxClients, key: "maxClients", flags: ["--max-clients"], environment: "TICKER_MAX_CLIENTS",
       group: .serve, valueName: "N", help: "ticker serve: more clients are refused with HTTP 503",
-      parser: ValueParsers.clients),
+      parser: ValueParsers.clients
+    ).scoped(outputs: [.serve]),
   ]
 
   static let general: [Setting] = [

@@ -23,6 +23,12 @@ public final class Diagnostics: Sendable {
     self.verbose = verbose
   }
 
+  /// The same secrets and verbosity, its lines going to `write` instead (the board holds them
+  /// while it draws): whatever a run says, wherever it goes, the same secrets are removed.
+  public func writing(to write: @escaping @Sendable ([UInt8]) -> Void) -> Diagnostics {
+    Diagnostics(secrets: secrets, verbose: verbose, write: write)
+  }
+
   /// A line for the user: `ticker: <text>`.
   public func note(_ text: String) { emit("ticker: \(text)") }
   /// A warning: `ticker: warning: <text>`.

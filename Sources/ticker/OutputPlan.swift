@@ -1,0 +1,88 @@
+import CLI
+import FeedRuntime
+import Outputs
+import TickerSupport
+import Venues
+
+/// Where a printing run's prices go, decided once for live runs and replays alike: the board
+/// (stdout a terminal that can place the cursor, `--board`) or lines in the configured format;
+/// the diagnostics that carry every secret, wherever their lines go; and the run itself —
+/// signals, the output, `--publish` — around a feed or a replay.
+struct OutputPlan: Sendable {
+  let context: RunContext
+  let provider: any Provider
+  let symbols: [String]
+  /// The board when it draws; nil for lines.
+  let board: BoardOutput?
+  /// `context.diagnostics`, or the same secrets held by the board while it draws.
+  let diagnostics: Diagnostics
+
+  /// - Parameter venue: the board's status line ("Finnhub (demo)").
+  init(_ context: RunContext, provider: any Provider, venue: String, symbols: [String]) {
+    self.context = context
+    self.provider = provider
+    self.symbols = symbols
+    let config = context.config
+    // The board draws only on a terminal that can place the cursor; elsewhere lines (never an
+    // escape byte into a pipe or a file). It holds stderr's lines while it is up.
+    guard config.board, isTerminal(1), context.environment["TERM"] != "dumb" else {
+      board = nil
+      diagnostics = context.diagnostics
+      return
+    }
+    if let warning = UnusedSettings.boardWarning(config, source: context.source) {
+      context.diagnostics.warning(warning)
+    }
+    let board = BoardOutput(
+      screen: TerminalScreen(fd: 1), provider: provider, venue: venue, symbols: symbols,
+      useColor: Self.useColor(context), limit: config.count)
+    self.board = board
+    diagnostics = context.diagnostics.writing(to: board.diagnostic)
+  }
+
+  /// What the stage lets through: the board takes every trade (it redraws at most 10 times a
+  /// second itself, and counts trades per second).
+  var stageMode: PriceStageMode { board == nil ? context.config.stageMode : .everyTrade }
+
+  /// The warnings and the summary of what the feed reports.
+  func reportWriter() -> ReportWriter<ContinuousClock.Instant> {
+    ReportWriter(
+      diagnostics: diagnostics, provider: provider, now: { ContinuousClock.now }, bell: isTerminal(2))
+  }
+
+  /// Runs `feed` into the output until it ends: a Ctrl-C stops it (and restores the terminal
+  /// first if a second one comes), `beforeRun` starts what else reads the feed (`--control`),
+  /// `--publish` sends what is printed.
+  func run(_ feed: any QuoteFeed, beforeRun: () -> Void = {}) async -> FeedOutcome {
+    // Signals are caught before the board takes the terminal: a Ctrl-C then always restores it.
+    let signals = SignalWatcher(beforeImmediateExit: { [board] in board?.restore() }) {
+      feed.stop(.signal($0))
+    }
+    defer { signals.cancel() }
+    let output = board?.start(on: feed) ?? StdoutOutput.start(on: feed, writer: lineWriter())
+    beforeRun()
+    let publishing = context.config.publish.map { url in
+      Publishing.start(
+        to: url, config: context.config, feed: feed, provider: provider, diagnostics: diagnostics)
+    }
+    let outcome = await feed.run()
+    await output.value
+    await publishing?.value
+    return outcome
+  }
+
+  /// Lines in the configured format: on a terminal, aligned columns with arrows and the change
+  /// since the start (`TerminalLineFormatter`); in a pipe or a file, plain lines.
+  private func lineWriter() -> QuoteWriter {
+    let config = context.config
+    let formatter = config.format.makeFormatter(
+      FormatContext(
+        useColor: Self.useColor(context), provider: provider.name, timestamps: config.timestamps,
+        isTerminal: isTerminal(1), symbols: symbols.map(provider.serverSymbol(for:))))
+    return QuoteWriter(formatter: formatter, writer: context.stdout, limit: config.count)
+  }
+
+  private static func useColor(_ context: RunContext) -> Bool {
+    context.config.color.resolve(isTerminal: isTerminal(1), environment: context.environment)
+  }
+}

@@ -1,0 +1,26 @@
+import CLI
+import FeedRuntime
+import NATS
+import Outputs
+import Venues
+
+/// `--publish`: every price the run prints also goes to NATS; nothing there ever stops or slows
+/// the feed (docs/nats.md).
+enum Publishing {
+  static func start(
+    to url: NATSURL, config: TickerConfig, feed: any QuoteFeed, provider: any Provider,
+    diagnostics: Diagnostics
+  ) -> Task<Void, Never> {
+    let reports = NATSReportWriter(diagnostics: diagnostics, url: url)
+    let publisher = NATSPublisher(
+      .init(
+        url: url, version: String(HelpText.version.split(separator: " ").last ?? ""),
+        bufferCapacity: config.publishBuffer),
+      report: { reports.write($0) })
+    return PublishOutput.start(
+      on: feed, publisher: publisher, provider: provider.name, limit: config.count,
+      tooLong: { [diagnostics] symbol in
+        diagnostics.warning("not publishing \(symbol): its NATS subject would be too long")
+      })
+  }
+}

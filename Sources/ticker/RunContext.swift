@@ -1,0 +1,103 @@
+import CLI
+import Outputs
+import TickerSupport
+import Venues
+
+/// What every command runs with: the resolved settings, and the diagnostics that remove every
+/// secret they know of (the API token from the environment and the file, NATS credentials) from
+/// everything said, whatever the output.
+struct RunContext: Sendable {
+  var config: TickerConfig
+  var arguments: [String]
+  var environment: [String: String]
+  var diagnostics: Diagnostics
+  /// `ticker serve` (prices go to clients) rather than printed.
+  var serving: Bool
+  let stdout = FileDescriptorWriter(fd: 1)
+
+  /// The settings from their three layers, then the checks every run shares, each of which may
+  /// stop it (having said why).
+  static func prepare(
+    _ command: ParsedCommand, arguments: [String], environment: [String: String], early: Diagnostics
+  ) -> Result<RunContext, Stop> {
+    let loaded: LoadedConfig
+    switch LoadedConfig.load(command, environment: environment, early: early) {
+    case .success(let config): loaded = config
+    case .failure(let stop): return .failure(stop)
+    }
+    let config = loaded.config
+    let secrets = [environment["FINNHUB_TOKEN"] ?? "", config.token ?? ""] + (config.publish?.secrets ?? [])
+    let context = RunContext(
+      config: config, arguments: arguments, environment: environment,
+      diagnostics: Diagnostics(secrets: secrets, verbose: config.verbose), serving: command.serve)
+    if let code = URLSessionAccess.runCompanionIfWanted(config, arguments: arguments, context.diagnostics) {
+      return .failure(Stop(code: code))
+    }
+    if let warning = loaded.permissionWarning { context.diagnostics.warning(warning) }
+    if let stop = context.check() { return .failure(stop) }
+    return .success(context)
+  }
+
+  /// The checks on the settings themselves: files that would hang, settings that do not go
+  /// together, serving beyond loopback without a token, flags that do nothing for this run.
+  private func check() -> Stop? {
+    // OpenSSL reads the CA file at connect time; a FIFO there would hang every connection.
+    if let cacert = config.cacert, let problem = FileKind.problemReadingRegularFile(cacert) {
+      diagnostics.error("cannot use the CA file \(cacert): \(problem)")
+      return Stop(code: .noInput)
+    }
+    for conflict in ConfigConflicts.check(config) {
+      if conflict.fatal {
+        diagnostics.error("\(conflict)")
+        return Stop(code: .usage)
+      }
+      diagnostics.warning("\(conflict)")
+    }
+    if serving, let refusal = ServeCommand.refusal(config) {
+      diagnostics.error(refusal)
+      return Stop(code: .usage)
+    }
+    for warning in UnusedSettings.warnings(config, source: source, serving: serving) {
+      diagnostics.warning(warning)
+    }
+    return nil
+  }
+
+  /// Where the run's prices come from.
+  var source: RunSource { config.replay == nil ? .venue : .recording }
+}
+
+/// The settings resolved from the config file, the environment and the flags.
+struct LoadedConfig {
+  var config: TickerConfig
+  /// Said once the URLSession companion has had its turn (so that it is said once).
+  var permissionWarning: String?
+
+  static func load(_ command: ParsedCommand, environment: [String: String], early: Diagnostics)
+    -> Result<LoadedConfig, Stop>
+  {
+    var diagnostics = early
+    var permissionWarning: String?
+    do {
+      var file = PartialConfig()
+      if let location = ConfigLocation.resolve(explicitPath: command.configPath, environment: environment) {
+        file = try ConfigFile.load(location)
+        let fileToken = file.resolved.token
+        diagnostics = Diagnostics(secrets: early.secrets + [fileToken ?? ""], verbose: false)
+        if fileToken != nil, let mode = ConfigPermissions.mode(of: location.path) {
+          permissionWarning = ConfigPermissions.warning(path: location.path, mode: mode)
+        }
+      }
+      let env = try EnvironmentConfig.parse(environment)
+      let config = TickerConfig.resolve(file: file, environment: env, flags: command.config)
+      return .success(LoadedConfig(config: config, permissionWarning: permissionWarning))
+    } catch {
+      if let permissionWarning { diagnostics.warning(permissionWarning) }
+      diagnostics.error("\(error)")
+      switch error {
+      case .fileNotFound, .unreadable: return .failure(Stop(code: .noInput))
+      default: return .failure(Stop(code: .config))
+      }
+    }
+  }
+}

@@ -1,0 +1,130 @@
+import CLI
+import Emulators
+import FeedRuntime
+import Outputs
+import Recording
+import Venues
+import WebSocketClient
+
+/// What a live run (printing or serving) connects to: the venue and its symbols, the endpoint
+/// (the demo's local server, or the venue's with its token), the recorder, the engine.
+struct Upstream: Sendable {
+  var provider: any Provider
+  /// Canonical for the provider.
+  var symbols: [String]
+  var url: WebSocketURL
+  var demo: FeedServer?
+  var recorder: Recorder?
+  /// Where a failed `--record` write stops the run.
+  var recording: RecordingTarget
+  var engine: any WebSocketEngine
+
+  /// The venue and its symbols as the settings name them. `serve` follows what its clients ask
+  /// for, plus the symbols given (none by default).
+  static func venue(_ context: RunContext) -> Result<(any Provider, [String]), Stop> {
+    let config = context.config
+    guard let provider = ProviderCatalog.provider(named: config.provider) else {
+      context.diagnostics.error(
+        "unknown provider \"\(config.provider)\" (known: \(ProviderCatalog.names.joined(separator: ", ")))")
+      return .failure(Stop(code: .config))
+    }
+    var symbols: [String] = []
+    let given = context.serving && config.sources["--symbol"] == nil ? [] : config.symbols
+    for symbol in given {
+      switch provider.canonicalSymbol(symbol) {
+      case .success(let canonical): if !symbols.contains(canonical) { symbols.append(canonical) }
+      case .failure(let error):
+        context.diagnostics.error("\"\(symbol)\" is not a \(provider.displayName) symbol: \(error)")
+        return .failure(Stop(code: .usage))
+      }
+    }
+    return .success((provider, symbols))
+  }
+
+  /// The endpoint, the recorder and the engine for `provider`'s `symbols`.
+  static func open(_ context: RunContext, provider: any Provider, symbols: [String]) async -> Result<
+    Upstream, Stop
+  > {
+    let config = context.config
+    let diagnostics = context.diagnostics
+    var demo: FeedServer?
+    let url: WebSocketURL
+    if config.demo {
+      guard let server = DemoServer.start(provider, symbols: symbols, serving: context.serving, diagnostics)
+      else { return .failure(Stop(code: .software)) }
+      demo = server
+      url = provider.endpoint(base: server.url, token: nil)
+    } else {
+      if provider.requiresToken, (config.token ?? "").isEmpty {
+        let variable = provider.tokenVariable ?? "the API token"
+        diagnostics.error("no API token: set \(variable) (a free key from finnhub.io), or try --demo")
+        return .failure(Stop(code: .usage))
+      }
+      url = provider.endpoint(base: config.url ?? provider.defaultURL, token: config.token)
+    }
+    let recording = RecordingTarget()
+    let recorder: Recorder?
+    switch RecordingTarget.open(config.record, provider: provider, symbols: symbols, recording, diagnostics) {
+    case .success(let opened): recorder = opened
+    case .failure(let stop):
+      demo?.stop()
+      return .failure(stop)
+    }
+    let selected: EngineSelection.Selected
+    do {
+      selected = try await EngineSelection.select(
+        config.engine, needsCustomCA: config.cacert != nil, warn: { [diagnostics] in diagnostics.warning($0) }
+      )
+    } catch {
+      switch error {
+      case .urlSessionUnsupported(let why):
+        diagnostics.error("--engine urlsession cannot work here: \(why); use --engine auto or native")
+      }
+      demo?.stop()
+      return .failure(Stop(code: .unavailable))
+    }
+    diagnostics.info("engine \(selected.engine.name): \(selected.reason)")
+    diagnostics.info("connecting to \(url) with the \(selected.engine.name) engine")
+    return .success(
+      Upstream(
+        provider: provider, symbols: symbols, url: url, demo: demo, recorder: recorder, recording: recording,
+        engine: selected.engine))
+  }
+
+  /// The feed the settings describe, its handshake negotiation reported to `diagnostics`.
+  func feedSettings(
+    _ config: TickerConfig, mode: PriceStageMode, alerts: [AlertBook.Rule] = [], diagnostics: Diagnostics
+  ) -> Feed.Settings {
+    Feed.Settings(
+      provider: provider, engine: NegotiationReportingEngine(engine, diagnostics: diagnostics), url: url,
+      connectOptions: ConnectOptions(
+        headers: [("User-Agent", HelpText.version.replacingAll(" ", with: "/"))]
+          + provider.handshakeHeaders.map { ($0.name, $0.value) },
+        connectTimeout: config.connectTimeout.seconds,
+        maximumMessageSize: config.maxMessageSize, caCertificateFile: config.cacert,
+        compression: config.compression == .on),
+      session: SessionConfiguration(
+        backoff: Backoff(maximumDelay: config.maxBackoff),
+        maxRetries: config.maxRetries,
+        pingInterval: config.pingInterval == .zero ? nil : config.pingInterval,
+        pongTimeout: config.pongTimeout,
+        silenceTimeout: config.silenceTimeout == .zero ? nil : config.silenceTimeout),
+      mode: mode, symbols: symbols, ticketPrefix: Self.ticketPrefix(), alerts: alerts, recorder: recorder)
+  }
+
+  /// The demo's server stops with the run.
+  func close() { demo?.stop() }
+
+  /// A prefix that makes this run's venue tickets unique (Upbit): "ticker-" and 8 hex digits.
+  static func ticketPrefix() -> String {
+    var random = SystemRandomNumberGenerator()
+    let digits = String(random.next() & 0xFFFF_FFFF, radix: 16)
+    return "ticker-" + String(repeating: "0", count: 8 - digits.count) + digits
+  }
+}
+
+extension String {
+  func replacingAll(_ target: Character, with replacement: String) -> String {
+    split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+  }
+}
