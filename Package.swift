@@ -71,7 +71,8 @@ let package = Package(
       name: "Emulators",
       dependencies: ["TickerSupport", "JSON", "WebSocketClient", "WebSocketServer", "Venues", "Recording"]),
     .executableTarget(
-      name: "feedserve", dependencies: ["TickerSupport", "Emulators", "WebSocketClient", "WebSocketServer"]),
+      name: "feedserve",
+      dependencies: ["TickerSupport", "Emulators", "Recording", "WebSocketClient", "WebSocketServer"]),
     .executableTarget(
       name: "hotpath",
       dependencies: [

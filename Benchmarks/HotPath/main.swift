@@ -35,8 +35,13 @@ func message(_ i: Int) -> String {
   let cents = 9_500_000 + (i * 7919) % 20_000
   let price =
     cents % 100 == 0 ? "\(cents / 100)" : "\(cents / 100).\(cents % 100 < 10 ? "0" : "")\(cents % 100)"
-  return
-    #"{"data":[{"c":null,"p":\#(price),"s":"\#(symbols[i % symbols.count])","t":\#(1_768_655_932_976 + i),"v":0.00063}],"type":"trade"}"#
+  var out: [UInt8] = []
+  FinnhubWire.appendTradeMessage(to: &out) { out in
+    FinnhubWire.appendTrade(
+      price: price.utf8, symbol: symbols[i % symbols.count], time: Int64(1_768_655_932_976 + i),
+      volume: "0.00063".utf8, to: &out)
+  }
+  return String(decoding: out, as: UTF8.self)
 }
 
 var wire: [UInt8] = []

@@ -14,6 +14,10 @@ public struct RecordedStep: Sendable, Equatable {
     case control(String)
     /// The run ended (`RecordedEnd` names the outcome).
     case end(RecordedEnd)
+    /// A line of a server script that is not a frame the client received: what the client sent
+    /// (`C>`), or what the server does beyond text and binary frames (`S>` `http`, `ping`,
+    /// `close`, `raw`). The emulator plays these; a replay re-derives what the client sent.
+    case exchanged(SessionScript.Direction, SessionScript.Kind, body: String)
   }
 
   /// Nanoseconds since the run's start: the `now` the machine was given.

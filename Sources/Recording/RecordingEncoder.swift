@@ -107,6 +107,10 @@ public struct RecordingEncoder: Sendable {
       out.append(contentsOf: #","outcome":""#.utf8)
       out.append(contentsOf: end.rawValue.utf8)
       out.append(UInt8(ascii: "\""))
+    case .exchanged(let direction, let kind, let body):
+      head(#"{"dir":""# + direction.rawValue + #"","kind":""# + kind.rawValue)
+      out.append(contentsOf: #","body":"#.utf8)
+      Self.appendQuoted(body, to: &out)
     }
     out.append(contentsOf: "}\n".utf8)
   }

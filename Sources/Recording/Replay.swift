@@ -178,6 +178,9 @@ public final class Replay: QuoteFeed {
     /// Where the current section's recorded time starts, on the replay's clock.
     var sectionStart = ContinuousClock.now
     var sawEnd: RecordedEnd?
+    /// Whether the current section said its connection opened. A script's frames (a section
+    /// without the recorder's `--` lines) are played as one connection's, opened at the first.
+    var sawConnected = false
 
     init(replay: Replay, header: RecordingHeader) {
       self.replay = replay
@@ -214,6 +217,7 @@ public final class Replay: QuoteFeed {
           now = RecordedInstant(offset: .zero)
           machineStop = nil
           sawEnd = nil
+          sawConnected = false
           sectionStart = ContinuousClock.now
         case .step(let step):
           if sawEnd != nil { continue }  // after a section's end, only a new header counts
@@ -254,6 +258,19 @@ public final class Replay: QuoteFeed {
     }
 
     mutating func handle(_ step: RecordedStep) async -> FeedOutcome? {
+      switch step.what {
+      case .connected: sawConnected = true
+      case .message where !sawConnected:
+        sawConnected = true
+        for what in [RecordedStep.What.opened, .connected(attempt: 0)] {
+          if let outcome = await handle(
+            RecordedStep(at: step.at, received: step.received, batch: step.batch, what: what))
+          {
+            return outcome
+          }
+        }
+      default: break
+      }
       let at = RecordedInstant(nanoseconds: step.at)
       let event: SessionEvent?
       switch step.what {

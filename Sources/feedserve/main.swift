@@ -34,6 +34,7 @@
 //   unsubscribed symbol full of terminal controls, an error text full of them, and binary garbage.
 
 import Emulators
+import Recording
 import WebSocketClient
 
 #if canImport(Glibc)

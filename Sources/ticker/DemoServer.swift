@@ -1,5 +1,6 @@
 import Emulators
 import Outputs
+import Recording
 import Venues
 
 /// `--demo`: the venue's recorded session in its own wire format, from a server in this process,

@@ -33,7 +33,9 @@ import WebSocketClient
     step(13_000_001, .command(.remove(["AAPL"])), batch: 6),
     step(13_000_002, .command(.replace([])), batch: 6),
     step(14_000_000, .control("+TSLA,\"odd\""), batch: 7),
-    step(90_000_000_000, .end(.signal), batch: 8),
+    step(15_000_000, .exchanged(.client, .text, body: #"{"type":"subscribe","symbol":"AAPL"}"#), batch: 8),
+    step(15_000_000, .exchanged(.server, .close, body: "1000 done"), batch: 8),
+    step(90_000_000_000, .end(.signal), batch: 9),
   ]
 
   static func encode(_ lines: [RecordingLine]) -> [UInt8] {
@@ -152,6 +154,41 @@ import WebSocketClient
       }
       #expect(number == 3)
       #expect(text.hasPrefix(why), "\(text)")
+    }
+  }
+
+  /// A server's script is the same format without the header and the stamps: its instants
+  /// count from `after_ms`, its receive times from the header's start when there is one.
+  @Test func aScriptReadsAsARecordingWithoutStamps() throws {
+    let script = [
+      #"{"dir":"S>","kind":"http","after_ms":0,"body":"HTTP/1.1 101 Switching Protocols"}"#,
+      #"{"dir":"C>","kind":"text","after_ms":5,"body":"{\"type\":\"subscribe\",\"symbol\":\"AAPL\"}"}"#,
+      #"{"dir":"S>","kind":"text","after_ms":320,"body":"{\"type\":\"ping\"}"}"#,
+      #"{"dir":"S>","kind":"binary","after_ms":0,"encoding":"base64","body":"/wA="}"#,
+    ]
+    var reader = RecordingReader(requiresHeader: false)
+    let read = try script.compactMap { try reader.read(Array($0.utf8)) }
+    #expect(
+      read == [
+        .step(
+          RecordedStep(
+            at: 0, received: 0, batch: -1,
+            what: .exchanged(.server, .http, body: "HTTP/1.1 101 Switching Protocols"))),
+        .step(
+          RecordedStep(
+            at: 5_000_000, received: 5, batch: -2,
+            what: .exchanged(.client, .text, body: #"{"type":"subscribe","symbol":"AAPL"}"#))),
+        .step(
+          RecordedStep(at: 325_000_000, received: 325, batch: -3, what: .message(.text(#"{"type":"ping"}"#)))),
+        .step(
+          RecordedStep(at: 325_000_000, received: 325, batch: -4, what: .message(.binary([0xFF, 0x00])))),
+      ])
+    var recording = RecordingReader()
+    #expect(throws: RecordingError.self) { try recording.read(Array(script[0].utf8)) }
+    #expect(throws: RecordingError.invalidLine(2, #""after_ms" is negative"#)) {
+      var again = RecordingReader(requiresHeader: false)
+      _ = try again.read(Array(script[0].utf8))
+      _ = try again.read(Array(#"{"dir":"S>","kind":"text","after_ms":-1,"body":""}"#.utf8))
     }
   }
 

@@ -57,8 +57,8 @@ struct ServeTests {
     ]
     let text = FinnhubWire.tradeMessage(quotes)
     #expect(
-      text == #"{"data":[{"p":95372.10,"s":"BINANCE:BTCUSDT","t":1,"v":0.00063,"c":null},"#
-        + #"{"p":0.000012,"s":"A\"B","t":1768655932976,"v":0,"c":null}],"type":"trade"}"#)
+      text == #"{"data":[{"c":null,"p":95372.10,"s":"BINANCE:BTCUSDT","t":1,"v":0.00063},"#
+        + #"{"c":null,"p":0.000012,"s":"A\"B","t":1768655932976,"v":0}],"type":"trade"}"#)
     guard case .quotes(let decoded) = FinnhubProvider().decode(.text(text)) else {
       Issue.record("not decoded as quotes")
       return

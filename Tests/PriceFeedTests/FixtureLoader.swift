@@ -54,14 +54,16 @@ enum FixtureLoader {
     var body: String
   }
 
-  /// The recorded session's lines (`{"dir":"S>","kind":"text","after_ms":…,"body":"…"}`).
+  /// The recorded session's lines (`{"dir":"S>","kind":"text","after_ms":…,"body":"…"}`), after
+  /// its header.
   static func session(_ name: String) throws -> [Line] {
     guard let bytes = readFile(fixturesDirectory + "/" + name) else {
       throw ShapeError("fixture \(name) not found")
     }
     let text = String(decoding: bytes, as: UTF8.self)
-    return try text.split(separator: "\n").map { raw throws -> Line in
+    return try text.split(separator: "\n").compactMap { raw throws -> Line? in
       let json = try JSONParser().parse(String(raw))
+      if json["kind"]?.stringValue == "recording" { return nil }
       guard let dir = json["dir"]?.stringValue, let kind = json["kind"]?.stringValue,
         let body = json["body"]?.stringValue
       else { throw ShapeError("bad fixture line \(raw)") }

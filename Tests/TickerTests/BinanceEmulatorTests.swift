@@ -6,6 +6,7 @@ import Venues
 import WebSocketClient
 
 @testable import Emulators
+@testable import Recording
 
 /// Binance's rules as a pure state machine, driven with explicit instants.
 @Suite("FeedServer: Binance emulation (pure)")

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+@testable import Recording
 
 /// The views for eyes, as a person sees them: the built `ticker` on a real terminal (tmux), the
 /// screen read back with `capture-pane` at several moments. Every wait polls the screen with a

@@ -5,6 +5,7 @@ import Foundation
 import Outputs
 import Testing
 import Venues
+@testable import Recording
 
 /// The built binary's command-line surface: help, version, usage errors, configuration, engine
 /// choice and the demo.

@@ -2,6 +2,7 @@ import Emulators
 import Foundation
 import Testing
 import WebSocketClient
+@testable import Recording
 
 /// `--control stdin` on the built binary against FeedServer's Finnhub emulation: lines on stdin
 /// change the subscription while the ticker runs, with the wire messages checked, no reconnect,

@@ -8,6 +8,7 @@ import WebSocketClient
 
 @testable import Emulators
 @testable import JSON
+@testable import Recording
 
 /// The demo's leniency (`FeedServer.Options.acceptAnySymbol`): any well-formed symbol is
 /// accepted and walks from a start price fixed by the seed and the symbol; without it the

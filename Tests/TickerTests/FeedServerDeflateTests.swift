@@ -4,6 +4,7 @@ import Testing
 import WebSocketClient
 
 @testable import Emulators
+@testable import Recording
 
 /// FeedServer with `Options.compression`: the permessage-deflate answer, compressed script
 /// messages and blasts (a batch compressed once and written again and again must inflate to the

@@ -6,6 +6,7 @@ import Testing
 import Venues
 
 @testable import Emulators
+@testable import Recording
 
 @Suite("FeedServer: scripts and Finnhub emulation (pure)")
 struct FeedServerScriptTests {

@@ -2,6 +2,7 @@ import Emulators
 import Foundation
 import Testing
 import WebSocketClient
+@testable import Recording
 
 /// The built `ticker` binary against FeedServer replaying the recorded Finnhub session.
 @Suite("ticker end to end: Finnhub replay")

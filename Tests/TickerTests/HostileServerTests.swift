@@ -2,6 +2,7 @@ import Emulators
 import Foundation
 import Testing
 import WebSocketClient
+@testable import Recording
 
 /// The built binary against servers that attack it: a ping flood that never reads our pongs,
 /// absurd `Retry-After` values, control characters in symbols, close reasons, HTTP reason phrases

@@ -7,6 +7,8 @@ import Testing
 import Venues
 import WebSocketClient
 
+@testable import Recording
+
 /// `--record` and `--replay`, end to end: the built ticker against FeedServer records what it
 /// receives, and the replay of that recording prints exactly what the live run printed, byte for
 /// byte, at any speed; broken and foreign files are refused with the documented exit codes.
@@ -85,6 +87,48 @@ struct RecordReplayTests {
 
   static func lines(_ path: String) throws -> [String] {
     try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+  }
+
+  /// One format: what `--record` writes, a server plays (the emulator), and what a server plays,
+  /// `--replay` prints when its header names the venue.
+  @Test("the emulator serves a --record recording: a ticker against it prints what its replay prints")
+  func emulatorPlaysARecording() async throws {
+    let path = Self.temporaryFile("demo.ndjson")
+    let recorded = try await TickerProcess.run(
+      ["--demo", "--every-trade", "--count", "20", "--record", path],
+      environment: TickerProcess.cleanEnvironment())
+    #expect(recorded.status == 0, "\(recorded.stderr)")
+    let replayed = try await Self.replay(path, ["--speed", "max", "--every-trade", "--count", "20"])
+    #expect(replayed.stdoutLines == recorded.stdoutLines)
+
+    let server = try FeedServer(
+      script: SessionScript(ndjson: try String(contentsOfFile: path, encoding: .utf8)),
+      options: .init(timeScale: 0, awaitSubscriptions: 1))
+    server.start()
+    defer { server.stop() }
+    let served = try await TickerProcess.run(
+      ["--url", "ws://127.0.0.1:\(server.port)/", "-s", "BINANCE:BTCUSDT", "--every-trade", "--count", "20"],
+      environment: Self.environment())
+    #expect(served.status == 0, "\(served.stderr)")
+    #expect(served.stdoutLines == recorded.stdoutLines)
+  }
+
+  @Test("--replay prints a server's script whose header names the venue: the recorded Finnhub session")
+  func replayOfAScript() async throws {
+    let result = try await Self.replay(
+      Fixture.directory.appendingPathComponent("finnhub-session.ndjson").path,
+      ["--speed", "max", "--every-trade"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      result.stdoutLines == [
+        "2026-01-17T13:18:52.976Z\tBINANCE:BTCUSDT\t95372.09",
+        "2026-01-17T13:18:53.296Z\tBINANCE:BTCUSDT\t95372.1",
+        "2026-01-17T13:18:53.296Z\tBINANCE:BTCUSDT\t95372.1",
+        "2026-01-17T13:18:53.402Z\tBINANCE:BTCUSDT\t95371.85",
+        "2026-01-17T13:18:53.390Z\tBINANCE:BTCUSDT\t95371.9", "2026-01-17T13:18:53.500Z\tAAPL\t122.1",
+        "2026-01-17T13:18:53.501Z\tAAPL\t122.09", "2026-01-17T13:18:53.510Z\tBINANCE:BTCUSDT\t95372.3",
+        "2026-01-17T13:19:21.000Z\tBINANCE:BTCUSDT\t95380",
+      ])
   }
 
   @Test(
@@ -293,7 +337,7 @@ struct RecordReplayTests {
   }
 
   @Test(
-    "an empty or foreign file is refused with a message, nothing printed, exit 65",
+    "an empty or foreign file, or a script without its header, is refused with a message, nothing printed, exit 65",
     arguments: ["empty", "png", "json", "fixture", "blank-line"])
   func foreign(_ kind: String) async throws {
     let path = Self.temporaryFile("\(kind).file")
@@ -304,7 +348,10 @@ struct RecordReplayTests {
         to: URL(fileURLWithPath: path))
     case "json": try #"{"name":"x","list":[1,2,3]}"#.write(toFile: path, atomically: true, encoding: .utf8)
     case "fixture":
-      try Fixture.text("finnhub-session.ndjson").write(toFile: path, atomically: true, encoding: .utf8)
+      // A server's script without the header that names the venue: a server can play it, a
+      // replay cannot.
+      let script = try Fixture.text("finnhub-session.ndjson").split(separator: "\n").dropFirst()
+      try script.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
     default: try "\n\n".write(toFile: path, atomically: true, encoding: .utf8)
     }
     let result = try await Self.replay(path, ["--speed", "max"])

@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 import WebSocketClient
+@testable import Recording
 
 /// `ticker serve` as a real process, with real clients: the built `ticker`, `websocat` and Python
 /// `websockets` (independent implementations), a raw socket that stops reading, and FeedServer as
@@ -58,7 +59,7 @@ struct ServeEndToEndTests {
         guard let line = await peer.expect({ $0.contains("\"type\":\"trade\"") }) else { break }
         let text = String(line.dropFirst(prefix.count))
         #expect(
-          text.hasPrefix(#"{"data":[{"p":"#) && text.hasSuffix(#""c":null}],"type":"trade"}"#), "\(text)")
+          text.hasPrefix(#"{"data":[{"c":null,"p":"#) && text.hasSuffix(#"}],"type":"trade"}"#), "\(text)")
         for other in Self.symbols where other != Self.symbols[s] { #expect(!text.contains(other), "\(text)") }
         seen += Self.pricesIn(text)
       }
@@ -89,7 +90,7 @@ struct ServeEndToEndTests {
     peer.send(subscribe(asked))
     let trade = try #require(
       await peer.expect { $0.contains(#""type":"trade""#) }, "\(serve.process.stderrSoFar)")
-    #expect(trade.hasPrefix(#"TEXT {"data":[{"p":"#), "\(trade)")
+    #expect(trade.hasPrefix(#"TEXT {"data":[{"c":null,"p":"#), "\(trade)")
     #expect(trade.contains(#""s":"\#(spelled)","t":"#), "\(trade)")
     await peer.finish()
     serve.process.signal(SIGINT)

@@ -1,6 +1,7 @@
 import Emulators
 import Foundation
 import Testing
+@testable import Recording
 
 /// How the ticker stops: its reader going away, and signals.
 @Suite("ticker shutdown")

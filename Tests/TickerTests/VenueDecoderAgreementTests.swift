@@ -6,6 +6,7 @@ import Venues
 import WebSocketClient
 
 @testable import Emulators
+@testable import Recording
 
 /// The two halves agree: every message FeedServer writes as a venue (the synthetic stream of
 /// the demo, the blasts of the benchmarks, the emulators' own replies) is read by that venue's

@@ -3,6 +3,7 @@ import Testing
 import WebSocketClient
 
 @testable import Emulators
+@testable import Recording
 
 /// Each venue emulation over a real socket, with our own engine as the client (it answers pings
 /// by itself, as a well-behaved client must) or with raw frames for what a bad client does.

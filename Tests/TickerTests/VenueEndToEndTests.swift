@@ -2,6 +2,7 @@ import Emulators
 import Foundation
 import Testing
 import WebSocketClient
+@testable import Recording
 
 /// The built binary against FeedServer's emulation of each venue, as strict as the real one:
 /// exact stdout from the venue's recorded session, its error cases, subscription changes over

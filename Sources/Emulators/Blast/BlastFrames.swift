@@ -1,3 +1,4 @@
+import Venues
 import WebSocketClient
 
 /// Pre-framed one-trade Finnhub messages for load generation (~100 bytes each, as a live BTC
@@ -43,9 +44,13 @@ enum BlastFrames {
   static func message(_ i: Int) -> String {
     let cents = Int64(9_500_000 + (i * 7919) % 20_000)
     let price = SyntheticTrades.format(cents: cents)
-    let time = 1_768_655_932_976 + Int64(i)
-    return
-      #"{"data":[{"c":null,"p":\#(price),"s":"\#(symbol)","t":\#(time),"v":0.00063}],"type":"trade"}"#
+    var out: [UInt8] = []
+    FinnhubWire.appendTradeMessage(to: &out) { out in
+      FinnhubWire.appendTrade(
+        price: price.utf8, symbol: symbol, time: 1_768_655_932_976 + Int64(i), volume: "0.00063".utf8,
+        to: &out)
+    }
+    return String(decoding: out, as: UTF8.self)
   }
 }
 
@@ -54,7 +59,7 @@ extension BlastFrames {
   /// server stays a small share of the CPU next to the client it feeds).
   struct Mixed: Sendable {
     let mix: BlastMix
-    private let names: [[UInt8]]
+    private let names: [String]
     private var rng: SplitMix64
     /// Price per symbol in hundredths.
     private var cents: [Int64]
@@ -62,7 +67,7 @@ extension BlastFrames {
 
     init(_ mix: BlastMix) {
       self.mix = mix
-      names = mix.symbolNames.map { Array($0.utf8) }
+      names = mix.symbolNames
       rng = SplitMix64(seed: mix.seed)
       var generator = SplitMix64(seed: mix.seed ^ 0x5EED)
       cents = (0..<mix.symbols).map { _ in 100 + Int64(generator.next() % 10_000_000) }
@@ -114,22 +119,21 @@ extension BlastFrames {
     /// Appends one message's JSON; returns its number of trades.
     mutating func message(into out: inout [UInt8]) -> Int {
       let count = nextCount()
-      out += Array(#"{"data":["#.utf8)
-      for i in 0..<count {
-        let (symbol, next) = nextTrade()
-        if i > 0 { out.append(UInt8(ascii: ",")) }
-        out += Array(#"{"c":null,"p":"#.utf8)
-        Self.appendPrice(cents: next, to: &out)
-        out += Array(#","s":""#.utf8)
-        out += names[symbol]
-        out += Array(#"","t":"#.utf8)
-        Self.appendDecimal(time, to: &out)
-        time += 1
-        out += Array(#","v":0.0"#.utf8)
-        Self.appendDecimal(Int64(1000 + rng.next() % 9000), to: &out)
-        out.append(UInt8(ascii: "}"))
+      var price: [UInt8] = []
+      var volume: [UInt8] = []
+      FinnhubWire.appendTradeMessage(to: &out) { out in
+        for i in 0..<count {
+          let (symbol, next) = nextTrade()
+          if i > 0 { out.append(FinnhubWire.separator) }
+          price.removeAll(keepingCapacity: true)
+          Self.appendPrice(cents: next, to: &price)
+          volume.removeAll(keepingCapacity: true)
+          volume += "0.0".utf8
+          Self.appendDecimal(Int64(1000 + rng.next() % 9000), to: &volume)
+          FinnhubWire.appendTrade(price: price, symbol: names[symbol], time: time, volume: volume, to: &out)
+          time += 1
+        }
       }
-      out += Array(#"],"type":"trade"}"#.utf8)
       return count
     }
 

@@ -1,6 +1,7 @@
 extension DemoSession {
   /// The recorded Coinbase session `ticker --demo --provider coinbase` replays.
   public static let coinbase = #"""
+    {"kind":"recording","format":1,"provider":"coinbase","symbols":["BTC-USD"],"started":"2026-08-25T03:35:56.813Z","started_ms":1787628956813}
     {"dir":"S>","kind":"http","after_ms":0,"body":"HTTP/1.1 101 Switching Protocols"}
     {"dir":"C>","kind":"text","after_ms":5,"body":"{\"type\":\"subscribe\",\"product_ids\":[\"BTC-USD\"],\"channels\":[\"ticker\"]}"}
     {"dir":"S>","kind":"text","after_ms":80,"body":"{\"type\":\"subscriptions\",\"channels\":[{\"name\":\"ticker\",\"product_ids\":[\"BTC-USD\"]}]}"}

@@ -1,4 +1,5 @@
 import JSON
+import Recording
 import TickerSupport
 import Venues
 import WebSocketClient

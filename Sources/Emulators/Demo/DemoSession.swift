@@ -1,5 +1,6 @@
-import JSON
+import Recording
 import Venues
+import WebSocketClient
 
 /// The recorded sessions `ticker --demo` replays, one per venue (the same text as
 /// `Tests/Fixtures/<venue>-session.ndjson`; a test keeps them equal). Embedded so the demo needs
@@ -15,24 +16,23 @@ public enum DemoSession {
   /// as `--symbol` takes them (Binance's `BTCUSDT`, not its stream name). Other symbols get a
   /// simulated walk in the demo (`FeedServer.Options.acceptAnySymbol`).
   public static func recordedSymbols(for venue: Venue) -> [String] {
-    guard let script = try? SessionScript(ndjson: script(for: venue)) else { return [] }
+    guard let script = try? SessionScript(ndjson: script(for: venue)),
+      let provider = ProviderCatalog.provider(named: venue.rawValue)
+    else { return [] }
     var symbols: [String] = []
-    for step in script.steps where step.direction == .server && (step.kind == .text || step.kind == .binary) {
-      guard let value = try? JSONParser().parse(step.body) else { continue }
-      let traded: [String]
-      switch venue {
-      case .finnhub:
-        let trades = value["type"]?.stringValue == "trade" ? value["data"]?.arrayValue ?? [] : []
-        traded = trades.compactMap { $0["s"]?.stringValue }
-      case .upbit:
-        traded = UpbitTicker.simple(value)?["cd"]?.stringValue.map { [$0] } ?? []
-      case .binance:
-        traded = BinanceEmulator.trade(in: value)?.data["s"]?.stringValue.map { [$0] } ?? []
-      case .coinbase:
-        let product = value["type"]?.stringValue == "ticker" ? value["product_id"]?.stringValue : nil
-        traded = product.map { [$0] } ?? []
+    for step in script.steps where step.direction == .server {
+      let message: WebSocketMessage
+      switch step.kind {
+      case .text: message = .text(step.body)
+      case .binary: message = .binary(Array(step.body.utf8))
+      default: continue
       }
-      for symbol in traded where !symbols.contains(symbol) { symbols.append(symbol) }
+      let quotes: [Quote]
+      switch provider.decode(message) {
+      case .quotes(let decoded), .partial(let decoded, _): quotes = decoded
+      default: continue
+      }
+      for quote in quotes where !symbols.contains(quote.symbol) { symbols.append(quote.symbol) }
     }
     return symbols
   }

@@ -1,6 +1,7 @@
 extension DemoSession {
   /// The recorded Finnhub session `ticker --demo --provider finnhub` replays.
   public static let finnhub = #"""
+    {"kind":"recording","format":1,"provider":"finnhub","symbols":["BINANCE:BTCUSDT","AAPL"],"started":"2026-01-17T13:18:52.651Z","started_ms":1768655932651}
     {"dir":"S>","kind":"http","after_ms":0,"body":"HTTP/1.1 101 Switching Protocols"}
     {"dir":"C>","kind":"text","after_ms":5,"body":"{\"type\":\"subscribe\",\"symbol\":\"BINANCE:BTCUSDT\"}"}
     {"dir":"S>","kind":"text","after_ms":320,"body":"{\"data\":[{\"c\":null,\"p\":95372.09,\"s\":\"BINANCE:BTCUSDT\",\"t\":1768655932976,\"v\":0.00063},{\"c\":null,\"p\":95372.1,\"s\":\"BINANCE:BTCUSDT\",\"t\":1768655933296,\"v\":0.00058}],\"type\":\"trade\"}"}

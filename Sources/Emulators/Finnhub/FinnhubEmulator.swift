@@ -1,4 +1,5 @@
 import JSON
+import Recording
 import Venues
 import WebSocketClient
 import WebSocketServer
@@ -109,13 +110,16 @@ struct FinnhubEmulator: VenueEmulator {
 
   /// One trade message carrying `trades`.
   static func message(_ trades: [SyntheticTrade]) -> String {
-    let entries = trades.map { trade in
-      let price = SyntheticTrades.format(cents: trade.cents)
-      let volume = SyntheticTrades.format(volume: trade.volume, places: 5)
-      let symbol = JSONEscaping.quoted(trade.symbol)
-      return #"{"c":null,"p":\#(price),"s":\#(symbol),"t":\#(trade.time),"v":\#(volume)}"#
+    var out: [UInt8] = []
+    FinnhubWire.appendTradeMessage(to: &out) { out in
+      for (index, trade) in trades.enumerated() {
+        if index > 0 { out.append(FinnhubWire.separator) }
+        FinnhubWire.appendTrade(
+          price: SyntheticTrades.format(cents: trade.cents).utf8, symbol: trade.symbol, time: trade.time,
+          volume: SyntheticTrades.format(volume: trade.volume, places: 5).utf8, to: &out)
+      }
     }
-    return #"{"data":[\#(entries.joined(separator: ","))],"type":"trade"}"#
+    return String(decoding: out, as: UTF8.self)
   }
 
   // MARK: VenueEmulator

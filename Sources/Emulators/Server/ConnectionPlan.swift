@@ -1,3 +1,4 @@
+import Recording
 import WebSocketClient
 
 /// What one connection to a `FeedServer` gets: the nth connection uses the nth plan of

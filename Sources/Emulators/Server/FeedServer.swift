@@ -1,4 +1,5 @@
 import Dispatch
+import Recording
 import Synchronization
 import WebSocketClient
 import WebSocketServer

@@ -1,4 +1,5 @@
 import Dispatch
+import Recording
 import TickerSupport
 import WebSocketClient
 import WebSocketServer

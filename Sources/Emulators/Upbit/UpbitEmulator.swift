@@ -1,4 +1,5 @@
 import JSON
+import Recording
 import Venues
 import WebSocketClient
 import WebSocketServer

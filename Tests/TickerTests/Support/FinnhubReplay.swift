@@ -1,4 +1,5 @@
 import Emulators
+@testable import Recording
 
 /// FeedServer replaying the recorded Finnhub session (`Tests/Fixtures/finnhub-session.ndjson`)
 /// as fast as it can, started: once `awaitSubscriptions` symbols are subscribed, then `ending`.

@@ -2,6 +2,7 @@ import Emulators
 import Foundation
 import TestSupport
 import Testing
+@testable import Recording
 
 /// A `ticker serve` under test: the running process and the address it printed on stdout.
 struct ServeRun {

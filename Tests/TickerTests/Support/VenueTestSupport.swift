@@ -10,6 +10,7 @@ import Venues
 import WebSocketClient
 
 @testable import JSON
+@testable import Recording
 @testable import TickerSupport
 @testable import WebSocketServer
 

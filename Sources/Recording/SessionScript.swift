@@ -2,9 +2,10 @@ import JSON
 import Venues
 import WebSocketClient
 
-/// A recorded WebSocket session: one JSON object per line,
-/// `{"dir":"S>"|"C>","kind":"http"|"text"|"binary"|"ping"|"close","after_ms":N,"body":"…"}`.
-/// `S>` is server to client, `C>` client to server; `after_ms` is the delay since the previous line.
+/// A recorded WebSocket session as a server plays it: the `S>` (server to client) and `C>`
+/// (client to server) lines of a recording (`RecordingLine`: the one format, which `--record`
+/// writes and `--replay` reads), `{"dir":"S>"|"C>","kind":"http"|"text"|"binary"|"ping"|"close",
+/// "after_ms":N,"body":"…"}`, `after_ms` the delay since the previous line.
 public struct SessionScript: Sendable, Equatable {
   public enum Direction: String, Sendable, Codable { case server = "S>", client = "C>" }
   /// `raw` (our extension, for fault injection): the body is hex bytes sent as they are,
@@ -38,43 +39,40 @@ public struct SessionScript: Sendable, Equatable {
 
   public init(steps: [Step]) { self.steps = steps }
 
-  /// Parses newline-delimited JSON; blank lines are skipped.
+  /// Reads a script or a recording (one format: `RecordingReader`'s): every `S>` and `C>` line in
+  /// order, each `after_ms` after the one before. A header (`--replay` needs one; a server does
+  /// not) and the recorder's `--` lines say nothing to a server and are passed over. Blank lines
+  /// are skipped.
   public init(ndjson text: String) throws(ParseError) {
+    var reader = RecordingReader(requiresHeader: false)
     var steps: [Step] = []
-    let parser = JSONParser()
-    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      let trimmed = line.drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" })
-      if trimmed.isEmpty { continue }
-      let value: JSONValue
+    var previous: Int64 = 0
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      let read: RecordingLine?
       do {
-        value = try parser.parse(String(trimmed))
+        read = try reader.read(Array(line.utf8))
       } catch {
-        throw .invalidLine(index + 1, "not a session step: \(error)")
+        throw .invalidLine(reader.lineNumber, "\(error)")
       }
-      let step = try Self.step(from: value, line: index + 1)
-      guard step.afterMilliseconds >= 0 else { throw .invalidLine(index + 1, "negative after_ms") }
-      steps.append(step)
+      guard case .step(let step) = read else { continue }
+      let after = Int((step.at - previous) / 1_000_000)
+      switch step.what {
+      case .message(.text(let body)):
+        steps.append(Step(direction: .server, kind: .text, afterMilliseconds: after, body: body))
+      case .message(.binary(let bytes)):
+        // Every venue's binary frames are UTF-8 JSON (Upbit); the emulator sends text's bytes.
+        steps.append(
+          Step(
+            direction: .server, kind: .binary, afterMilliseconds: after,
+            body: String(decoding: bytes, as: UTF8.self)))
+      case .exchanged(let direction, let kind, let body):
+        steps.append(Step(direction: direction, kind: kind, afterMilliseconds: after, body: body))
+      default:
+        continue
+      }
+      previous = step.at
     }
     self.steps = steps
-  }
-
-  /// One line's object: `dir`, `kind`, `after_ms` (an integer) and `body`, all required;
-  /// other members are ignored.
-  static func step(from value: JSONValue, line: Int) throws(ParseError) -> Step {
-    guard case .object = value else { throw .invalidLine(line, "not a session step: not an object") }
-    guard let dir = value["dir"]?.stringValue, let direction = Direction(rawValue: dir) else {
-      throw .invalidLine(line, "not a session step: \"dir\" must be \"S>\" or \"C>\"")
-    }
-    guard let kindText = value["kind"]?.stringValue, let kind = Kind(rawValue: kindText) else {
-      throw .invalidLine(line, "not a session step: unknown or missing \"kind\"")
-    }
-    guard let afterText = value["after_ms"]?.numberText, let after = Int(afterText) else {
-      throw .invalidLine(line, "not a session step: \"after_ms\" must be an integer")
-    }
-    guard let body = value["body"]?.stringValue else {
-      throw .invalidLine(line, "not a session step: \"body\" must be a string")
-    }
-    return Step(direction: direction, kind: kind, afterMilliseconds: after, body: body)
   }
 
   /// The HTTP status the script's server answers the upgrade with (101 unless an `http` step
@@ -90,7 +88,7 @@ public struct SessionScript: Sendable, Equatable {
   }
 
   /// A `close` step's body (`"1000"` or `"1000 reason"`) as a status; 1000 when unreadable.
-  static func closeStatus(_ body: String) -> CloseStatus {
+  package static func closeStatus(_ body: String) -> CloseStatus {
     let parts = body.split(separator: " ", maxSplits: 1)
     let code = parts.first.flatMap { UInt16($0) } ?? 1000
     return CloseStatus(code: CloseCode(code), reason: parts.count > 1 ? String(parts[1]) : "")
