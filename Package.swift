@@ -1,21 +1,26 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Module split (see README "Design"):
-//   WebSocketClient   engine protocol + native RFC 6455 engine (permessage-deflate through zlib, in
-//                     CZlibShim); FoundationEssentials + Dispatch only
-//   URLSessionEngine  URLSessionWebSocketTask engine; the only module that links FoundationNetworking.
+// One module per concern (docs/design.md has the table and the dependency order):
+//   TickerSupport     channels, threads and executors, the descriptor writer, Base64, dates, text escaping
+//   JSON              the exact-number JSON parser and the byte scanner of the decoders' fast paths
+//   WebSocketClient   transport (TCP, TLS through COpenSSLShim), framing, permessage-deflate (zlib
+//                     through CZlibShim), the engine protocol and the native RFC 6455 engine, sessions
+//   WebSocketServer   the server role: listener, upgrade, frame reader and writer
+//   URLSessionEngine  the URLSessionWebSocketTask engine; the only module that links FoundationNetworking.
 //                     On Linux the ticker does not link it: it is the plugin libTickerURLSession.so,
 //                     loaded with dlopen only when the URLSession engine is wanted (C ABI in
 //                     TickerPluginABI; the ticker side is EnginePlugin), so the native path never
 //                     maps Foundation, FoundationNetworking or ICU. macOS links it directly.
-//   PriceFeed         providers, exact-price JSON decoding, debounce/dedupe pipeline, output, config
-//   FeedCore          the runtime: subscriptions, the feed machine and its shell, the quote bus and
-//                     outputs, control lines, reports
-//   NATSPublisher     `--publish`: the NATS client protocol spoken directly (pure parser and
-//                     commands, subject escaping, a drop-oldest buffer, a reconnecting publisher)
-//   FeedServer        a small real WebSocket server that replays recorded sessions (demo, tests)
-//   ticker            the command-line tool
+//   Venues            Provider, Quote, Price; a folder per venue: decoding, encoding, limits
+//   FeedRuntime       the feed: machine, shell, quote bus, subscriptions, debounce, alerts, control
+//   Outputs           formatters, the board, stdout, diagnostics
+//   Recording         the one recording format: recorder, reader, replay, server scripts
+//   Gateway           `ticker serve`
+//   NATS              `--publish`: the NATS client protocol spoken directly
+//   Emulators         FeedServer and the venue emulators, the demo sessions, benchmark load
+//   CLI               settings declared once, config, help, completions, exit codes
+//   ticker            main and one small type per command
 //   feedserve         FeedServer as a command, for benchmarks and manual tests
 //   TestSupport       (tests only, in Tests/TestSupport) children started with posix_spawn (Foundation's
 //                     Process.run() crashes test runs on Linux) and the one bootstrap that installs
