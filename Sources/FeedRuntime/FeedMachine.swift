@@ -109,8 +109,8 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
   /// shell must handle itself: a `.post`, `.ended`, or a message of `LargeMessage.threshold` bytes
   /// or more (see `large(_:at:)`). Returns the actions and the index of that event, if any.
   // Specialized for the ticker's clock: the callers (the shell, generic over its clock) run
-  // unspecialized, and without this every message paid generic metadata lookups here (about
-  // 300 instructions per message in HotPath). The generic entry checks the type and jumps here.
+  // unspecialized, and without this every message pays generic metadata lookups here. The
+  // generic entry checks the type and jumps here.
   @_specialize(exported:true,where Instant == ContinuousClock.Instant)
   public mutating func handle(_ events: [SessionEvent], from start: Int = 0, at now: Instant) -> (
     actions: [FeedAction], stoppedAt: Int?
@@ -308,7 +308,7 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
     let start = quotes.count
     var allInTable = false
     // The event bound where it is returned: no optional event is kept to destroy afterwards
-    // (nil, the usual answer, still went through a generic destroy: about 70 instructions).
+    // (nil, the usual answer, would still go through a generic destroy).
     var evented = false
     if let event = provider.decode(
       message, appendingQuotesTo: &quotes, symbols: filter.table, allInTable: &allInTable)

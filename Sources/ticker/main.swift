@@ -27,14 +27,11 @@ if StandardStreams.reopenClosed().contains(1) {
   exit(ExitCode.ioError.rawValue)
 }
 #if canImport(CMallocShim)
-  // glibc gives threads their own malloc arenas (up to 8 per core), and each new connection's
-  // reader is a new thread: under sustained load every arena keeps its own high-water mark and
-  // RSS creeps up across reconnects (soak: +1.8–3.0 MB per million messages). One arena keeps
-  // it flat (+0.1–0.4 MB) at the same throughput.
-  // Blocks of 128 KiB and more (a large message, a chunk of its quotes) always get their own
-  // mapping, returned to the system when freed. glibc would otherwise raise that threshold to
-  // the size of each such block freed, then serve the next ones from the heap, whose freed
-  // space stays resident: 100 messages of 760 KB peaked 4.6 MB higher that way.
+  // glibc gives threads their own malloc arenas, and each new connection's reader is a new
+  // thread: every arena would keep its own high-water mark and RSS creep up across reconnects.
+  // One arena keeps it flat at the same throughput. Blocks of 128 KiB and more (a large message,
+  // a chunk of its quotes) always get their own mapping, returned when freed, instead of glibc
+  // raising the threshold and keeping their freed space resident in the heap.
   _ = ticker_malloc_defaults()
 #endif
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -45,7 +42,7 @@ Task.detached {
 }
 // dispatchMain() ends the main thread with pthread_exit, which unwinds its stack. In a static
 // executable the unwinder then reads and sorts every frame description the binary has (libgcc's
-// registered .eh_frame: 1.6 MB of pages, and a heap array): 1.5 MB of peak RSS for nothing. The
+// registered .eh_frame, all of its pages, and a heap array): peak RSS for nothing. The
 // static build does not use the main queue (no URLSession plugin there), so its main thread
 // just waits; the command's task ends the process with exit().
 if URLSessionPlugin.isStaticExecutable {

@@ -2,9 +2,8 @@ import Venues
 
 /// `PriceStage`'s state and work on concrete types: instants are offsets (`Duration`) from the
 /// stage's first instant. Generic code across a module boundary runs unspecialized, paying a
-/// metadata lookup and out-of-line value-witness copies for every use of a generic type; with
-/// 1,000 symbols that was about 2,500 instructions per message (HotPath). Only `PriceStage`'s
-/// thin wrapper is generic over the caller's clock.
+/// metadata lookup and out-of-line value-witness copies for every use of a generic type. Only
+/// `PriceStage`'s thin wrapper is generic over the caller's clock.
 struct PriceStageCore: Sendable {
   let mode: PriceStageMode
   /// Each symbol's index into `states` (the order symbols were first seen).
@@ -60,8 +59,8 @@ struct PriceStageCore: Sendable {
     var out = tick(at: now)
     var rescan = false
     // In order, each moved out of the array (reversed: moving elements copies no text). Reversed
-    // through a buffer pointer, whose swaps move elements; `Array.reverse()` copied one quote
-    // and destroyed one per element (about 200 instructions a quote with 1,000 symbols).
+    // through a buffer pointer, whose swaps move elements; `Array.reverse()` copies one quote
+    // and destroys one per element.
     quotes.withUnsafeMutableBufferPointer { $0.reverse() }
     while let quote = quotes.popLast() {
       let index = stateIndex(for: quote.symbol)

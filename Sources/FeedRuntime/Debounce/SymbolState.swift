@@ -11,8 +11,8 @@ struct SymbolState: Sendable {
   /// The trade time of the quote waiting for its debounce deadline (`held`); nil when none is.
   private var pendingTime: Int64?
   /// The quote waiting, while `pendingTime` is set; otherwise `placeholder`. Not an optional:
-  /// replacing the quote in a `Quote?` went through the runtime's generic optional and tuple
-  /// copies and destroys (about 500 instructions a quote with 1,000 symbols in HotPath).
+  /// replacing the quote in a `Quote?` goes through the runtime's generic optional and tuple
+  /// copies and destroys.
   private var held = Self.placeholder
   var firstPendingAt: Duration?
   var lastArrivalAt: Duration?
@@ -33,9 +33,8 @@ struct SymbolState: Sendable {
 
   /// Debounce, in one access to the state: unless `quote` is stale, `hold` it and return the
   /// deadline then; nil (nothing changed) when it is stale. Through an array element this
-  /// changes the state in place, where `isStale`, `hold` and `deadline` one after another
-  /// copied the whole state, pending quote and all (about 900 instructions a quote with 1,000
-  /// symbols in HotPath).
+  /// changes the state in place, where `isStale`, `hold` and `deadline` one after another would
+  /// copy the whole state, pending quote and all.
   mutating func hold(
     ifFresh quote: consuming Quote, at now: Duration, interval: Duration, maxWait: Duration
   ) -> Duration? {

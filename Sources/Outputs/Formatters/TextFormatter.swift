@@ -62,7 +62,7 @@ public struct TextFormatter: QuoteFormatter {
 
   /// A line for each quote, in order: `append(_:to:)` for each, but the usual line is written
   /// from the quote's fields where they lie in the array. A quote passed on its own is copied
-  /// for the call (a retain and a release of each of its texts, about 130 instructions).
+  /// for the call (a retain and a release of each of its texts).
   public mutating func append(contentsOf quotes: ArraySlice<Quote>, to buffer: inout [UInt8]) {
     for index in quotes.indices {
       if !useColor,

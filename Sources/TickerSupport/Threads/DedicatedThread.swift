@@ -14,7 +14,7 @@ import Dispatch
 public enum DedicatedThread {
   /// The stack each thread reserves unless told otherwise: address space, not memory (only the
   /// pages a thread touches become resident). Room for the resolver's NSS modules, OpenSSL's
-  /// handshake and a debug build's larger frames (512 KiB before).
+  /// handshake and a debug build's larger frames.
   public static let defaultStackBytes = 2 << 20
 
   /// Runs `body` on a new detached thread with `stackBytes` of stack. Falls back to running it

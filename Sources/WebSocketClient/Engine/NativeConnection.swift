@@ -4,7 +4,7 @@ import TickerSupport
 
 /// One open RFC 6455 connection over a `ByteStream`.
 ///
-/// A reader (a blocking loop on its own dispatch queue) parses frames, answers pings, resolves
+/// A reader (a blocking loop on a thread of its own, `DedicatedThread`) parses frames, answers pings, resolves
 /// ping waiters on pongs and yields data messages in order into `messages`. Writes go through one
 /// serial queue; a client masks every frame with a fresh key. Usable in the server role too
 /// (FeedServer): frames are then sent unmasked and client frames must be masked.
