@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses in Fuzz/Harnesses and runs each for a bounded time.
 #
-#   Fuzz/run.sh [seconds-per-target]      (default 60; CI=true also uses 60)
+#   Fuzz/run.sh [seconds-per-target]      (default 60), one target after another
+#   Fuzz/run.sh --budget SECONDS          the targets share SECONDS of wall time, as many at once as
+#                                         there are cores (CI: one budget for all of them)
 #   FUZZ_TARGETS="frames handshake" Fuzz/run.sh 10     run a subset
 #   FUZZ_BUILD_ONLY=1 Fuzz/run.sh                      build, do not run
 #
@@ -22,8 +24,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-seconds=${1:-60}
 targets=${FUZZ_TARGETS:-frames handshake finnhub upbit binance coinbase config text inflate}
+jobs=1
+if [[ ${1:-} == --budget ]]; then
+  # Each target gets an equal share of the budget times the cores running targets at once.
+  jobs=$(nproc)
+  count=$(wc -w <<<"$targets")
+  seconds=$(( ${2:?--budget needs seconds} * jobs / count ))
+  (( seconds >= 1 )) || seconds=1
+else
+  seconds=${1:-60}
+fi
 build=Fuzz/.build
 modules=$build/modules
 flags=(-sanitize=fuzzer,address -parse-as-library -O -wmo -gline-tables-only -swift-version 6 -package-name ticker)
@@ -92,14 +103,14 @@ if [[ ${FUZZ_BUILD_ONLY:-} == 1 ]]; then exit 0; fi
 # Swift's in-process backtracer trips ASan; let libFuzzer/ASan print the stack instead.
 export SWIFT_BACKTRACE=enable=no
 
-failed=()
-for t in $targets; do
-  out=Fuzz/out/$t
+# One target's run; its summary on stdout, a finding on stderr, its status as the exit status.
+run_target() {
+  local t=$1 out=Fuzz/out/$1 status
   rm -rf "$out/artifacts"  # findings of an earlier run were reported then
   mkdir -p "$out/corpus" "$out/artifacts"
   cp -R Fuzz/corpus/"$t"/. "$out/corpus/"
   echo "fuzz: running fuzz-$t for ${seconds}s ($(ls "$out/corpus" | wc -l) inputs in the corpus)"
-  dict=()
+  local dict=()
   [[ -f Fuzz/dicts/$t.dict ]] && dict=(-dict="Fuzz/dicts/$t.dict")
   set +e
   "$build/fuzz-$t" "${dict[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
@@ -109,12 +120,28 @@ for t in $targets; do
   grep -E '^#[0-9]+[[:space:]]+DONE|^stat::number_of_executed_units|^stat::average_exec_per_sec|^stat::peak_rss_mb' \
     "$out/log" | sed "s/^/fuzz-$t: /" || true
   if ((status != 0)); then
-    failed+=("$t")
     echo "fuzz-$t FAILED (exit $status); last lines of $out/log:" >&2
     tail -n 40 "$out/log" >&2
     for a in "$out"/artifacts/*; do [[ -e $a ]] && echo "fuzz-$t reproducer: $a" >&2; done
   fi
+  return "$status"
+}
+
+failed=()
+pids=()
+names=()
+for t in $targets; do
+  run_target "$t" &
+  pids+=($!)
+  names+=("$t")
+  # At most `jobs` at once: wait for the oldest before starting another.
+  if ((${#pids[@]} >= jobs)); then
+    wait "${pids[0]}" || failed+=("${names[0]}")
+    pids=("${pids[@]:1}")
+    names=("${names[@]:1}")
+  fi
 done
+for i in "${!pids[@]}"; do wait "${pids[$i]}" || failed+=("${names[$i]}"); done
 
 if ((${#failed[@]} > 0)); then
   echo "fuzz: failures in: ${failed[*]}" >&2
