@@ -164,7 +164,8 @@ struct VenueDemoTests {
     let failed = connection.failed
     #expect(!failed)
     #expect(messages.count == 2500)
-    #expect(messages.last == .text(BlastFrames.binanceMessage(499)))  // 1000, 1000, then 500 of the batch
+    // 1000, 1000, then 500 of the batch.
+    #expect(messages.last == .text(BlastFrames.message(499, venue: .binance)))
     #expect(server.record.blasted == 2500)
   }
 }

@@ -1,4 +1,5 @@
 import Outputs
+import Venues
 
 /// Every setting of the ticker, each declared once. The argument parser, the environment and
 /// config-file readers, `--help`, the option table in docs/options.md, `config.example.json` and the shell
@@ -12,7 +13,7 @@ public enum Settings {
   static let feed: [Setting] = [
     .value(
       \.provider, key: "provider", flags: ["--provider"], environment: "TICKER_PROVIDER", group: .feed,
-      valueName: "NAME", help: "the venue: finnhub (needs FINNHUB_TOKEN), upbit, binance or coinbase",
+      valueName: "NAME", help: "the venue: " + providerList,
       parser: ValueParsers.provider
     ).scoped(sources: [.venue]),
     .value(
@@ -237,6 +238,14 @@ public enum Settings {
       help: "the Finnhub API key (never printed; there is no --token flag)", parser: ValueParsers.token.orNil,
       defaultText: "none", listed: false),
   ]
+
+  /// The venues for help: `finnhub (needs FINNHUB_TOKEN), upbit, binance or coinbase`.
+  static var providerList: String {
+    let names = ProviderCatalog.all.map { provider in
+      provider.name + (provider.requiresToken ? " (needs \(provider.tokenVariable ?? "a token"))" : "")
+    }
+    return names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
+  }
 
   /// The setting a flag names (`--max-wait`, `-s`), if any.
   public static func setting(forFlag flag: String) -> Setting? {

@@ -38,12 +38,5 @@ public enum DemoSession {
   }
 
   /// The recorded session of `venue`, as NDJSON text.
-  public static func script(for venue: Venue) -> String {
-    switch venue {
-    case .finnhub: finnhub
-    case .upbit: upbit
-    case .binance: binance
-    case .coinbase: coinbase
-    }
-  }
+  public static func script(for venue: Venue) -> String { venue.emulated.demoSession }
 }

@@ -4,19 +4,16 @@ extension FeedServer {
   public struct Options: Sendable {
     /// How the server behaves towards each client: as one venue does, or as a plain replay.
     public enum Emulation: Sendable, Equatable {
-      /// Subscribe/unsubscribe per symbol, `Invalid symbol` errors, trades filtered per symbol.
-      case finnhub
-      /// Upbit: one-array requests that replace the whole subscription, binary frames,
-      /// `PING`/`{"status":"UP"}`, error then close; see `UpbitEmulator`.
-      case upbit
-      /// Binance: `/ws` and `/stream` endpoints, `SUBSCRIBE`/`UNSUBSCRIBE` acknowledged by id,
-      /// server pings with a pong deadline, 5 messages a second; see `BinanceEmulator`.
-      case binance
-      /// Coinbase Exchange: a subscribe within 5 s, `subscriptions` replies, errors;
-      /// see `CoinbaseEmulator`.
-      case coinbase
+      /// As the venue does (its emulator, `Venue.emulated`): its subscribe requests and errors,
+      /// its wire format, its keepalive and limits.
+      case venue(Venue)
       /// Send the script's server messages as they are, ignoring what the client says.
       case verbatim
+
+      public static var finnhub: Emulation { .venue(.finnhub) }
+      public static var upbit: Emulation { .venue(.upbit) }
+      public static var binance: Emulation { .venue(.binance) }
+      public static var coinbase: Emulation { .venue(.coinbase) }
 
       /// The emulation of the provider named `name` as the ticker's `--provider` spells it
       /// (`finnhub`, `upbit`, `binance`, `coinbase`); nil for any other name.
@@ -26,13 +23,7 @@ extension FeedServer {
       }
 
       /// The request target the venue serves its feed on (`FeedServer.url` uses it).
-      public var path: String {
-        switch self {
-        case .upbit: "/websocket/v1"
-        case .binance: "/stream"
-        case .finnhub, .coinbase, .verbatim: "/"
-        }
-      }
+      public var path: String { venue?.emulated.path ?? "/" }
     }
     public typealias Ending = ConnectionPlan.Ending
 

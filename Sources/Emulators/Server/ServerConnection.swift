@@ -44,20 +44,9 @@ final class ServerConnection: Sendable {
     _ emulation: FeedServer.Options.Emulation, script: SessionScript, rules: VenueRules,
     ending: ConnectionPlan.Ending, acceptAnySymbol: Bool = false
   ) -> any VenueEmulator {
-    switch emulation {
-    case .finnhub:
-      let blastSymbols: [String] =
-        switch ending {
-        case .blast: [BlastFrames.symbol]
-        case .mixedBlast(_, let mix, _): mix.symbolNames
-        default: []
-        }
-      return FinnhubEmulator(script: script, extraSymbols: blastSymbols, acceptAnySymbol: acceptAnySymbol)
-    case .upbit: return UpbitEmulator(script: script, rules: rules)
-    case .binance: return BinanceEmulator(script: script, rules: rules)
-    case .coinbase: return CoinbaseEmulator(script: script, rules: rules, acceptAnySymbol: acceptAnySymbol)
-    case .verbatim: return VerbatimEmulator()
-    }
+    guard let venue = emulation.venue else { return VerbatimEmulator() }
+    return venue.emulated.emulator(
+      script: script, rules: rules, ending: ending, acceptAnySymbol: acceptAnySymbol)
   }
 
   /// Drops the connection at once (no close frame): `FeedServer.stop()`.

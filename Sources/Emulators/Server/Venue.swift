@@ -7,27 +7,25 @@ public enum Venue: String, Sendable, Equatable, CaseIterable {
   public init?(provider name: String) {
     self.init(rawValue: name.lowercased())
   }
+
+  /// What the emulator knows of the venue (its folder's `EmulatedVenue`).
+  var emulated: any EmulatedVenue.Type {
+    switch self {
+    case .finnhub: FinnhubVenue.self
+    case .upbit: UpbitVenue.self
+    case .binance: BinanceVenue.self
+    case .coinbase: CoinbaseVenue.self
+    }
+  }
 }
 
 extension FeedServer.Options.Emulation {
   /// The emulation of `venue`.
-  public init(_ venue: Venue) {
-    switch venue {
-    case .finnhub: self = .finnhub
-    case .upbit: self = .upbit
-    case .binance: self = .binance
-    case .coinbase: self = .coinbase
-    }
-  }
+  public init(_ venue: Venue) { self = .venue(venue) }
 
   /// The venue emulated; nil for `.verbatim`.
   public var venue: Venue? {
-    switch self {
-    case .finnhub: .finnhub
-    case .upbit: .upbit
-    case .binance: .binance
-    case .coinbase: .coinbase
-    case .verbatim: nil
-    }
+    if case .venue(let venue) = self { return venue }
+    return nil
   }
 }

@@ -1,15 +1,12 @@
-/// The providers the ticker knows, by configuration name.
+/// The venues the ticker knows, one line each: adding a venue is its folder and its line here.
 public enum ProviderCatalog {
-  /// Every valid value of the `provider` setting.
-  public static let names: [String] = ["finnhub", "upbit", "binance", "coinbase"]
+  /// Every venue, in the order help lists them.
+  public static let all: [any Provider] = [
+    FinnhubProvider(), UpbitProvider(), BinanceProvider(), CoinbaseProvider(),
+  ]
 
-  public static func provider(named name: String) -> (any Provider)? {
-    switch name {
-    case "finnhub": FinnhubProvider()
-    case "upbit": UpbitProvider()
-    case "binance": BinanceProvider()
-    case "coinbase": CoinbaseProvider()
-    default: nil
-    }
-  }
+  /// Every valid value of the `provider` setting.
+  public static var names: [String] { all.map(\.name) }
+
+  public static func provider(named name: String) -> (any Provider)? { all.first { $0.name == name } }
 }
