@@ -22,6 +22,8 @@ struct TestVenue: Provider {
   var displayName: String { "Test" }
   var defaultURL: WebSocketURL { WebSocketURL(isSecure: false, host: "127.0.0.1", port: 9, target: "/") }
   var exampleSymbol: String { "A" }
+  func market(of symbol: String) -> Market? { Market.splitting(symbol, at: "-") }
+  func mainMarket(for asset: String) -> String? { asset + "-USD" }
   var subscriptionStyle: SubscriptionStyle { style }
 
   /// Upper case; no spaces.

@@ -24,6 +24,10 @@ public struct BinanceProvider: Provider {
   }
 
   public var exampleSymbol: String { "BTCUSDT" }
+  /// Run together, the quote currency last: `BTCUSDT` is BTC in USDT.
+  public func market(of symbol: String) -> Market? { Market.splittingRunTogether(symbol) }
+  /// Against USDT, Binance's deepest quote currency.
+  public func mainMarket(for asset: String) -> String? { asset.uppercased() + "USDT" }
 
   /// Binance answers 451 at the handshake to addresses in places it does not serve.
   public func handshakeAdvice(status: Int) -> String? {

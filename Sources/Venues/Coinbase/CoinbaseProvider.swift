@@ -23,6 +23,10 @@ public struct CoinbaseProvider: Provider {
   }
 
   public var exampleSymbol: String { "BTC-USD" }
+  /// `BASE-QUOTE`: `BTC-USD` is BTC in US dollars.
+  public func market(of symbol: String) -> Market? { Market.splitting(symbol, at: "-") }
+  /// Against the US dollar.
+  public func mainMarket(for asset: String) -> String? { asset.uppercased() + "-USD" }
 
   // MARK: Symbols
 

@@ -35,6 +35,13 @@ public protocol Provider: Sendable {
   func serverSymbol(for symbol: String) -> String
   /// One example symbol for messages and help (`BINANCE:BTCUSDT`, `KRW-BTC`).
   var exampleSymbol: String { get }
+  /// What the canonical `symbol` trades, and in which currency (Binance's run-together `BTCUSDT`
+  /// is BTC in USDT; Upbit's `KRW-BTC` BTC in KRW); nil when its notation does not say (a
+  /// Finnhub stock).
+  func market(of symbol: String) -> Market?
+  /// The venue's main market for `asset` (`BTC` → `BTCUSDT` on Binance, `KRW-BTC` on Upbit), as
+  /// a canonical symbol; nil when the venue has none.
+  func mainMarket(for asset: String) -> String?
 
   // MARK: Subscriptions
 

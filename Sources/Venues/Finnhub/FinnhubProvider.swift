@@ -19,6 +19,17 @@ public struct FinnhubProvider: Provider {
   public var tokenVariable: String? { "FINNHUB_TOKEN" }
   public var requiresToken: Bool { true }
   public var exampleSymbol: String { "BINANCE:BTCUSDT" }
+  /// Crypto symbols name an exchange and its symbol: `BINANCE:BTCUSDT` (run together, as on
+  /// Binance), `COINBASE:BTC-USD`, `KRAKEN:XBTUSD`-style pairs are read as run together too;
+  /// a stock (`AAPL`) says no currency.
+  public func market(of symbol: String) -> Market? {
+    guard let colon = symbol.firstIndex(of: ":") else { return nil }
+    let pair = String(symbol[symbol.index(after: colon)...])
+    return Market.splitting(pair, at: "-") ?? Market.splitting(pair, at: "/")
+      ?? Market.splittingRunTogether(pair)
+  }
+  /// Binance's market through Finnhub (Finnhub's crypto trades come from the exchanges).
+  public func mainMarket(for asset: String) -> String? { "BINANCE:" + asset.uppercased() + "USDT" }
 
   /// Sets the `token` query item (replacing one already in `base`); `base` unchanged without one.
   public func endpoint(base: WebSocketURL, token: String?) -> WebSocketURL {

@@ -23,6 +23,10 @@ public struct UpbitProvider: Provider {
   }
 
   public var exampleSymbol: String { "KRW-BTC" }
+  /// `QUOTE-BASE`, the market first: `KRW-BTC` is BTC in won, `USDT-BTC` BTC in USDT.
+  public func market(of symbol: String) -> Market? { Market.splitting(symbol, at: "-", quoteFirst: true) }
+  /// Against the won, Upbit's main market.
+  public func mainMarket(for asset: String) -> String? { "KRW-" + asset.uppercased() }
 
   /// No header: in particular never `Origin` (Upbit limits requests that carry one to 1 per 10 s).
   public var handshakeHeaders: [HTTPHead.Field] { [] }
