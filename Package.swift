@@ -94,30 +94,75 @@ let package = Package(
         .target(name: "CMallocShim", condition: .when(platforms: [.linux])),
       ]
     ),
-    .target(name: "TestSupport", dependencies: ["TickerSupport"], path: "Tests/TestSupport"),
+    // Tests: one target per module, the process tests of the built binary in EndToEndTests.
+    .target(
+      name: "TestSupport",
+      dependencies: [
+        "TickerSupport", "JSON", "WebSocketClient", "WebSocketServer", "Venues", "Recording", "Emulators",
+      ],
+      path: "Tests/TestSupport"),
     .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
+    .testTarget(name: "TickerSupportTests", dependencies: ["TickerSupport", "TestSupport"]),
+    .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(
       name: "WebSocketClientTests",
       dependencies: ["TickerSupport", "WebSocketClient", "WebSocketServer", "Emulators", "TestSupport"]),
     .testTarget(
-      name: "PriceFeedTests",
+      name: "WebSocketServerTests",
+      dependencies: ["TickerSupport", "WebSocketClient", "WebSocketServer", "TestSupport"]),
+    .testTarget(
+      name: "VenuesTests",
+      dependencies: ["TickerSupport", "JSON", "WebSocketClient", "Venues", "TestSupport"]),
+    .testTarget(
+      name: "FeedRuntimeTests",
       dependencies: [
-        "TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime", "Outputs", "Recording", "CLI",
+        "TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime", "Outputs", "Recording",
+        "Emulators",
+        "TestSupport",
+      ]),
+    .testTarget(
+      name: "OutputsTests",
+      dependencies: [
+        "TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime", "Outputs", "TestSupport",
+      ]),
+    .testTarget(
+      name: "RecordingTests",
+      dependencies: [
+        "TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime", "Recording", "TestSupport",
+      ]),
+    .testTarget(
+      name: "GatewayTests",
+      dependencies: [
+        "TickerSupport", "JSON", "WebSocketClient", "WebSocketServer", "Venues", "FeedRuntime", "Gateway",
+        "TestSupport",
       ]),
     .testTarget(
       name: "NATSTests",
-      dependencies: ["TickerSupport", "NATS", "Venues", "FeedRuntime", "Outputs", "Emulators"]),
-    .testTarget(
-      name: "FeedCoreTests",
       dependencies: [
-        "TickerSupport", "JSON", "WebSocketClient", "WebSocketServer", "Venues", "FeedRuntime", "Outputs",
-        "Recording", "Gateway", "Emulators",
+        "TickerSupport", "JSON", "Venues", "FeedRuntime", "Outputs", "NATS", "Emulators", "TestSupport",
       ]),
     .testTarget(
-      name: "TickerTests",
+      name: "EmulatorsTests",
       dependencies: [
-        "TickerSupport", "JSON", "WebSocketClient", "URLSessionEngine", "Venues", "FeedRuntime", "Outputs",
-        "Recording", "Gateway", "NATS", "CLI", "Emulators", "EnginePlugin", "TestSupport", "WebSocketServer",
+        "TickerSupport", "JSON", "WebSocketClient", "WebSocketServer", "Venues", "FeedRuntime", "Recording",
+        "Emulators", "TestSupport",
+      ]),
+    .testTarget(
+      name: "CLITests",
+      dependencies: [
+        "TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime", "Outputs", "Recording", "NATS",
+        "CLI",
+        "TestSupport",
+      ]),
+    .testTarget(
+      name: "EnginePluginTests",
+      dependencies: ["TickerSupport", "WebSocketClient", "EnginePlugin", "TestSupport"]),
+    .testTarget(
+      name: "EndToEndTests",
+      dependencies: [
+        "TickerSupport", "JSON", "WebSocketClient", "WebSocketServer", "URLSessionEngine", "EnginePlugin",
+        "Venues",
+        "FeedRuntime", "Outputs", "Recording", "Gateway", "NATS", "CLI", "Emulators", "TestSupport",
       ]
     ),
   ],

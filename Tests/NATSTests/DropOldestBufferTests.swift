@@ -6,6 +6,7 @@ import Testing
 import Venues
 
 @testable import NATS
+@testable import TickerSupport
 
 @Suite("Drop-oldest buffer")
 struct DropOldestBufferTests {

@@ -2,6 +2,7 @@ import Emulators
 import Testing
 
 @testable import NATS
+@testable import TickerSupport
 
 @Suite("Subject escaping")
 struct SubjectEscapingTests {

@@ -129,7 +129,7 @@ struct DeflateInteropTests {
 
   /// Compression sits above the byte stream: over TLS (the test CA) it is the same.
   @Test func compressedOverTLS() async throws {
-    let ca = try await Blocking.run { try TestCA.shared() }
+    let ca = try await offPool { try TestCA.shared() }
     let peer = try await PythonPeer.start("echo", tls: ca, deflate: "default")
     defer { peer.stop() }
     let connection = try await engine.connect(

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import WebSocketClient
@@ -25,7 +26,7 @@ func hex(_ text: String) -> [UInt8] {
   text.split(separator: " ").map { UInt8($0, radix: 16)! }
 }
 
-@Suite struct FrameParserTests {
+@Suite(.ownThread) struct FrameParserTests {
   @Test(arguments: chunkSizes) func unmaskedTextHello(chunk: Int) throws {
     let result = try parseFrames(hex("81 05 48 65 6c 6c 6f"), chunk: chunk)
     #expect(result.frames == [Frame(fin: true, opcode: .text, payload: Array("Hello".utf8))])

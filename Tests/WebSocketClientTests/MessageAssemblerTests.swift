@@ -1,4 +1,6 @@
+import TestSupport
 import Testing
+import TickerSupport
 
 @testable import WebSocketClient
 
@@ -47,7 +49,7 @@ func serverFrame(_ opcode: Opcode, _ payload: [UInt8], fin: Bool = true) -> [UIn
   FrameEncoder.encodeServerFrame(Frame(fin: fin, opcode: opcode, payload: payload))
 }
 
-@Suite struct MessageAssemblerTests {
+@Suite(.ownThread) struct MessageAssemblerTests {
   @Test(arguments: chunkSizes) func fragmentedTextWithPingBetween(chunk: Int) throws {
     let bytes = hex("01 03 48 65 6c") + hex("89 05 48 65 6c 6c 6f") + hex("80 02 6c 6f")
     let events = try assemble(bytes, chunk: chunk)
@@ -135,14 +137,8 @@ func serverFrame(_ opcode: Opcode, _ payload: [UInt8], fin: Bool = true) -> [UIn
   /// whole text message made in place is what the frame-by-frame path makes of it, and every
   /// error comes at the same point.
   @Test(arguments: 0..<4) func inPlaceAgreesWithFrameByFrame(seed: UInt64) {
-    var state = seed &+ 1
-    func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
+    var random = SplitMix64(seed: seed &+ 1)
+    func next() -> UInt64 { random.next() }
     let texts: [[UInt8]] = [
       Array(#"{"data":[{"c":null,"p":95372.09,"s":"BINANCE:BTCUSDT","t":1,"v":0.5}],"type":"trade"}"#.utf8),
       [], Array("€uro κόσμε".utf8), [0x48, 0xC3, 0x28], [0xE2, 0x82], [0x82, 0xAC], [0xFF],

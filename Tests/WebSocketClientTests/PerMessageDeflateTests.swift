@@ -1,10 +1,11 @@
+import TestSupport
 import Testing
 
 @testable import WebSocketClient
 
 /// permessage-deflate's negotiation (RFC 7692 §5, §7.1), its framing rules (§6) and its data
 /// (§7.2), with the RFC's own examples as the reference bytes.
-@Suite struct PerMessageDeflateTests {
+@Suite(.ownThread) struct PerMessageDeflateTests {
   // MARK: - The client's view of the server's answer
 
   static let accepted: [(values: [String], agreed: PerMessageDeflate)] = [

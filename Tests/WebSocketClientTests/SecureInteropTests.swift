@@ -19,7 +19,7 @@ struct SecureInteropTests {
 
   /// The test CA (made once per process by the `openssl` command, off the concurrency pool).
   private func testCA() async throws -> TestCA {
-    try await Blocking.run { try TestCA.shared() }
+    try await offPool { try TestCA.shared() }
   }
 
   private func connectionError(

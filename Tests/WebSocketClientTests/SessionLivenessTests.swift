@@ -1,6 +1,8 @@
 import Testing
 import WebSocketClient
 
+@testable import TestSupport
+
 @Suite("Session liveness", .timeLimit(.minutes(1)))
 struct SessionLivenessTests {
   static let pingsOnly = SessionConfiguration(
@@ -75,7 +77,7 @@ struct SessionLivenessTests {
     #expect(await h.next() == .message(.text("next")))
     // Once the forwarding task is back at the connection, the watches run as ever: the ping sent
     // at 30 s still has no pong at 90 s.
-    #expect(await Blocking.run { connection.messages.waitUntilConsumed(timeout: 60) })
+    #expect(await offPool { connection.messages.waitUntilConsumed(timeout: 60) })
     await h.clock.advanceWhenArmed(by: .seconds(10))
     #expect(
       await h.next()

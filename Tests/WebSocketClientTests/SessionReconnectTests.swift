@@ -1,6 +1,8 @@
 import Testing
 import WebSocketClient
 
+@testable import TestSupport
+
 @Suite("Session reconnects", .timeLimit(.minutes(1)))
 struct SessionReconnectTests {
   static let refused = WebSocketError.transport(.connect(host: "ws.example", port: 443, errno: 111))
@@ -73,7 +75,7 @@ struct SessionReconnectTests {
     // connection's messages (a real connection's reader thread may be blocked on them). Their
     // release wakes this wait (the 20 s are a hang guard).
     let messages = first.messages
-    let released = await Blocking.run { messages.waitUntilConsumed(timeout: 20) }
+    let released = await offPool { messages.waitUntilConsumed(timeout: 20) }
     #expect(
       released && !first.messages.forcePush(.text("late")), "the old connection's messages are still taken")
     #expect(events.waitingProducerCount == 0)

@@ -1,3 +1,4 @@
+import TickerSupport
 import Venues
 import WebSocketClient
 

@@ -1,3 +1,5 @@
+import TickerSupport
+
 /// An endless, deterministic stream of trades: a seeded random walk per symbol, starting at the
 /// script's last prices. It keeps `ticker --demo` streaming after the recording; each emulation
 /// writes the trades in its venue's wire format (`VenueEmulator.synthetic(_:)`).
@@ -111,17 +113,4 @@ struct SyntheticTrade: Sendable, Equatable {
   var volume: Int
   /// Whether the price went up (or stayed): a buy, for venues that say.
   var up: Bool
-}
-
-/// A small, fast, seedable generator (Steele, Lea & Flood's SplitMix64).
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-  private var state: UInt64
-  public init(seed: UInt64) { state = seed }
-  public mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
 }

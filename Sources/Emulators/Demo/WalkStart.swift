@@ -1,3 +1,5 @@
+import TickerSupport
+
 /// Where the synthetic stream starts a symbol the recorded session never traded (a demo that
 /// accepts any symbol, `FeedServer.Options.acceptAnySymbol`): a price of 1.00 to 9.99 times
 /// `lowestCents`, times a power of ten below `10^decades`, picked by the seed and the symbol.

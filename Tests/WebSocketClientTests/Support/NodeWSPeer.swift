@@ -9,7 +9,7 @@ import TestSupport
 final class NodeWSPeer: Sendable {
   /// Starts the server off the concurrency pool.
   static func start(deflate: String) async throws -> NodeWSPeer {
-    try await Blocking.run { try NodeWSPeer(deflate: deflate) }
+    try await offPool { try NodeWSPeer(deflate: deflate) }
   }
 
   let child: ChildProcess
@@ -35,12 +35,12 @@ final class NodeWSPeer: Sendable {
 
   /// The parameters ws agreed on for the first connection, as JSON (`{}` for none). Waits for it.
   func agreedParameters() async -> String? {
-    await Blocking.run { [child] in child.waitForOutput { Self.line(in: $0, startingWith: "EXTENSIONS ") } }
+    await offPool { [child] in child.waitForOutput { Self.line(in: $0, startingWith: "EXTENSIONS ") } }
   }
 
   /// The close code and reason ws received on the first connection. Waits for it.
   func closeReport() async -> String? {
-    await Blocking.run { [child] in child.waitForOutput { Self.line(in: $0, startingWith: "CLOSED ") } }
+    await offPool { [child] in child.waitForOutput { Self.line(in: $0, startingWith: "CLOSED ") } }
   }
 
   func stop() {

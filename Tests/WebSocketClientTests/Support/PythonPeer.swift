@@ -11,7 +11,7 @@ final class PythonPeer: Sendable {
     _ scenario: String, host: String = "127.0.0.1", tls ca: TestCA? = nil,
     certificate: (file: String, key: String)? = nil, deflate: String? = nil
   ) async throws -> PythonPeer {
-    try await Blocking.run {
+    try await offPool {
       try PythonPeer(scenario, host: host, tls: ca, certificate: certificate, deflate: deflate)
     }
   }
@@ -65,7 +65,7 @@ final class PythonPeer: Sendable {
   /// What the server reported after the first connection ended: the close code it received
   /// from us and its reason (`"1000 done"`; `"1006 "` when no close frame arrived). Waits for it.
   func closeReport() async -> String? {
-    await Blocking.run { [child] in
+    await offPool { [child] in
       child.waitForOutput { Self.lines(of: $0, startingWith: "CLOSED ").first }
     }
   }
@@ -73,7 +73,7 @@ final class PythonPeer: Sendable {
   /// What websockets agreed on for the first connection (`[PerMessageDeflate(…)]`, `[]` for
   /// nothing), printed when it opened; only with `deflate`. Waits for it.
   func agreedExtensions() async -> String? {
-    await Blocking.run { [child] in
+    await offPool { [child] in
       child.waitForOutput { Self.lines(of: $0, startingWith: "EXTENSIONS ").first }
     }
   }

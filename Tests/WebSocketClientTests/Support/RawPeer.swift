@@ -69,7 +69,7 @@ final class RawPeer: Sendable {
 
   /// The one peer process of this test run, started on first use.
   static func shared() async throws -> RawPeer {
-    try await Blocking.run { try started.get() }
+    try await offPool { try started.get() }
   }
 
   let port: Int

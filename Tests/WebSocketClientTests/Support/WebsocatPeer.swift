@@ -15,7 +15,7 @@ import TestSupport
 final class WebsocatPeer: Sendable {
   /// Starts websocat off the concurrency pool (see `init`).
   static func start(_ flags: [String]) async throws -> WebsocatPeer {
-    try await Blocking.run { try WebsocatPeer(flags) }
+    try await offPool { try WebsocatPeer(flags) }
   }
 
   let child: ChildProcess
@@ -57,7 +57,7 @@ final class WebsocatPeer: Sendable {
 
   /// Waits until websocat printed `text` (bounded against a hang); true when it did.
   func waitForOutput(containing text: String) async -> Bool {
-    await Blocking.run { [child] in child.waitForOutput { $0.contains(text) ? true : nil } ?? false }
+    await offPool { [child] in child.waitForOutput { $0.contains(text) ? true : nil } ?? false }
   }
 
   func stop() { child.terminate() }

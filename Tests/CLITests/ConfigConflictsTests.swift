@@ -1,0 +1,79 @@
+import Testing
+
+@testable import CLI
+@testable import FeedRuntime
+@testable import Recording
+
+@Suite struct ConfigConflictsTests {
+  func conflicts(file: [String] = [], flags: [String]) throws -> [ConfigConflicts.Conflict] {
+    var fileLayer = PartialConfig()
+    if !file.isEmpty {
+      fileLayer = try ArgumentParser.parse(file).config  // the same assignments, as if from a file
+    }
+    let command = try ArgumentParser.parse(flags)
+    var config = TickerConfig.resolve(flags: command.config)
+    if !file.isEmpty {
+      config = TickerConfig.resolve(file: fileLayer, flags: command.config)
+    }
+    return ConfigConflicts.check(config)
+  }
+
+  @Test(arguments: [
+    ["--demo", "--url", "ws://127.0.0.1:1/"],
+    ["--demo", "--cacert", "/tmp/ca.pem"],
+    ["--every-trade", "--debounce", "2"],
+    ["--every-trade", "--max-wait", "2"],
+    ["--format", "json", "--timestamps", "none"],
+    ["--format", "price", "--timestamps", "trade"],
+    ["--format", "price", "-s", "A,B"],
+    ["--replay", "f", "--url", "ws://127.0.0.1:1/"],
+    ["--replay", "f", "--demo"],
+    ["--replay", "f", "--provider", "upbit"],
+    ["--replay", "f", "-s", "AAPL"],
+    ["--replay", "f", "--record", "g"],
+    ["--replay", "f", "--control", "stdin"],
+  ])
+  func bothOnTheCommandLineRefuse(flags: [String]) throws {
+    let found = try conflicts(flags: flags)
+    #expect(found.count == 1)
+    #expect(found.first?.fatal == true)
+  }
+
+  @Test func oneFromASavedSourceWarns() throws {
+    let found = try conflicts(file: ["--debounce", "2"], flags: ["--every-trade"])
+    #expect(found.count == 1)
+    #expect(found.first?.fatal == false)
+    #expect(found.first?.message.contains("--debounce from the config file") == true)
+  }
+
+  @Test func aSavedVenueOrSymbolIsSimplyNotUsedByAReplay() throws {
+    #expect(try conflicts(file: ["--provider", "upbit", "-s", "KRW-BTC"], flags: ["--replay", "f"]).isEmpty)
+  }
+
+  @Test func speeds() throws {
+    #expect(ReplaySpeed.parse("max") == .max)
+    #expect(ReplaySpeed.parse("MAX") == .max)
+    #expect(ReplaySpeed.parse("2") == .factor(2))
+    #expect(ReplaySpeed.parse("0.5") == .factor(0.5))
+    for bad in ["0", "-1", "0.0001", "fast", "", "inf", "nan", "1e9"] {
+      #expect(ReplaySpeed.parse(bad) == nil, "\(bad)")
+      #expect(throws: UsageError.self) { try ArgumentParser.parse(["--speed", bad]) }
+    }
+    #expect(TickerConfig().speed == .factor(1))
+  }
+
+  @Test func speedWithoutReplayWarns() throws {
+    let found = try conflicts(flags: ["--demo", "--speed", "2"])
+    #expect(found.map(\.fatal) == [false])
+  }
+
+  @Test(arguments: [
+    ["--replay", "f", "--speed", "max", "--format", "json", "--every-trade", "--count", "3"],
+    ["--replay", "f", "--format", "price"], ["--demo", "--record", "f"],
+    ["--demo"], ["--every-trade"], ["--format", "csv", "--timestamps", "none"], ["--format", "price"],
+    ["--debounce", "2", "--max-wait", "3"], ["--board", "--format", "json"],
+  ])
+  func sensibleCombinationsPass(flags: [String]) throws {
+    #expect(try conflicts(flags: flags).isEmpty)
+  }
+}

@@ -1,0 +1,267 @@
+import FeedRuntime
+import Foundation
+import Testing
+import Venues
+import WebSocketClient
+
+@testable import Emulators
+@testable import JSON
+@testable import Recording
+@testable import TestSupport
+
+/// The demo's leniency (`FeedServer.Options.acceptAnySymbol`): any well-formed symbol is
+/// accepted and walks from a start price fixed by the seed and the symbol; without it the
+/// emulations refuse or starve unknown symbols as the venues do.
+@Suite("FeedServer: the demo walks any symbol; the strict venues still refuse")
+struct DemoWalkTests {
+  // MARK: The start price
+
+  @Test("FNV-1a 64 gives the published values (a fixed function, not Swift's seeded Hasher)")
+  func fnv1a() {
+    #expect(FNV1a.hash("") == 0xCBF2_9CE4_8422_2325)
+    #expect(FNV1a.hash("a") == 0xAF63_DC4C_8601_EC8C)
+    #expect(FNV1a.hash("foobar") == 0x8594_4171_F739_67E8)
+  }
+
+  @Test("a symbol's start is a fixed function of the seed and the symbol")
+  func startPrices() {
+    // Pinned: the same in every process and on every machine.
+    #expect(WalkStart.dollars.cents(for: "BINANCE:ETHUSDT", seed: 2026) == 2730)
+    #expect(WalkStart.dollars.cents(for: "BINANCE:SOLUSDT", seed: 2026) == 58500)
+    #expect(WalkStart.dollars.cents(for: "MSFT", seed: 2026) == 10300)
+    #expect(WalkStart.dollars.cents(for: "BINANCE:ETHUSDT", seed: 7) == 2330)
+    #expect(WalkStart.won.cents(for: "KRW-ETH", seed: 2026) == 4_400_000)
+  }
+
+  @Test("starts fall in the venue's range, never at or below zero", arguments: [WalkStart.dollars, .won])
+  func startRange(range: WalkStart) {
+    var upper = range.lowestCents
+    for _ in 0..<range.decades { upper *= 10 }
+    var seen = Set<Int64>()
+    for i in 0..<2000 {
+      let cents = range.cents(for: "SYM\(i)", seed: 2026)
+      #expect(cents >= range.lowestCents && cents < upper, "SYM\(i): \(cents)")
+      seen.insert(cents)
+    }
+    #expect(seen.count > 500)  // spread out, not a handful of values
+  }
+
+  @Test("the walk of an admitted symbol is the same for the same seed and differs between symbols")
+  func walkDeterminism() {
+    func walk(_ symbol: String, seed: UInt64, admittedFirst other: String? = nil) -> [SyntheticTrade] {
+      var trades = SyntheticTrades(seed: seed, start: [:])
+      if let other { trades.admit(other, from: .dollars) }
+      trades.admit(symbol, from: .dollars)
+      return (0..<50).flatMap { _ in trades.nextTrades(symbols: [symbol], elapsedMilliseconds: 150) }
+    }
+    let eth = walk("BINANCE:ETHUSDT", seed: 2026)
+    #expect(eth.count >= 50)
+    #expect(eth == walk("BINANCE:ETHUSDT", seed: 2026))
+    // Another symbol admitted first changes neither the start nor the steps of this one.
+    #expect(eth == walk("BINANCE:ETHUSDT", seed: 2026, admittedFirst: "AAPL"))
+    #expect(eth.allSatisfy { $0.symbol == "BINANCE:ETHUSDT" })
+    let sol = walk("BINANCE:SOLUSDT", seed: 2026)
+    #expect(eth.map(\.cents) != sol.map(\.cents))
+    #expect(eth.map(\.cents) != walk("BINANCE:ETHUSDT", seed: 7).map(\.cents))
+    // A walk that moves: not stuck at its start.
+    #expect(Set(eth.map(\.cents)).count > 5)
+  }
+
+  @Test("admitting keeps a known symbol's price; a symbol never admitted is never traded")
+  func admission() {
+    var walk = SyntheticTrades(seed: 1, start: ["AAPL": ("122.09", 1)])
+    walk.admit("AAPL", from: .dollars)
+    #expect(walk.price(of: "AAPL") == 12209)
+    #expect(!walk.knows("MSFT"))
+    #expect(walk.nextTrades(symbols: ["MSFT"], elapsedMilliseconds: 150).isEmpty)
+  }
+
+  @Test("prices stay positive from the lowest possible start")
+  func positive() {
+    var walk = SyntheticTrades(seed: 99, start: [:])
+    walk.admit("PENNY", from: WalkStart(lowestCents: 1, decades: 1))
+    for _ in 0..<2000 {
+      for trade in walk.nextTrades(symbols: ["PENNY"], elapsedMilliseconds: 150) { #expect(trade.cents >= 1) }
+    }
+  }
+
+  // MARK: Each venue
+
+  /// A symbol each demo session never trades, as the client subscribes to it and as the
+  /// decoded quotes name it.
+  static let unknown: [Venue: (subscribed: String, quoted: String)] = [
+    .finnhub: ("BINANCE:ETHUSDT", "BINANCE:ETHUSDT"), .upbit: ("KRW-ETH", "KRW-ETH"),
+    .binance: ("ethusdt@trade", "ETHUSDT"), .coinbase: ("XLM-EUR", "XLM-EUR"),
+  ]
+
+  /// The client's subscription to `symbols` (in the venue's spelling) in one request.
+  static func subscribe(_ venue: Venue, _ symbols: [String]) -> String {
+    let list = symbols.map(JSONEscaping.quoted).joined(separator: ",")
+    switch venue {
+    case .finnhub: return #"{"type":"subscribe","symbol":\#(JSONEscaping.quoted(symbols[0]))}"#
+    case .upbit: return #"[{"ticket":"t"},{"type":"ticker","codes":[\#(list)]},{"format":"SIMPLE"}]"#
+    case .binance: return #"{"method":"SUBSCRIBE","params":[\#(list)],"id":1}"#
+    case .coinbase: return #"{"type":"subscribe","product_ids":[\#(list)],"channels":["ticker"]}"#
+    }
+  }
+
+  @Test(
+    "an unknown symbol's synthetic trades decode in the venue's format, with exact prices",
+    arguments: Venue.allCases)
+  func syntheticUnknown(venue: Venue) throws {
+    let (subscribed, quoted) = try #require(Self.unknown[venue])
+    var emulator = ServerConnection.emulator(
+      .init(venue), script: try SessionScript(ndjson: DemoSession.script(for: venue)), rules: VenueRules(),
+      ending: .hold, acceptAnySymbol: true)
+    #expect(emulator.admit(try VenueTest.request(FeedServer.Options.Emulation(venue).path)) == .accept)
+    for action in emulator.receive(.text(Self.subscribe(venue, [subscribed])), at: .zero) {
+      guard case .text(let text) = action else { continue }
+      #expect(!text.contains("error"), "\(text)")
+    }
+    #expect(emulator.subscribed == [subscribed])
+    let start = try #require(emulator.walkStart(for: subscribed))
+    var walk = SyntheticTrades(seed: 2026, start: emulator.lastPrices)
+    walk.admit(subscribed, from: start)
+    let provider = try #require(ProviderCatalog.provider(named: venue.rawValue))
+    var quotes: [Quote] = []
+    var expected: [Int64] = []
+    for _ in 0..<30 {
+      let trades = walk.nextTrades(symbols: emulator.subscribed, elapsedMilliseconds: 150)
+      expected += trades.map(\.cents)
+      for action in emulator.synthetic(trades) {
+        switch action {
+        case .text(let text): quotes += provider.decode(.text(text)).quotes
+        case .binary(let text): quotes += provider.decode(.binary(Array(text.utf8))).quotes
+        default: Issue.record("unexpected \(action)")
+        }
+      }
+    }
+    #expect(quotes.count == expected.count)
+    #expect(quotes.allSatisfy { $0.symbol == quoted && $0.price.value > 0 })
+    // The digits of the walk, in the venue's style (Upbit: whole won).
+    let prices = quotes.map(\.price)
+    let walked = expected.map { cents -> Price? in
+      switch venue {
+      case .upbit: Price(String(cents / 100))
+      default: Price(SyntheticTrades.format(cents: cents))
+      }
+    }
+    #expect(prices == walked.compactMap { $0 })
+  }
+
+  @Test("what no venue would trade never joins the walk")
+  func notWalked() throws {
+    let script = SessionScript(steps: [])
+    #expect(FinnhubEmulator(script: script).walkStart(for: "") == nil)
+    #expect(FinnhubEmulator(script: script).walkStart(for: "A\u{1B}[2J") == nil)
+    let upbit = UpbitEmulator(script: script, rules: VenueRules())
+    #expect(upbit.walkStart(for: "krw-eth") == nil)
+    #expect(upbit.walkStart(for: "KRW-ETH") == .won)
+    let binance = BinanceEmulator(script: script, rules: VenueRules())
+    #expect(binance.walkStart(for: "ethusdt@depth") == nil)
+    #expect(binance.walkStart(for: "ethusdt@trade") == .dollars)
+    let coinbase = CoinbaseEmulator(script: script, rules: VenueRules())
+    #expect(coinbase.walkStart(for: "ETHEUR") == nil)
+    #expect(coinbase.walkStart(for: "XLM-EUR") == .dollars)
+  }
+
+  @Test("accepting any symbol: well-formed ones only")
+  func lenientAcceptance() throws {
+    let script = try SessionScript(ndjson: DemoSession.finnhub)
+    var finnhub = FinnhubEmulator(script: script, acceptAnySymbol: true)
+    #expect(finnhub.receive(clientText: #"{"type":"subscribe","symbol":"BINANCE:ETHUSDT"}"#).isEmpty)
+    #expect(finnhub.receive(clientText: #"{"type":"subscribe","symbol":"IC MARKETS:1"}"#).isEmpty)
+    #expect(
+      finnhub.receive(clientText: #"{"type":"subscribe","symbol":"A\u0007B"}"#)
+        == [#"{"msg":"Invalid symbol A\u0007B","type":"error"}"#])
+    #expect(finnhub.subscriptions == ["BINANCE:ETHUSDT", "IC MARKETS:1"])
+
+    var coinbase = CoinbaseEmulator(
+      script: try SessionScript(ndjson: DemoSession.coinbase), rules: VenueRules(), acceptAnySymbol: true)
+    _ = coinbase.receive(.text(Self.subscribe(.coinbase, ["XLM-EUR"])), at: .zero)
+    #expect(coinbase.tickerProducts == ["XLM-EUR"])
+    let refused = coinbase.receive(.text(Self.subscribe(.coinbase, ["xlm-eur"])), at: .zero)
+    #expect(
+      refused.first
+        == .text(CoinbaseEmulator.error("Failed to subscribe", reason: "xlm-eur is not a valid product")))
+  }
+
+  @Test("strict emulations refuse unknown symbols as the venues do (pure)")
+  func strictRefusal() throws {
+    var finnhub = FinnhubEmulator(script: try SessionScript(ndjson: DemoSession.finnhub))
+    #expect(
+      finnhub.receive(clientText: #"{"type":"subscribe","symbol":"BINANCE:ETHUSDT"}"#)
+        == [#"{"msg":"Invalid symbol BINANCE:ETHUSDT","type":"error"}"#])
+    #expect(finnhub.subscriptions.isEmpty)
+    var coinbase = CoinbaseEmulator(
+      script: try SessionScript(ndjson: DemoSession.coinbase), rules: VenueRules())
+    let refused = coinbase.receive(.text(Self.subscribe(.coinbase, ["XLM-EUR"])), at: .zero)
+    #expect(
+      refused.first
+        == .text(CoinbaseEmulator.error("Failed to subscribe", reason: "XLM-EUR is not a valid product")))
+    #expect(coinbase.tickerProducts.isEmpty)
+  }
+
+  // MARK: Over a socket
+
+  /// The symbol and price of each quote in one message of `venue`'s wire format.
+  static func quotes(_ message: WebSocketMessage, _ venue: Venue) -> [(symbol: String, price: String)] {
+    guard let provider = ProviderCatalog.provider(named: venue.rawValue) else { return [] }
+    return provider.decode(message).quotes.map { ($0.symbol, $0.price.text) }
+  }
+
+  @Test(
+    "over a socket: strict, an unknown symbol is refused or starved; lenient, it trades beside the recorded one",
+    arguments: Venue.allCases, [false, true])
+  func overSocket(venue: Venue, lenient: Bool) async throws {
+    var rules = VenueRules()
+    rules.subscribeDeadline = 60  // Coinbase's deadline is real time; not what is tested here
+    let server = try FeedServer(
+      script: SessionScript(ndjson: DemoSession.script(for: venue)),
+      options: .init(
+        timeScale: 0, emulation: .init(venue), ending: .synthetic(seed: 2026, interval: 0.005),
+        // Nothing is sent before both symbols were asked for: the answer to the second
+        // request cannot lose a race with the replay.
+        awaitSubscriptions: 2, rules: rules, acceptAnySymbol: lenient))
+    server.start()
+    let guardian = HangGuard(server)
+    defer {
+      guardian.cancel()
+      server.stop()
+    }
+    let (unknown, quoted) = try #require(Self.unknown[venue])
+    let connection = MessageReader(
+      try await NativeEngine().connect(to: server.url, options: ConnectOptions(connectTimeout: 30)))
+    if venue == .upbit {
+      // Each Upbit request replaces the whole subscription: both codes in one.
+      try await connection.send(.text(Self.subscribe(venue, ["KRW-BTC", unknown])))
+    } else {
+      // The recorded symbol first, then the unknown one in a request of its own (a refused
+      // request changes nothing on Coinbase; Finnhub takes one symbol per message).
+      try await connection.send(.text(VenueDemoTests.subscription(venue).message))
+      try await connection.send(.text(Self.subscribe(venue, [unknown])))
+    }
+    var seen: [(symbol: String, price: String)] = []
+    var texts: [String] = []
+    while seen.count < 60 {
+      guard let next = await connection.next() else { break }
+      texts.append(next.text)
+      seen += Self.quotes(next, venue)
+    }
+    await connection.close()
+    #expect(seen.count >= 60)
+    let unknownPrices = seen.filter { $0.symbol == quoted }
+    if lenient {
+      #expect(unknownPrices.count > 5, "\(seen.map(\.symbol))")
+      #expect(unknownPrices.allSatisfy { (Double($0.price) ?? 0) > 0 })
+      #expect(!texts.contains { $0.contains("Invalid symbol") || $0.contains("not a valid product") })
+    } else {
+      #expect(unknownPrices.isEmpty, "\(unknownPrices)")
+      switch venue {
+      case .finnhub: #expect(texts.contains(#"{"msg":"Invalid symbol BINANCE:ETHUSDT","type":"error"}"#))
+      case .coinbase: #expect(texts.contains { $0.contains("XLM-EUR is not a valid product") })
+      case .upbit, .binance: break  // accepted without a word, and nothing sent, as on the venue
+      }
+    }
+  }
+}

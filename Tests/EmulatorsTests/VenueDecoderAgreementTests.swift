@@ -1,0 +1,125 @@
+import FeedRuntime
+import Testing
+import Venues
+import WebSocketClient
+
+@testable import Emulators
+@testable import Recording
+@testable import TestSupport
+
+/// The two halves agree: every message FeedServer writes as a venue (the synthetic stream of
+/// the demo, the blasts of the benchmarks, the emulators' own replies) is read by that venue's
+/// provider as the venue means it.
+@Suite("FeedServer's venue messages through the providers")
+struct VenueDecoderAgreementTests {
+  static let symbols: [Venue: String] = [
+    .finnhub: "BINANCE:BTCUSDT", .upbit: "KRW-BTC", .binance: "BTCUSDT", .coinbase: "BTC-USD",
+  ]
+
+  static func provider(_ venue: Venue) throws -> any Provider {
+    try #require(ProviderCatalog.provider(named: venue.rawValue))
+  }
+
+  static func message(_ action: EmulatorAction) -> WebSocketMessage? {
+    switch action {
+    case .text(let text): .text(text)
+    case .binary(let text): .binary(Array(text.utf8))
+    default: nil
+    }
+  }
+
+  /// The quotes of a price message, with the price as the message writes it (in plain digits).
+  static func quotes(_ message: WebSocketMessage, _ venue: Venue) throws -> [Quote] {
+    guard case .quotes(let quotes) = try provider(venue).decode(message) else {
+      Issue.record("not quotes: \(message.text)")
+      return []
+    }
+    return quotes
+  }
+
+  @Test("blast messages: one quote each, the price as written", arguments: Venue.allCases)
+  func blasts(venue: Venue) throws {
+    for i in 0..<50 {
+      let text = BlastFrames.message(i, venue: venue)
+      let message: WebSocketMessage = venue == .upbit ? .binary(Array(text.utf8)) : .text(text)
+      let quotes = try Self.quotes(message, venue)
+      #expect(quotes.count == 1)
+      #expect(quotes.first?.symbol == Self.symbols[venue])
+      let written = VenueDemoTests.prices(message, venue).first.flatMap(UpbitTicker.plainDecimal)
+      #expect(quotes.first.map { "\($0.price.value)" } == written.flatMap(Double.init).map { "\($0)" })
+    }
+  }
+
+  @Test("the synthetic stream after each demo: quotes in trade-time order", arguments: Venue.allCases)
+  func synthetic(venue: Venue) throws {
+    let script = try SessionScript(ndjson: DemoSession.script(for: venue))
+    var emulator = ServerConnection.emulator(.init(venue), script: script, rules: VenueRules(), ending: .hold)
+    let target = venue == .binance ? "/stream?streams=btcusdt@trade" : "/"
+    #expect(emulator.admit(try VenueTest.request(target)) == .accept)
+    let subscribe = VenueDemoTests.subscription(venue).message
+    _ = emulator.receive(.text(subscribe), at: .zero)
+    var walk = SyntheticTrades(seed: 2026, start: emulator.lastPrices)
+    var last: Int64 = 0
+    var count = 0
+    for _ in 0..<40 {
+      let actions = emulator.synthetic(
+        walk.nextTrades(symbols: emulator.subscribed, elapsedMilliseconds: 150))
+      for message in actions.compactMap(Self.message) {
+        for quote in try Self.quotes(message, venue) {
+          #expect(quote.symbol == Self.symbols[venue])
+          #expect(quote.time >= last)
+          last = quote.time
+          count += 1
+        }
+      }
+    }
+    #expect(count >= 40)
+  }
+
+  @Test("the emulators' replies are what the providers take them for")
+  func replies() throws {
+    var upbit = UpbitEmulator(script: SessionScript(steps: []), rules: VenueRules())
+    let up = try #require(upbit.receive(.text("PING"), at: .zero).first.flatMap(Self.message))
+    #expect(try Self.provider(.upbit).decode(up) == .keepalive)
+    let wrong = try #require(upbit.receive(.text("[]"), at: .zero).first.flatMap(Self.message))
+    guard case .error(let error) = try Self.provider(.upbit).decode(wrong) else {
+      Issue.record("not an error")
+      return
+    }
+    #expect(error.name == "WRONG_FORMAT")
+
+    var binance = BinanceEmulator(script: SessionScript(steps: []), rules: VenueRules())
+    _ = binance.admit(try VenueTest.request("/stream"))
+    let ack = try #require(
+      binance.receive(.text(#"{"method":"SUBSCRIBE","params":["btcusdt@trade"],"id":4}"#), at: .zero).first
+        .flatMap(Self.message))
+    #expect(try Self.provider(.binance).decode(ack) == .acknowledged(id: 4))
+    let refusal = try #require(
+      binance.receive(.text(#"{"method":"SUBSCRIBE","params":["x"],"id":5}"#), at: .zero).first.flatMap(
+        Self.message))
+    guard case .error(let binanceError) = try Self.provider(.binance).decode(refusal) else {
+      Issue.record("not an error")
+      return
+    }
+    #expect(binanceError.requestID == 5 && binanceError.message == "Invalid request: invalid stream")
+
+    var coinbase = CoinbaseEmulator(script: SessionScript(steps: []), rules: VenueRules())
+    let subscriptions = try #require(
+      coinbase.receive(.text(VenueDemoTests.subscription(.coinbase).message), at: .zero).first.flatMap(
+        Self.message))
+    guard case .acknowledged = try Self.provider(.coinbase).decode(subscriptions) else {
+      Issue.record("not an acknowledgement")
+      return
+    }
+    let invalid = try #require(
+      coinbase.receive(
+        .text(#"{"type":"subscribe","product_ids":["NOPE-USD"],"channels":["ticker"]}"#), at: .zero
+      )
+      .first.flatMap(Self.message))
+    guard case .error(let venueError) = try Self.provider(.coinbase).decode(invalid) else {
+      Issue.record("not an error")
+      return
+    }
+    #expect(venueError.message.contains("NOPE-USD is not a valid product"))
+  }
+}
