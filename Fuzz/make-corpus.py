@@ -99,9 +99,9 @@ write("finnhub", "escapes", '{"type":"error","msg":"\\u00e9\\ud83d\\ude00\\n\\""
 write("finnhub", "price-text", "78860.00000000")
 write("finnhub", "price-exp", "-0.5e-400")
 
-# upbit, binance, coinbase: each venue's recorded session, edge cases of its shapes, symbol lists
-# (the harnesses also build subscription messages from comma-separated input).
-for venue in ("upbit", "binance", "coinbase"):
+# upbit, binance, coinbase, kraken: each venue's recorded session, edge cases of its shapes, symbol
+# lists (the harnesses also build subscription messages from comma-separated input).
+for venue in ("upbit", "binance", "coinbase", "kraken"):
     with open(os.path.join(fixtures, venue + "-session.ndjson")) as f:
         for i, line in enumerate(f):
             entry = json.loads(line)
@@ -127,6 +127,21 @@ write("coinbase", "time-micro", "2026-08-25T03:35:57.198335Z")
 write("coinbase", "time-leap", "2016-12-31T23:59:60.5z")
 write("coinbase", "time-leap-day", "2000-02-29t00:00:00+23:59")
 write("coinbase", "products", "btc-usd,ETH-EUR,BTCUSD,,1INCH-USD,BTC-USD")
+write("kraken", "two-entries", '{"channel":"ticker","type":"snapshot","data":[{"symbol":"BTC/USD","last":8.09124E4,'
+      '"timestamp":"2026-09-21T14:02:11.462409Z"},{"symbol":"ETH/USD","last":null,"timestamp":null},7]}')
+write("kraken", "no-timestamp", '{"channel":"ticker","type":"update","data":[{"symbol":"BTC/USD","bid":80912.3,'
+      '"last":80912.4}]}')
+write("kraken", "refusal-no-symbol", '{"error":"Exceeded msg rate","method":"subscribe","req_id":4,"success":false}')
+write("kraken", "unsubscribe-refused", '{"error":"Subscription Not Found","method":"unsubscribe","req_id":3,'
+      '"success":false,"symbol":"ETH/USD"}')
+write("kraken", "ack-unsubscribe", '{"method":"unsubscribe","req_id":7,"result":{"channel":"ticker",'
+      '"symbol":"BTC/USD"},"success":true,"time_in":"2026-09-21T14:02:11.462301Z","time_out":"2026-09-21T14:02:11.462318Z"}')
+write("kraken", "book", '{"channel":"book","type":"snapshot","data":[{"symbol":"BTC/USD","bids":[],"asks":[]}]}')
+write("kraken", "last-long", "0.000012345678901234")
+write("kraken", "last-exp", "-1.5e-7")
+write("kraken", "time-nanos", "2026-10-06T18:06:02.264627814Z")
+write("kraken", "time-offset", "2026-09-21T16:02:11.5+02:00")
+write("kraken", "pairs", "btc/usd,ETH/EUR,XBT/USD,,1INCH/USD,BTC-USD,BTC/USD,a/b/c")
 
 # config: the example file and a few variants.
 with open(os.path.join(repo, "config.example.json"), "rb") as f:

@@ -31,8 +31,9 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
   public private(set) var refusal: VenueError?
   /// The retry number of the last disconnect (for "gave up after N attempts").
   public private(set) var lastAttempt = 0
-  /// Symbols the venue refused one by one (server spellings; Finnhub's `Invalid symbol`): when
-  /// every followed symbol is among them, nothing can ever print and the run ends.
+  /// Symbols the venue refused one by one (server spellings; Finnhub's `Invalid symbol`, the
+  /// pairs Kraken refuses): when every followed symbol is among them, nothing can ever print and
+  /// the run ends.
   private var refusedSymbols: Set<String> = []
   /// `--alert` and `--until`, judged on every quote received (server spellings).
   private var alerts: AlertBook
@@ -402,14 +403,15 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
     open.outbox.append(contentsOf: messages)
   }
 
-  /// Remembers `messages` as requests awaiting an answer (venues that acknowledge). Each message
-  /// is one request; for venues that answer by id, the ids handed out since `before` are theirs,
-  /// one each, in order.
+  /// Remembers `messages` as requests awaiting an answer (venues that answer each request). Each
+  /// message is one request; for venues that answer by id, the ids handed out since `before` are
+  /// theirs, one each, in order. Answers per symbol name their symbol instead.
   private func track(
     _ messages: [WebSocketMessage], idsFrom before: Int, added: [String], initial: Bool,
     on open: inout Connection
   ) {
-    guard provider.acknowledgement != .none, !messages.isEmpty else { return }
+    let answered = provider.acknowledgement == .byID || provider.acknowledgement == .inOrder
+    guard answered, !messages.isEmpty else { return }
     let numbered = provider.acknowledgement == .byID && ids.last - before == messages.count
     for offset in messages.indices {
       open.pending.append(Request(id: numbered ? before + 1 + offset : nil, added: added, initial: initial))
@@ -421,7 +423,7 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
     guard var open = connection, !open.pending.isEmpty else { return nil }
     let index: Int?
     switch provider.acknowledgement {
-    case .none: index = nil
+    case .none, .perSymbol: index = nil
     case .inOrder: index = 0
     case .byID: index = id.flatMap { id in open.pending.firstIndex { $0.id == id } }
     }
@@ -434,21 +436,14 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
   private mutating func answered(id: Int?) { _ = takeRequest(id: id) }
 
   private mutating func venueError(_ error: VenueError, into actions: inout [FeedAction]) {
+    if provider.acknowledgement == .perSymbol, !error.fatal, let refused = error.symbol {
+      refusedOne(refused, error, into: &actions)
+      return
+    }
     let request = takeRequest(id: error.requestID)
     if let request, !request.initial, !request.added.isEmpty {
       // A change made while running was refused: take those symbols back; the rest goes on.
-      let change = subscriptions.apply(.remove(request.added))
-      if var open = connection {
-        open.wire.removeAll { change.removed.contains($0) }
-        connection = open
-      }
-      for symbol in change.removed {
-        let server = provider.serverSymbol(for: symbol)
-        filter.remove(server)
-        firstQuoteDue[server] = nil
-        _ = stage.remove(server)
-      }
-      actions.append(.report(.changeRefused(error, symbols: change.removed)))
+      takeBack(request.added, refusedBy: error, into: &actions)
       return
     }
     actions.append(.report(.venueError(error)))
@@ -461,6 +456,44 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
       refusedSymbols.insert(symbol)
       endIfEverySymbolRefused(into: &actions)
     }
+  }
+
+  /// The venue refused one symbol of a request it answers symbol by symbol (Kraken), whether the
+  /// first subscription asked for it or a change: that symbol is taken back and the rest goes on.
+  /// Once nothing is left, nothing can ever print, and the run ends.
+  private mutating func refusedOne(_ refused: String, _ error: VenueError, into actions: inout [FeedAction]) {
+    let symbols = subscriptions.symbols.filter { provider.serverSymbol(for: $0) == refused }
+    guard !symbols.isEmpty else {
+      // No longer followed (removed since it was asked for): nothing to take back.
+      actions.append(.report(.venueError(error)))
+      return
+    }
+    takeBack(symbols, refusedBy: error, into: &actions)
+    refusedSymbols.insert(refused)
+    guard endsWhenEverySymbolRefused, refusal == nil, subscriptions.symbols.isEmpty else { return }
+    let all = VenueError(
+      message: "every symbol was refused (\(refusedSymbols.sorted().joined(separator: ", ")))", fatal: true)
+    refusal = all
+    actions.append(.stop(.refused(all), beforeClose: []))
+  }
+
+  /// Takes `symbols` back after the venue refused them: no longer subscribed, filtered out, and
+  /// their pending prices dropped.
+  private mutating func takeBack(
+    _ symbols: [String], refusedBy error: VenueError, into actions: inout [FeedAction]
+  ) {
+    let change = subscriptions.apply(.remove(symbols))
+    if var open = connection {
+      open.wire.removeAll { change.removed.contains($0) }
+      connection = open
+    }
+    for symbol in change.removed {
+      let server = provider.serverSymbol(for: symbol)
+      filter.remove(server)
+      firstQuoteDue[server] = nil
+      _ = stage.remove(server)
+    }
+    actions.append(.report(.changeRefused(error, symbols: change.removed)))
   }
 
   /// Every followed symbol was refused one by one: nothing can ever print, so the run ends.

@@ -92,6 +92,7 @@ struct DemoWalkTests {
   static let unknown: [Venue: (subscribed: String, quoted: String)] = [
     .finnhub: ("BINANCE:ETHUSDT", "BINANCE:ETHUSDT"), .upbit: ("KRW-ETH", "KRW-ETH"),
     .binance: ("ethusdt@trade", "ETHUSDT"), .coinbase: ("XLM-EUR", "XLM-EUR"),
+    .kraken: ("XLM/EUR", "XLM/EUR"),
   ]
 
   /// The client's subscription to `symbols` (in the venue's spelling) in one request.
@@ -102,6 +103,8 @@ struct DemoWalkTests {
     case .upbit: return #"[{"ticket":"t"},{"type":"ticker","codes":[\#(list)]},{"format":"SIMPLE"}]"#
     case .binance: return #"{"method":"SUBSCRIBE","params":[\#(list)],"id":1}"#
     case .coinbase: return #"{"type":"subscribe","product_ids":[\#(list)],"channels":["ticker"]}"#
+    case .kraken:
+      return #"{"method":"subscribe","params":{"channel":"ticker","symbol":[\#(list)]},"req_id":1}"#
     }
   }
 
@@ -163,6 +166,9 @@ struct DemoWalkTests {
     let coinbase = CoinbaseEmulator(script: script, rules: VenueRules())
     #expect(coinbase.walkStart(for: "ETHEUR") == nil)
     #expect(coinbase.walkStart(for: "XLM-EUR") == .dollars)
+    let kraken = KrakenEmulator(script: script, rules: VenueRules())
+    #expect(kraken.walkStart(for: "XLM-EUR") == nil && kraken.walkStart(for: "xlm/eur") == nil)
+    #expect(kraken.walkStart(for: "XLM/EUR") == .dollars)
   }
 
   @Test("accepting any symbol: well-formed ones only")
@@ -254,12 +260,16 @@ struct DemoWalkTests {
     if lenient {
       #expect(unknownPrices.count > 5, "\(seen.map(\.symbol))")
       #expect(unknownPrices.allSatisfy { (Double($0.price) ?? 0) > 0 })
-      #expect(!texts.contains { $0.contains("Invalid symbol") || $0.contains("not a valid product") })
+      #expect(
+        !texts.contains {
+          $0.contains("Invalid symbol") || $0.contains("not a valid product") || $0.contains("not supported")
+        })
     } else {
       #expect(unknownPrices.isEmpty, "\(unknownPrices)")
       switch venue {
       case .finnhub: #expect(texts.contains(#"{"msg":"Invalid symbol BINANCE:ETHUSDT","type":"error"}"#))
       case .coinbase: #expect(texts.contains { $0.contains("XLM-EUR is not a valid product") })
+      case .kraken: #expect(texts.contains { $0.contains("Currency pair not supported XLM/EUR") })
       case .upbit, .binance: break  // accepted without a word, and nothing sent, as on the venue
       }
     }

@@ -14,6 +14,7 @@ import WebSocketClient
 struct VenueDecoderAgreementTests {
   static let symbols: [Venue: String] = [
     .finnhub: "BINANCE:BTCUSDT", .upbit: "KRW-BTC", .binance: "BTCUSDT", .coinbase: "BTC-USD",
+    .kraken: "BTC/USD",
   ]
 
   static func provider(_ venue: Venue) throws -> any Provider {
@@ -54,7 +55,8 @@ struct VenueDecoderAgreementTests {
   func synthetic(venue: Venue) throws {
     let script = try SessionScript(ndjson: DemoSession.script(for: venue))
     var emulator = ServerConnection.emulator(.init(venue), script: script, rules: VenueRules(), ending: .hold)
-    let target = venue == .binance ? "/stream?streams=btcusdt@trade" : "/"
+    let target =
+      venue == .binance ? "/stream?streams=btcusdt@trade" : FeedServer.Options.Emulation(venue).path
     #expect(emulator.admit(try VenueTest.request(target)) == .accept)
     let subscribe = VenueDemoTests.subscription(venue).message
     _ = emulator.receive(.text(subscribe), at: .zero)
@@ -121,5 +123,25 @@ struct VenueDecoderAgreementTests {
       return
     }
     #expect(venueError.message.contains("NOPE-USD is not a valid product"))
+
+    var krakenEmulator = KrakenEmulator(script: SessionScript(steps: []), rules: VenueRules())
+    let kraken = try Self.provider(.kraken)
+    let pong = try #require(
+      krakenEmulator.receive(.text(#"{"method":"ping"}"#), at: .zero).first.flatMap(Self.message))
+    #expect(kraken.decode(pong) == .keepalive)
+    let answers = krakenEmulator.receive(
+      .text(
+        #"{"method":"subscribe","params":{"channel":"ticker","symbol":["ETH/USD","NOPE/USD"]},"req_id":4}"#),
+      at: .zero
+    ).compactMap(Self.message)
+    #expect(answers.count == 2)
+    #expect(kraken.decode(answers[0]) == .acknowledged(id: 4))
+    #expect(
+      kraken.decode(answers[1])
+        == .error(
+          VenueError(
+            message: "Currency pair not supported NOPE/USD", requestID: 4, fatal: false, symbol: "NOPE/USD")))
+    #expect(kraken.decode(.text(KrakenWire.heartbeat)) == .keepalive)
+    #expect(kraken.decode(.text(KrakenWire.status)) == .ignored("status"))
   }
 }

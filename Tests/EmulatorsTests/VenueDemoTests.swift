@@ -24,7 +24,9 @@ struct VenueDemoTests {
   @Test("lookups by provider name")
   func lookups() {
     #expect(DemoSession.script(forProvider: "UPBIT") == DemoSession.upbit)
-    #expect(DemoSession.script(forProvider: "kraken") == nil)
+    #expect(DemoSession.script(forProvider: "Kraken") == DemoSession.kraken)
+    #expect(DemoSession.script(forProvider: "nope") == nil)
+    #expect(FeedServer.Options.Emulation(provider: "kraken") == .venue(.kraken))
     #expect(FeedServer.Options.Emulation(provider: "binance") == .binance)
     #expect(FeedServer.Options.Emulation(provider: "Coinbase") == .coinbase)
     #expect(FeedServer.Options.Emulation(provider: "finnhub") == .finnhub)
@@ -48,6 +50,8 @@ struct VenueDemoTests {
     case .upbit: (nil, #"[{"ticket":"demo"},{"type":"ticker","codes":["KRW-BTC"]},{"format":"SIMPLE"}]"#)
     case .binance: ("/stream", #"{"method":"SUBSCRIBE","params":["btcusdt@trade"],"id":1}"#)
     case .coinbase: (nil, #"{"type":"subscribe","product_ids":["BTC-USD"],"channels":["ticker"]}"#)
+    case .kraken:
+      (nil, #"{"method":"subscribe","params":{"channel":"ticker","symbol":["BTC/USD"]},"req_id":1}"#)
     }
   }
 
@@ -65,6 +69,9 @@ struct VenueDemoTests {
     case .coinbase:
       guard value["type"]?.stringValue == "ticker" else { return [] }
       return value["price"]?.stringValue.map { [$0] } ?? []
+    case .kraken:
+      guard value["channel"]?.stringValue == "ticker" else { return [] }
+      return value["data"]?.arrayValue?.compactMap { $0["last"]?.numberText } ?? []
     }
   }
 
@@ -100,11 +107,13 @@ struct VenueDemoTests {
       "finnhub": ["95372.09", "95372.1"], "upbit": ["103160000.0", "1.03156E8"],
       "binance": ["78860.00000000"],
       "coinbase": ["80691.53"],
+      "kraken": ["80912.4", "80915.0", "80909.8"],
     ]
     let expected = recorded[venue.rawValue] ?? []
     #expect(Array(prices.prefix(expected.count)) == expected)
     // The synthetic part: numbers in the venue's style (decimal strings with Binance's 8 and
-    // Coinbase's 2 places, Upbit's whole won with `.0` or an exponent), moving.
+    // Coinbase's 2 places, Upbit's whole won with `.0` or an exponent, Kraken's numbers with a digit
+    // after the point), moving.
     let synthetic = Array(prices.dropFirst(expected.count + (venue == .finnhub ? 5 : 0)))
     #expect(Set(synthetic).count > 1)
     for price in synthetic {
@@ -113,6 +122,7 @@ struct VenueDemoTests {
       case .coinbase: #expect(price.split(separator: ".").last?.count == 2, "\(price)")
       case .upbit: #expect(price.hasSuffix(".0") || price.contains("E"), "\(price)")
       case .finnhub: #expect(Double(price) != nil)
+      case .kraken: #expect(price.contains(".") && Double(price) != nil, "\(price)")
       }
     }
     #expect(server.record.violations.isEmpty)

@@ -82,7 +82,7 @@ struct ServeEndToEndTests {
     .requires(.websocat, .pythonWebsockets),
     arguments: [
       ("finnhub", "BINANCE:BTCUSDT", "BINANCE:BTCUSDT"), ("binance", "btcusdt", "BTCUSDT"),
-      ("upbit", "krw-btc", "KRW-BTC"), ("coinbase", "btc-usd", "BTC-USD"),
+      ("upbit", "krw-btc", "KRW-BTC"), ("coinbase", "btc-usd", "BTC-USD"), ("kraken", "btc/usd", "BTC/USD"),
     ])
   func anyVenue(provider: String, asked: String, spelled: String) async throws {
     let serve = try await ServeRun.start(["--demo", "--provider", provider])

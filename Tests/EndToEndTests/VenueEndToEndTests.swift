@@ -49,6 +49,13 @@ struct VenueEndToEndTests {
       ),
       (.binance, "btcusdt", ["2026-09-14T16:52:56.250Z\tBTCUSDT\t78860.00000000"]),
       (.coinbase, "btc-usd", ["2026-08-25T03:35:57.198Z\tBTC-USD\t80691.53"]),
+      (
+        .kraken, "btc/usd",
+        [
+          "2026-09-21T14:02:11.462Z\tBTC/USD\t80912.4", "2026-09-21T14:02:12.717Z\tBTC/USD\t80915.0",
+          "2026-09-21T14:02:13.384Z\tBTC/USD\t80909.8",
+        ]
+      ),
     ])
   func recordedSession(venue: Venue, symbol: String, expected: [String]) async throws {
     let server = try Self.serve(venue, ending: .close(CloseStatus(code: .normalClosure, reason: "done")))
@@ -257,7 +264,7 @@ struct VenueEndToEndTests {
 
   @Test(
     "a symbol the venue cannot have is refused before connecting (exit 64)",
-    arguments: [("upbit", "KRW BTC"), ("binance", "BTC-USDT"), ("coinbase", "BTCUSD")])
+    arguments: [("upbit", "KRW BTC"), ("binance", "BTC-USDT"), ("coinbase", "BTCUSD"), ("kraken", "BTC-USD")])
   func invalidSymbol(provider: String, symbol: String) async throws {
     let result = try await TickerProcess.run(
       ["--provider", provider, "--url", "ws://127.0.0.1:9/", "-s", symbol], environment: Self.environment)
@@ -274,6 +281,7 @@ struct VenueDemoCommandTests {
     "the demo of each venue prints its prices",
     arguments: [
       ("finnhub", "BINANCE:BTCUSDT"), ("upbit", "KRW-BTC"), ("binance", "BTCUSDT"), ("coinbase", "BTC-USD"),
+      ("kraken", "BTC/USD"),
     ])
   func demo(provider: String, symbol: String) async throws {
     let result = try await TickerProcess.run(

@@ -10,6 +10,7 @@ import WebSocketClient
 @Suite(.ownThread) struct VenueFastPathAgreementTests {
   static let fixtures = [
     "finnhub-session.ndjson", "upbit-session.ndjson", "binance-session.ndjson", "coinbase-session.ndjson",
+    "kraken-session.ndjson",
   ]
 
   /// Every server body of every fixture.

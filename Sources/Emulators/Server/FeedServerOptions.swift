@@ -96,7 +96,8 @@ public struct VenueRules: Sendable, Equatable {
   public var pongTimeout: Double = 60
   /// Binance: client frames allowed per `rateWindow` (text, binary, ping and pong alike); one
   /// more closes with 1008. Upbit: requests allowed per `rateWindow` (every text or binary
-  /// message, `PING` included).
+  /// message, `PING` included). Kraken: requests allowed per `rateWindow`; one more is refused
+  /// with `Exceeded msg rate`.
   public var messagesPerWindow: Int = 5
   /// The sliding window of `messagesPerWindow`, in seconds.
   public var rateWindow: Double = 1
@@ -112,12 +113,19 @@ public struct VenueRules: Sendable, Equatable {
   /// Upbit: refuse an upgrade request that carries an `Origin` header with 429 (the venue
   /// allows such requests once per 10 s; refusing every one makes the mistake visible).
   public var refuseOrigin = true
+  /// Kraken: while something is subscribed, `{"channel":"heartbeat"}` after this many seconds
+  /// without another channel message; nil = never.
+  public var heartbeatInterval: Double? = 1
+  /// Kraken: a connection whose client sent no request for this many seconds is closed; nil =
+  /// never.
+  public var idleTimeout: Double? = 60
 
   public init() {}
 
   /// The same rules with every duty and deadline multiplied by `factor` (pings, pong and
-  /// subscribe deadlines, the error close, the status repeats). The rate windows are left
-  /// alone: a shorter window would make the limits easier to meet, not harder.
+  /// subscribe deadlines, the error close, the status repeats, heartbeats and the idle timeout).
+  /// The rate windows are left alone: a shorter window would make the limits easier to meet, not
+  /// harder.
   public func scaled(by factor: Double) -> VenueRules {
     var rules = self
     rules.pingInterval = pingInterval.map { $0 * factor }
@@ -125,6 +133,8 @@ public struct VenueRules: Sendable, Equatable {
     rules.subscribeDeadline = subscribeDeadline.map { $0 * factor }
     rules.errorCloseDelay = errorCloseDelay * factor
     rules.statusInterval = statusInterval.map { $0 * factor }
+    rules.heartbeatInterval = heartbeatInterval.map { $0 * factor }
+    rules.idleTimeout = idleTimeout.map { $0 * factor }
     return rules
   }
 }

@@ -58,12 +58,15 @@ extension FeedServer {
   /// A venue rule a client broke.
   public enum Violation: Sendable, Equatable {
     /// More client messages than the venue allows in its window (Binance: more than 5 a second,
-    /// pings and pongs included; Upbit: more than 5 requests a second or 100 a minute).
+    /// pings and pongs included; Upbit: more than 5 requests a second or 100 a minute; Kraken:
+    /// more requests than `VenueRules.messagesPerWindow`).
     case tooManyMessages
     /// A Binance ping went unanswered (no pong echoing its payload) past the pong deadline.
     case missedPong
     /// No subscription within Coinbase's deadline after connecting.
     case noSubscription
+    /// No request within Kraken's idle timeout (the connection is then closed).
+    case idle
     /// A request the venue refused, with the venue's name for the error (Upbit `WRONG_FORMAT`,
     /// Binance `Invalid request: invalid stream`, Coinbase `X is not a valid product`).
     case invalidRequest(String)

@@ -48,8 +48,9 @@ public protocol Provider: Sendable {
   /// How this venue changes a subscription: a message per symbol, or the whole list again.
   var subscriptionStyle: SubscriptionStyle { get }
   /// How this venue answers subscription requests: not at all (Finnhub, Upbit), by request id
-  /// (Binance `{"result":null,"id":n}`), or one answer per request in order (Coinbase
-  /// `subscriptions`). The runtime matches answers and errors to the requests that caused them.
+  /// (Binance `{"result":null,"id":n}`), one answer per request in order (Coinbase
+  /// `subscriptions`), or one per symbol (Kraken). The runtime matches answers and errors to the
+  /// requests (or the symbols) that caused them.
   var acknowledgement: Acknowledgement { get }
   /// The messages that take a connection's subscription from `old` to `new` (canonical symbols,
   /// in the user's order; `old` is empty on a fresh connection, `new` is empty to unsubscribe
@@ -150,6 +151,9 @@ public enum Acknowledgement: Sendable, Equatable {
   case byID
   /// One answer per request, in the order the requests were sent.
   case inOrder
+  /// One answer per symbol of each request (Kraken): a refusal names the symbol it refuses
+  /// (`VenueError.symbol`), and only that symbol is taken back.
+  case perSymbol
 }
 
 /// What a venue needs the client to send to keep a connection.
