@@ -81,7 +81,10 @@ import WebSocketClient
       #"config.json: "maxMessageSize" must be a whole number of bytes between 125 and 2147483647"#
     ),
     (#"{"url":"http://x"}"#, #"config.json: "url" must be a ws:// or wss:// URL (or null)"#),
-    (#"{"provider":"nope"}"#, #"config.json: "provider" must be one of finnhub, upbit, binance, coinbase"#),
+    (
+      #"{"provider":"nope"}"#,
+      #"config.json: "provider" must be one of finnhub, upbit, binance, coinbase, okx"#
+    ),
     (#"{"token":42}"#, #"config.json: "token" must be a string (or null)"#),
     (#"[]"#, "config.json: the configuration must be a JSON object"),
     (#"{"debounce":0.5,}"#, "config.json: invalid JSON: unexpected character '}' at byte 16"),

@@ -11,6 +11,7 @@ import Venues
     ("upbit", "KRW-BTC", "BTC", "KRW"), ("upbit", "USDT-ETH", "ETH", "USDT"),
     ("upbit", "KRW-USDT", "USDT", "KRW"),
     ("finnhub", "BINANCE:BTCUSDT", "BTC", "USDT"), ("finnhub", "COINBASE:BTC-USD", "BTC", "USD"),
+    ("okx", "BTC-USDT", "BTC", "USDT"), ("okx", "ETH-BTC", "ETH", "BTC"),
   ])
   func splits(provider: String, symbol: String, base: String, quote: String) throws {
     let venue = try #require(ProviderCatalog.provider(named: provider))
@@ -21,6 +22,7 @@ import Venues
     #expect(try #require(ProviderCatalog.provider(named: "finnhub")).market(of: "AAPL") == nil)
     #expect(try #require(ProviderCatalog.provider(named: "binance")).market(of: "USDT") == nil)
     #expect(try #require(ProviderCatalog.provider(named: "coinbase")).market(of: "BTC-") == nil)
+    #expect(try #require(ProviderCatalog.provider(named: "okx")).market(of: "BTC-USDT-SWAP") == nil)
   }
 
   @Test("the main market of BTC on each venue, as its notation writes it")
@@ -31,6 +33,7 @@ import Venues
     #expect(main["coinbase"] == "BTC-USD")
     #expect(main["upbit"] == "KRW-BTC")
     #expect(main["finnhub"] == "BINANCE:BTCUSDT")
+    #expect(main["okx"] == "BTC-USDT")
     for venue in ProviderCatalog.all {
       let symbol = try? venue.canonicalSymbol(venue.mainMarket(for: "BTC") ?? "").get()
       #expect(symbol.flatMap(venue.market(of:))?.base == "BTC", "\(venue.name)")

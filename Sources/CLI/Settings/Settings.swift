@@ -21,7 +21,7 @@ public enum Settings {
       valueName: "SYMBOL",
       help: "symbol to follow, in the venue's notation; repeat the flag or separate with commas",
       parser: ValueParsers.symbols,
-      defaultText: "the venue's example: BINANCE:BTCUSDT, KRW-BTC, BTCUSDT, BTC-USD",
+      defaultText: "the venue's example: " + ProviderCatalog.all.map(\.exampleSymbol).joined(separator: ", "),
       accumulate: { $0 + $1 }
     ).scoped(sources: [.venue]),
     .value(

@@ -2,7 +2,7 @@
 public enum ProviderCatalog {
   /// Every venue, in the order help lists them.
   public static let all: [any Provider] = [
-    FinnhubProvider(), UpbitProvider(), BinanceProvider(), CoinbaseProvider(),
+    FinnhubProvider(), UpbitProvider(), BinanceProvider(), CoinbaseProvider(), OKXProvider(),
   ]
 
   /// Every valid value of the `provider` setting.
