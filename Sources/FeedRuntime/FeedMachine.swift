@@ -435,20 +435,25 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
 
   private mutating func venueError(_ error: VenueError, into actions: inout [FeedAction]) {
     let request = takeRequest(id: error.requestID)
+    if let request, !error.fatal, let named = error.symbol,
+      let refused = request.added.first(where: { provider.serverSymbol(for: $0) == named })
+    {
+      // The venue refused one symbol of the request by name (OKX's unknown instId): that one
+      // alone is taken back, from the first subscription as from a change; the rest goes on.
+      takeBack([refused], refusedBy: error, into: &actions)
+      refusedSymbols.insert(named)
+      if endsWhenEverySymbolRefused, refusal == nil, subscriptions.symbols.isEmpty {
+        let all = VenueError(
+          message: "every symbol was refused (\(refusedSymbols.sorted().joined(separator: ", ")))",
+          fatal: true)
+        refusal = all
+        actions.append(.stop(.refused(all), beforeClose: []))
+      }
+      return
+    }
     if let request, !request.initial, !request.added.isEmpty {
       // A change made while running was refused: take those symbols back; the rest goes on.
-      let change = subscriptions.apply(.remove(request.added))
-      if var open = connection {
-        open.wire.removeAll { change.removed.contains($0) }
-        connection = open
-      }
-      for symbol in change.removed {
-        let server = provider.serverSymbol(for: symbol)
-        filter.remove(server)
-        firstQuoteDue[server] = nil
-        _ = stage.remove(server)
-      }
-      actions.append(.report(.changeRefused(error, symbols: change.removed)))
+      takeBack(request.added, refusedBy: error, into: &actions)
       return
     }
     actions.append(.report(.venueError(error)))
@@ -461,6 +466,24 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
       refusedSymbols.insert(symbol)
       endIfEverySymbolRefused(into: &actions)
     }
+  }
+
+  /// Takes `symbols` out of the subscription (and what the venue was told), as refused by `error`.
+  private mutating func takeBack(
+    _ symbols: [String], refusedBy error: VenueError, into actions: inout [FeedAction]
+  ) {
+    let change = subscriptions.apply(.remove(symbols))
+    if var open = connection {
+      open.wire.removeAll { change.removed.contains($0) }
+      connection = open
+    }
+    for symbol in change.removed {
+      let server = provider.serverSymbol(for: symbol)
+      filter.remove(server)
+      firstQuoteDue[server] = nil
+      _ = stage.remove(server)
+    }
+    actions.append(.report(.changeRefused(error, symbols: change.removed)))
   }
 
   /// Every followed symbol was refused one by one: nothing can ever print, so the run ends.
