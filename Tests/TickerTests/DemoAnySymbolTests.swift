@@ -13,11 +13,13 @@ struct DemoAnySymbolTests {
     ("upbit", "KRW-ETH", "KRW-ETH", "a recorded Upbit session (KRW-BTC)"),
     ("binance", "ethusdt", "ETHUSDT", "a recorded Binance session (BTCUSDT)"),
     ("coinbase", "XLM-EUR", "XLM-EUR", "a recorded Coinbase session (BTC-USD)"),
+    ("okx", "xlm-eur", "XLM-EUR", "a recorded OKX session (BTC-USDT)"),
   ]
 
   /// The symbol the demo of `provider` replays, as `+`/`-` control lines name it.
   static let recorded = [
     "finnhub": "BINANCE:BTCUSDT", "upbit": "KRW-BTC", "binance": "BTCUSDT", "coinbase": "BTC-USD",
+    "okx": "BTC-USDT",
   ]
 
   /// Whether `line` is a text line for `symbol` with a positive plain decimal price.

@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 import WebSocketClient
+
 @testable import Recording
 
 /// `ticker serve` as a real process, with real clients: the built `ticker`, `websocat` and Python
@@ -81,7 +82,7 @@ struct ServeEndToEndTests {
     .requires(.websocat, .pythonWebsockets),
     arguments: [
       ("finnhub", "BINANCE:BTCUSDT", "BINANCE:BTCUSDT"), ("binance", "btcusdt", "BTCUSDT"),
-      ("upbit", "krw-btc", "KRW-BTC"), ("coinbase", "btc-usd", "BTC-USD"),
+      ("upbit", "krw-btc", "KRW-BTC"), ("coinbase", "btc-usd", "BTC-USD"), ("okx", "btc-usdt", "BTC-USDT"),
     ])
   func anyVenue(provider: String, asked: String, spelled: String) async throws {
     let serve = try await ServeRun.start(["--demo", "--provider", provider])

@@ -29,16 +29,18 @@ struct VenueDemoTests {
     #expect(FeedServer.Options.Emulation(provider: "binance") == .binance)
     #expect(FeedServer.Options.Emulation(provider: "Coinbase") == .coinbase)
     #expect(FeedServer.Options.Emulation(provider: "finnhub") == .finnhub)
+    #expect(FeedServer.Options.Emulation(provider: "OKX") == .venue(.okx))
     #expect(FeedServer.Options.Emulation(provider: "verbatim") == nil)
     #expect(FeedServer.Options.Emulation.upbit.venue == .upbit)
     #expect(FeedServer.Options.Emulation.verbatim.venue == nil)
   }
 
-  /// Coinbase's subscribe deadline is real time, which a test task held up on a loaded machine
-  /// could miss; it is tested on its own.
+  /// Coinbase's subscribe deadline and OKX's quiet close are real time, which a test task held
+  /// up on a loaded machine could miss; they are tested on their own.
   static var patientRules: VenueRules {
     var rules = VenueRules()
     rules.subscribeDeadline = 60
+    rules.quietTimeout = nil
     return rules
   }
 
@@ -49,6 +51,7 @@ struct VenueDemoTests {
     case .upbit: (nil, #"[{"ticket":"demo"},{"type":"ticker","codes":["KRW-BTC"]},{"format":"SIMPLE"}]"#)
     case .binance: ("/stream", #"{"method":"SUBSCRIBE","params":["btcusdt@trade"],"id":1}"#)
     case .coinbase: (nil, #"{"type":"subscribe","product_ids":["BTC-USD"],"channels":["ticker"]}"#)
+    case .okx: (nil, #"{"id":"1","op":"subscribe","args":[{"channel":"tickers","instId":"BTC-USDT"}]}"#)
     }
   }
 
@@ -66,6 +69,9 @@ struct VenueDemoTests {
     case .coinbase:
       guard value["type"]?.stringValue == "ticker" else { return [] }
       return value["price"]?.stringValue.map { [$0] } ?? []
+    case .okx:
+      guard value["arg"]?["channel"]?.stringValue == "tickers" else { return [] }
+      return value["data"]?.arrayValue?.compactMap { $0["last"]?.stringValue } ?? []
     }
   }
 
@@ -100,12 +106,13 @@ struct VenueDemoTests {
     let recorded: [String: [String]] = [
       "finnhub": ["95372.09", "95372.1"], "upbit": ["103160000.0", "1.03156E8"],
       "binance": ["78860.00000000"],
-      "coinbase": ["80691.53"],
+      "coinbase": ["80691.53"], "okx": ["79412.6", "79412.5", "79413", "79415.2"],
     ]
     let expected = recorded[venue.rawValue] ?? []
     #expect(Array(prices.prefix(expected.count)) == expected)
     // The synthetic part: numbers in the venue's style (decimal strings with Binance's 8 and
-    // Coinbase's 2 places, Upbit's whole won with `.0` or an exponent), moving.
+    // Coinbase's 2 places, OKX's without trailing zeros, Upbit's whole won with `.0` or an
+    // exponent), moving.
     let synthetic = Array(prices.dropFirst(expected.count + (venue == .finnhub ? 5 : 0)))
     #expect(Set(synthetic).count > 1)
     for price in synthetic {
@@ -114,6 +121,8 @@ struct VenueDemoTests {
       case .coinbase: #expect(price.split(separator: ".").last?.count == 2, "\(price)")
       case .upbit: #expect(price.hasSuffix(".0") || price.contains("E"), "\(price)")
       case .finnhub: #expect(Double(price) != nil)
+      case .okx:
+        #expect(Price(price)?.text == price && !(price.contains(".") && price.hasSuffix("0")), "\(price)")
       }
     }
     #expect(server.record.violations.isEmpty)

@@ -2,6 +2,7 @@ import Emulators
 import Foundation
 import Testing
 import WebSocketClient
+
 @testable import Recording
 
 /// The built binary against FeedServer's emulation of each venue, as strict as the real one:
@@ -47,6 +48,14 @@ struct VenueEndToEndTests {
       ),
       (.binance, "btcusdt", ["2026-09-14T16:52:56.250Z\tBTCUSDT\t78860.00000000"]),
       (.coinbase, "btc-usd", ["2026-08-25T03:35:57.198Z\tBTC-USD\t80691.53"]),
+      (
+        .okx, "btc-usdt",
+        [
+          "2026-10-06T09:14:31.509Z\tBTC-USDT\t79412.6", "2026-10-06T09:14:31.714Z\tBTC-USDT\t79412.5",
+          "2026-10-06T09:14:31.874Z\tBTC-USDT\t79413",  // sent as "79413", kept so
+          "2026-10-06T09:14:51.826Z\tBTC-USDT\t79415.2",
+        ]
+      ),
     ])
   func recordedSession(venue: Venue, symbol: String, expected: [String]) async throws {
     let server = try Self.serve(venue, ending: .close(CloseStatus(code: .normalClosure, reason: "done")))
@@ -255,7 +264,7 @@ struct VenueEndToEndTests {
 
   @Test(
     "a symbol the venue cannot have is refused before connecting (exit 64)",
-    arguments: [("upbit", "KRW BTC"), ("binance", "BTC-USDT"), ("coinbase", "BTCUSD")])
+    arguments: [("upbit", "KRW BTC"), ("binance", "BTC-USDT"), ("coinbase", "BTCUSD"), ("okx", "BTCUSDT")])
   func invalidSymbol(provider: String, symbol: String) async throws {
     let result = try await TickerProcess.run(
       ["--provider", provider, "--url", "ws://127.0.0.1:9/", "-s", symbol], environment: Self.environment)
@@ -272,6 +281,7 @@ struct VenueDemoCommandTests {
     "the demo of each venue prints its prices",
     arguments: [
       ("finnhub", "BINANCE:BTCUSDT"), ("upbit", "KRW-BTC"), ("binance", "BTCUSDT"), ("coinbase", "BTC-USD"),
+      ("okx", "BTC-USDT"),
     ])
   func demo(provider: String, symbol: String) async throws {
     let result = try await TickerProcess.run(

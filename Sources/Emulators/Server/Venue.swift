@@ -1,6 +1,6 @@
 /// The venues FeedServer can emulate and write load for.
 public enum Venue: String, Sendable, Equatable, CaseIterable {
-  case finnhub, upbit, binance, coinbase
+  case finnhub, upbit, binance, coinbase, okx
 
   /// The venue of the provider named `name` as the ticker's `--provider` spells it; nil for
   /// any other name.
@@ -15,6 +15,7 @@ public enum Venue: String, Sendable, Equatable, CaseIterable {
     case .upbit: UpbitVenue.self
     case .binance: BinanceVenue.self
     case .coinbase: CoinbaseVenue.self
+    case .okx: OKXVenue.self
     }
   }
 }
