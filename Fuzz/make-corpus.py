@@ -99,9 +99,9 @@ write("finnhub", "escapes", '{"type":"error","msg":"\\u00e9\\ud83d\\ude00\\n\\""
 write("finnhub", "price-text", "78860.00000000")
 write("finnhub", "price-exp", "-0.5e-400")
 
-# upbit, binance, coinbase, kraken: each venue's recorded session, edge cases of its shapes, symbol
-# lists (the harnesses also build subscription messages from comma-separated input).
-for venue in ("upbit", "binance", "coinbase", "kraken"):
+# upbit, binance, coinbase, kraken, okx: each venue's recorded session, edge cases of its shapes,
+# symbol lists (the harnesses also build subscription messages from comma-separated input).
+for venue in ("upbit", "binance", "coinbase", "kraken", "okx"):
     with open(os.path.join(fixtures, venue + "-session.ndjson")) as f:
         for i, line in enumerate(f):
             entry = json.loads(line)
@@ -142,6 +142,20 @@ write("kraken", "last-exp", "-1.5e-7")
 write("kraken", "time-nanos", "2026-10-06T18:06:02.264627814Z")
 write("kraken", "time-offset", "2026-09-21T16:02:11.5+02:00")
 write("kraken", "pairs", "btc/usd,ETH/EUR,XBT/USD,,1INCH/USD,BTC-USD,BTC/USD,a/b/c")
+write("okx", "two-entries", '{"arg":{"channel":"tickers","instId":"A-B"},"data":[{"instId":"A-B","last":"1.50",'
+      '"lastSz":"","ts":"1"},{"last":"","ts":2},{"instId":"A-B","last":"2","lastSz":null,"ts":"3"}]}')
+write("okx", "error-old", '{"event":"error","msg":"channel:tickers,instId:LTC-USD doesn\'t exist","code":"60018"}')
+write("okx", "error-new", '{"event":"error","msg":"Subscribe failed, wrong URL or channel:tickers,instId:X-Y '
+      'doesn\'t exist.","code":"60018","connId":"e1f69f02"}')
+write("okx", "error-invalid", '{"id":"1512","event":"error","code":"60012","msg":"Invalid request: '
+      '{\\"op\\": \\"subscribe\\", \\"argss\\":[]}","connId":"a4d3ae55"}')
+write("okx", "notice", '{"event":"notice","code":"64008","msg":"The connection will soon be closed for a service '
+      'upgrade. Please reconnect.","connId":"a4d3ae55"}')
+write("okx", "unsubscribe", '{"event":"unsubscribe","arg":{"channel":"tickers","instId":"BTC-USDT"},"connId":"d0b44253"}')
+write("okx", "trades", '{"arg":{"channel":"trades","instId":"BTC-USDT"},"data":[{"instId":"BTC-USDT","px":"1"}]}')
+write("okx", "last-exponent", "1.5E2")
+write("okx", "last-text", "0.000012340")
+write("okx", "instruments", "btc-usdt,ETH-BTC,BTCUSDT,,BTC-USDT-SWAP,1INCH-USDT,BTC-USDT")
 
 # config: the example file and a few variants.
 with open(os.path.join(repo, "config.example.json"), "rb") as f:

@@ -441,6 +441,14 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
       return
     }
     let request = takeRequest(id: error.requestID)
+    if let request, !error.fatal, let named = error.symbol,
+      request.added.contains(where: { provider.serverSymbol(for: $0) == named })
+    {
+      // The venue refused one symbol of the request by name (OKX's unknown instId): that one
+      // alone is taken back, from the first subscription as from a change; the rest goes on.
+      refusedOne(named, error, into: &actions)
+      return
+    }
     if let request, !request.initial, !request.added.isEmpty {
       // A change made while running was refused: take those symbols back; the rest goes on.
       takeBack(request.added, refusedBy: error, into: &actions)
@@ -458,8 +466,9 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
     }
   }
 
-  /// The venue refused one symbol of a request it answers symbol by symbol (Kraken), whether the
-  /// first subscription asked for it or a change: that symbol is taken back and the rest goes on.
+  /// The venue refused one symbol by name (Kraken answers symbol by symbol; OKX names the one of a
+  /// request it refuses), whether the first subscription asked for it or a change: that symbol is
+  /// taken back and the rest goes on.
   /// Once nothing is left, nothing can ever print, and the run ends.
   private mutating func refusedOne(_ refused: String, _ error: VenueError, into actions: inout [FeedAction]) {
     let symbols = subscriptions.symbols.filter { provider.serverSymbol(for: $0) == refused }

@@ -7,14 +7,14 @@
 //             [--trades A-B] [--symbols K] [--seed S] [--await N] [--hold]
 //   (either form) [--deflate [no-context]]
 //
-// --venue finnhub|upbit|binance|coinbase|kraken: emulate that venue (FeedServer.Options.Emulation;
+// --venue finnhub|upbit|binance|coinbase|kraken|okx: emulate that venue (FeedServer.Options.Emulation;
 //   the default is finnhub) and, with --blast, write its wire format: Binance combined-stream
 //   trades with decimal strings, Upbit SIMPLE tickers in binary frames, Coinbase and Kraken ticker
-//   messages. Clients connect where the venue serves: Binance at /stream (or
+//   messages, OKX tickers pushes. Clients connect where the venue serves: Binance at /stream (or
 //   /stream?streams=btcusdt@trade, /ws, /ws/btcusdt@trade; any other path is refused with 404),
-//   Upbit at /websocket/v1 (any path), Kraken at /v2 (any other path is refused with 404), Coinbase
-//   and Finnhub at /. The replay (and the blast) starts at the venue's first subscription (for
-//   Binance, streams in the URL count).
+//   Upbit at /websocket/v1 and OKX at /ws/v5/public (any path), Kraken at /v2 (any other path is
+//   refused with 404), Coinbase and Finnhub at /. The replay (and the blast) starts at the venue's
+//   first subscription (for Binance, streams in the URL count).
 // --script: replay that session (default: the venue's built-in demo session).
 // --blast N: send N pre-framed one-trade messages as fast as the socket takes them, then close
 //   with 1000 (with --hold: keep the connection open). With --per-connection M, each connection gets M of them and is then ended with

@@ -93,6 +93,7 @@ struct DemoWalkTests {
     .finnhub: ("BINANCE:ETHUSDT", "BINANCE:ETHUSDT"), .upbit: ("KRW-ETH", "KRW-ETH"),
     .binance: ("ethusdt@trade", "ETHUSDT"), .coinbase: ("XLM-EUR", "XLM-EUR"),
     .kraken: ("XLM/EUR", "XLM/EUR"),
+    .okx: ("XLM-EUR", "XLM-EUR"),
   ]
 
   /// The client's subscription to `symbols` (in the venue's spelling) in one request.
@@ -105,6 +106,9 @@ struct DemoWalkTests {
     case .coinbase: return #"{"type":"subscribe","product_ids":[\#(list)],"channels":["ticker"]}"#
     case .kraken:
       return #"{"method":"subscribe","params":{"channel":"ticker","symbol":[\#(list)]},"req_id":1}"#
+    case .okx:
+      let args = symbols.map { #"{"channel":"tickers","instId":\#(JSONEscaping.quoted($0))}"# }
+      return #"{"id":"7","op":"subscribe","args":[\#(args.joined(separator: ","))]}"#
     }
   }
 
@@ -169,6 +173,10 @@ struct DemoWalkTests {
     let kraken = KrakenEmulator(script: script, rules: VenueRules())
     #expect(kraken.walkStart(for: "XLM-EUR") == nil && kraken.walkStart(for: "xlm/eur") == nil)
     #expect(kraken.walkStart(for: "XLM/EUR") == .dollars)
+    let okx = OKXEmulator(script: script, rules: VenueRules())
+    #expect(okx.walkStart(for: "BTC-USDT-SWAP") == nil)
+    #expect(okx.walkStart(for: "xlm-eur") == nil)
+    #expect(okx.walkStart(for: "XLM-EUR") == .dollars)
   }
 
   @Test("accepting any symbol: well-formed ones only")
@@ -222,6 +230,7 @@ struct DemoWalkTests {
   func overSocket(venue: Venue, lenient: Bool) async throws {
     var rules = VenueRules()
     rules.subscribeDeadline = 60  // Coinbase's deadline is real time; not what is tested here
+    rules.quietTimeout = nil  // nor OKX's quiet close
     let server = try FeedServer(
       script: SessionScript(ndjson: DemoSession.script(for: venue)),
       options: .init(
@@ -263,6 +272,7 @@ struct DemoWalkTests {
       #expect(
         !texts.contains {
           $0.contains("Invalid symbol") || $0.contains("not a valid product") || $0.contains("not supported")
+            || $0.contains("doesn't exist")
         })
     } else {
       #expect(unknownPrices.isEmpty, "\(unknownPrices)")
@@ -270,6 +280,7 @@ struct DemoWalkTests {
       case .finnhub: #expect(texts.contains(#"{"msg":"Invalid symbol BINANCE:ETHUSDT","type":"error"}"#))
       case .coinbase: #expect(texts.contains { $0.contains("XLM-EUR is not a valid product") })
       case .kraken: #expect(texts.contains { $0.contains("Currency pair not supported XLM/EUR") })
+      case .okx: #expect(texts.contains { $0.contains(#""code":"60018""#) && $0.contains("instId:XLM-EUR ") })
       case .upbit, .binance: break  // accepted without a word, and nothing sent, as on the venue
       }
     }

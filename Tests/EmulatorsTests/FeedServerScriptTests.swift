@@ -13,7 +13,7 @@ struct FeedServerScriptTests {
   func parsesFixtures() throws {
     for name in [
       "finnhub-session.ndjson", "finnhub-unauthorized.ndjson", "upbit-session.ndjson",
-      "binance-session.ndjson", "coinbase-session.ndjson", "kraken-session.ndjson",
+      "binance-session.ndjson", "coinbase-session.ndjson", "kraken-session.ndjson", "okx-session.ndjson",
     ] {
       let script = try SessionScript(ndjson: Fixture.text(name))
       #expect(!script.steps.isEmpty, "\(name)")

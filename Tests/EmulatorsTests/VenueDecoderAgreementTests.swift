@@ -15,6 +15,7 @@ struct VenueDecoderAgreementTests {
   static let symbols: [Venue: String] = [
     .finnhub: "BINANCE:BTCUSDT", .upbit: "KRW-BTC", .binance: "BTCUSDT", .coinbase: "BTC-USD",
     .kraken: "BTC/USD",
+    .okx: "BTC-USDT",
   ]
 
   static func provider(_ venue: Venue) throws -> any Provider {
@@ -143,5 +144,25 @@ struct VenueDecoderAgreementTests {
             message: "Currency pair not supported NOPE/USD", requestID: 4, fatal: false, symbol: "NOPE/USD")))
     #expect(kraken.decode(.text(KrakenWire.heartbeat)) == .keepalive)
     #expect(kraken.decode(.text(KrakenWire.status)) == .ignored("status"))
+    var okx = OKXEmulator(script: SessionScript(steps: []), rules: VenueRules())
+    let okxPong = try #require(okx.receive(.text("ping"), at: .zero).first.flatMap(Self.message))
+    #expect(try Self.provider(.okx).decode(okxPong) == .keepalive)
+    let subscribed = try #require(
+      okx.receive(
+        .text(#"{"id":"4","op":"subscribe","args":[{"channel":"tickers","instId":"BTC-USDT"}]}"#), at: .zero
+      )
+      .first.flatMap(Self.message))
+    #expect(try Self.provider(.okx).decode(subscribed) == .acknowledged(id: 4))
+    let unknown = try #require(
+      okx.receive(
+        .text(#"{"id":"5","op":"subscribe","args":[{"channel":"tickers","instId":"NOPE-USDT"}]}"#), at: .zero
+      )
+      .first.flatMap(Self.message))
+    guard case .error(let okxError) = try Self.provider(.okx).decode(unknown) else {
+      Issue.record("not an error")
+      return
+    }
+    #expect(okxError.requestID == 5 && okxError.name == "60018" && okxError.symbol == "NOPE-USDT")
+    #expect(!okxError.fatal)
   }
 }

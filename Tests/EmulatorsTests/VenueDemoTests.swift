@@ -30,16 +30,18 @@ struct VenueDemoTests {
     #expect(FeedServer.Options.Emulation(provider: "binance") == .binance)
     #expect(FeedServer.Options.Emulation(provider: "Coinbase") == .coinbase)
     #expect(FeedServer.Options.Emulation(provider: "finnhub") == .finnhub)
+    #expect(FeedServer.Options.Emulation(provider: "OKX") == .venue(.okx))
     #expect(FeedServer.Options.Emulation(provider: "verbatim") == nil)
     #expect(FeedServer.Options.Emulation.upbit.venue == .upbit)
     #expect(FeedServer.Options.Emulation.verbatim.venue == nil)
   }
 
-  /// Coinbase's subscribe deadline is real time, which a test task held up on a loaded machine
-  /// could miss; it is tested on its own.
+  /// Coinbase's subscribe deadline and OKX's quiet close are real time, which a test task held
+  /// up on a loaded machine could miss; they are tested on their own.
   static var patientRules: VenueRules {
     var rules = VenueRules()
     rules.subscribeDeadline = 60
+    rules.quietTimeout = nil
     return rules
   }
 
@@ -52,6 +54,7 @@ struct VenueDemoTests {
     case .coinbase: (nil, #"{"type":"subscribe","product_ids":["BTC-USD"],"channels":["ticker"]}"#)
     case .kraken:
       (nil, #"{"method":"subscribe","params":{"channel":"ticker","symbol":["BTC/USD"]},"req_id":1}"#)
+    case .okx: (nil, #"{"id":"1","op":"subscribe","args":[{"channel":"tickers","instId":"BTC-USDT"}]}"#)
     }
   }
 
@@ -72,6 +75,9 @@ struct VenueDemoTests {
     case .kraken:
       guard value["channel"]?.stringValue == "ticker" else { return [] }
       return value["data"]?.arrayValue?.compactMap { $0["last"]?.numberText } ?? []
+    case .okx:
+      guard value["arg"]?["channel"]?.stringValue == "tickers" else { return [] }
+      return value["data"]?.arrayValue?.compactMap { $0["last"]?.stringValue } ?? []
     }
   }
 
@@ -108,12 +114,13 @@ struct VenueDemoTests {
       "binance": ["78860.00000000"],
       "coinbase": ["80691.53"],
       "kraken": ["80912.4", "80915.0", "80909.8"],
+      "okx": ["79412.6", "79412.5", "79413", "79415.2"],
     ]
     let expected = recorded[venue.rawValue] ?? []
     #expect(Array(prices.prefix(expected.count)) == expected)
     // The synthetic part: numbers in the venue's style (decimal strings with Binance's 8 and
     // Coinbase's 2 places, Upbit's whole won with `.0` or an exponent, Kraken's numbers with a digit
-    // after the point), moving.
+    // after the point, OKX's without trailing zeros), moving.
     let synthetic = Array(prices.dropFirst(expected.count + (venue == .finnhub ? 5 : 0)))
     #expect(Set(synthetic).count > 1)
     for price in synthetic {
@@ -123,6 +130,8 @@ struct VenueDemoTests {
       case .upbit: #expect(price.hasSuffix(".0") || price.contains("E"), "\(price)")
       case .finnhub: #expect(Double(price) != nil)
       case .kraken: #expect(price.contains(".") && Double(price) != nil, "\(price)")
+      case .okx:
+        #expect(Price(price)?.text == price && !(price.contains(".") && price.hasSuffix("0")), "\(price)")
       }
     }
     #expect(server.record.violations.isEmpty)

@@ -17,6 +17,10 @@ struct CommandLineTests {
   func help() async throws {
     let result = try await TickerProcess.run(["--help"])
     #expect(result.status == 0)
+    if Fixture.updatingGoldens {
+      try result.stdout.write(
+        to: Fixture.directory.appendingPathComponent("golden/help.txt"), atomically: true, encoding: .utf8)
+    }
     #expect(result.stdout == (try Fixture.text("golden/help.txt")))
     #expect(result.stderr.isEmpty)
   }

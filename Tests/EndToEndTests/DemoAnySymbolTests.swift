@@ -14,12 +14,14 @@ struct DemoAnySymbolTests {
     ("binance", "ethusdt", "ETHUSDT", "a recorded Binance session (BTCUSDT)"),
     ("coinbase", "XLM-EUR", "XLM-EUR", "a recorded Coinbase session (BTC-USD)"),
     ("kraken", "xlm/eur", "XLM/EUR", "a recorded Kraken session (BTC/USD)"),
+    ("okx", "xlm-eur", "XLM-EUR", "a recorded OKX session (BTC-USDT)"),
   ]
 
   /// The symbol the demo of `provider` replays, as `+`/`-` control lines name it.
   static let recorded = [
     "finnhub": "BINANCE:BTCUSDT", "upbit": "KRW-BTC", "binance": "BTCUSDT", "coinbase": "BTC-USD",
     "kraken": "BTC/USD",
+    "okx": "BTC-USDT",
   ]
 
   /// Whether `line` is a text line for `symbol` with a positive plain decimal price.

@@ -83,6 +83,7 @@ struct ServeEndToEndTests {
     arguments: [
       ("finnhub", "BINANCE:BTCUSDT", "BINANCE:BTCUSDT"), ("binance", "btcusdt", "BTCUSDT"),
       ("upbit", "krw-btc", "KRW-BTC"), ("coinbase", "btc-usd", "BTC-USD"), ("kraken", "btc/usd", "BTC/USD"),
+      ("okx", "btc-usdt", "BTC-USDT"),
     ])
   func anyVenue(provider: String, asked: String, spelled: String) async throws {
     let serve = try await ServeRun.start(["--demo", "--provider", provider])

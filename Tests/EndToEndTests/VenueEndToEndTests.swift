@@ -56,6 +56,14 @@ struct VenueEndToEndTests {
           "2026-09-21T14:02:13.384Z\tBTC/USD\t80909.8",
         ]
       ),
+      (
+        .okx, "btc-usdt",
+        [
+          "2026-10-06T09:14:31.509Z\tBTC-USDT\t79412.6", "2026-10-06T09:14:31.714Z\tBTC-USDT\t79412.5",
+          "2026-10-06T09:14:31.874Z\tBTC-USDT\t79413",  // sent as "79413", kept so
+          "2026-10-06T09:14:51.826Z\tBTC-USDT\t79415.2",
+        ]
+      ),
     ])
   func recordedSession(venue: Venue, symbol: String, expected: [String]) async throws {
     let server = try Self.serve(venue, ending: .close(CloseStatus(code: .normalClosure, reason: "done")))
@@ -264,7 +272,10 @@ struct VenueEndToEndTests {
 
   @Test(
     "a symbol the venue cannot have is refused before connecting (exit 64)",
-    arguments: [("upbit", "KRW BTC"), ("binance", "BTC-USDT"), ("coinbase", "BTCUSD"), ("kraken", "BTC-USD")])
+    arguments: [
+      ("upbit", "KRW BTC"), ("binance", "BTC-USDT"), ("coinbase", "BTCUSD"), ("kraken", "BTC-USD"),
+      ("okx", "BTCUSDT"),
+    ])
   func invalidSymbol(provider: String, symbol: String) async throws {
     let result = try await TickerProcess.run(
       ["--provider", provider, "--url", "ws://127.0.0.1:9/", "-s", symbol], environment: Self.environment)
@@ -282,6 +293,7 @@ struct VenueDemoCommandTests {
     arguments: [
       ("finnhub", "BINANCE:BTCUSDT"), ("upbit", "KRW-BTC"), ("binance", "BTCUSDT"), ("coinbase", "BTC-USD"),
       ("kraken", "BTC/USD"),
+      ("okx", "BTC-USDT"),
     ])
   func demo(provider: String, symbol: String) async throws {
     let result = try await TickerProcess.run(

@@ -114,6 +114,7 @@ import WebSocketClient
     for name in [
       "finnhub-session.ndjson", "upbit-session.ndjson", "binance-session.ndjson", "coinbase-session.ndjson",
       "kraken-session.ndjson",
+      "okx-session.ndjson",
     ] {
       inputs += try Fixture.session(name).filter {
         $0.direction == "S>" && ($0.kind == "text" || $0.kind == "binary")

@@ -12,6 +12,7 @@ import Venues
     ("upbit", "KRW-USDT", "USDT", "KRW"),
     ("finnhub", "BINANCE:BTCUSDT", "BTC", "USDT"), ("finnhub", "COINBASE:BTC-USD", "BTC", "USD"),
     ("kraken", "BTC/USD", "BTC", "USD"), ("kraken", "ETH/BTC", "ETH", "BTC"),
+    ("okx", "BTC-USDT", "BTC", "USDT"), ("okx", "ETH-BTC", "ETH", "BTC"),
   ])
   func splits(provider: String, symbol: String, base: String, quote: String) throws {
     let venue = try #require(ProviderCatalog.provider(named: provider))
@@ -23,6 +24,7 @@ import Venues
     #expect(try #require(ProviderCatalog.provider(named: "binance")).market(of: "USDT") == nil)
     #expect(try #require(ProviderCatalog.provider(named: "coinbase")).market(of: "BTC-") == nil)
     #expect(try #require(ProviderCatalog.provider(named: "kraken")).market(of: "BTC/") == nil)
+    #expect(try #require(ProviderCatalog.provider(named: "okx")).market(of: "BTC-USDT-SWAP") == nil)
   }
 
   @Test("the main market of BTC on each venue, as its notation writes it")
@@ -34,6 +36,7 @@ import Venues
     #expect(main["upbit"] == "KRW-BTC")
     #expect(main["finnhub"] == "BINANCE:BTCUSDT")
     #expect(main["kraken"] == "BTC/USD")
+    #expect(main["okx"] == "BTC-USDT")
     for venue in ProviderCatalog.all {
       let symbol = try? venue.canonicalSymbol(venue.mainMarket(for: "BTC") ?? "").get()
       #expect(symbol.flatMap(venue.market(of:))?.base == "BTC", "\(venue.name)")

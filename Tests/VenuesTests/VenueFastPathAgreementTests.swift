@@ -11,6 +11,7 @@ import WebSocketClient
   static let fixtures = [
     "finnhub-session.ndjson", "upbit-session.ndjson", "binance-session.ndjson", "coinbase-session.ndjson",
     "kraken-session.ndjson",
+    "okx-session.ndjson",
   ]
 
   /// Every server body of every fixture.

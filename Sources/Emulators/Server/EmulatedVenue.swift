@@ -17,4 +17,11 @@ protocol EmulatedVenue {
   static func blastMessage(_ i: Int) -> String
   /// The frames the blast goes in (Upbit's are binary).
   static var blastOpcode: Opcode { get }
+  /// Upgrade requests the venue accepts from one address in any `window` under `rules` (OKX: 3
+  /// a second); nil: no limit emulated. The server enforces it: an emulator sees one connection.
+  static func connectionLimit(_ rules: VenueRules) -> (count: Int, window: Duration)?
+}
+
+extension EmulatedVenue {
+  static func connectionLimit(_ rules: VenueRules) -> (count: Int, window: Duration)? { nil }
 }

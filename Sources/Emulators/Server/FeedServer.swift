@@ -18,11 +18,15 @@ public final class FeedServer: Sendable {
   public let options: Options
   private let acceptor: ConnectionAcceptor
   private let state = Mutex(State())
+  /// The instants `upgrades` counts from.
+  private let started = ContinuousClock.now
 
   private struct State: Sendable {
     var record = Record()
     var connections: [ObjectIdentifier: ServerConnection] = [:]
     var stopped = false
+    /// Recent upgrade requests, for a venue that limits new connections (OKX).
+    var upgrades: RateWindow?
   }
 
   /// Binds the listening socket (port 0 picks a free port); call `start()` to accept.
@@ -84,6 +88,19 @@ public final class FeedServer: Sendable {
   func plan(forConnection index: Int) -> ConnectionPlan {
     guard let last = options.plans.last else { return ConnectionPlan(ending: options.ending) }
     return index < options.plans.count ? options.plans[index] : last
+  }
+
+  /// Whether one more upgrade request is within the venue's limit on new connections (always,
+  /// for venues that set none). Every request counts, refused ones too, as a sliding window does.
+  func admitsUpgrade() -> Bool {
+    guard let limit = options.emulation.venue?.emulated.connectionLimit(options.rules) else { return true }
+    let now = ContinuousClock.now - started
+    return state.withLock { state in
+      var window = state.upgrades ?? RateWindow(limit: limit.count, window: limit.window)
+      let admitted = window.admit(at: now)
+      state.upgrades = window
+      return admitted
+    }
   }
 
   func update(_ body: (inout Record) -> Void) {

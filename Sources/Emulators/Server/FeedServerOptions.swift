@@ -119,13 +119,25 @@ public struct VenueRules: Sendable, Equatable {
   /// Kraken: a connection whose client sent no request for this many seconds is closed; nil =
   /// never.
   public var idleTimeout: Double? = 60
+  /// OKX: a connection without a subscription this many seconds after the upgrade, or pushed
+  /// nothing for this long after one, is closed with 4004; nil = never.
+  public var quietTimeout: Double? = 30
+  /// OKX: subscribe, unsubscribe and login requests allowed per connection in any hour; more are
+  /// answered with error 60014.
+  public var requestsPerHour: Int = 480
+  /// OKX: upgrade requests accepted in any `connectionWindow` (the venue counts per address;
+  /// every client of the test server has the same one); more are refused with 429.
+  public var connectionsPerSecond: Int = 3
+  /// The sliding window of `connectionsPerSecond`, in seconds (a test lengthens it, so that a
+  /// burst of connections counts as one however slowly the machine makes them).
+  public var connectionWindow: Double = 1
 
   public init() {}
 
   /// The same rules with every duty and deadline multiplied by `factor` (pings, pong and
-  /// subscribe deadlines, the error close, the status repeats, heartbeats and the idle timeout).
-  /// The rate windows are left alone: a shorter window would make the limits easier to meet, not
-  /// harder.
+  /// subscribe deadlines, the error close, the status repeats, Kraken's heartbeats and idle
+  /// timeout, OKX's quiet close). The rate windows are left alone: a shorter window would make the
+  /// limits easier to meet, not harder.
   public func scaled(by factor: Double) -> VenueRules {
     var rules = self
     rules.pingInterval = pingInterval.map { $0 * factor }
@@ -135,6 +147,7 @@ public struct VenueRules: Sendable, Equatable {
     rules.statusInterval = statusInterval.map { $0 * factor }
     rules.heartbeatInterval = heartbeatInterval.map { $0 * factor }
     rules.idleTimeout = idleTimeout.map { $0 * factor }
+    rules.quietTimeout = quietTimeout.map { $0 * factor }
     return rules
   }
 }

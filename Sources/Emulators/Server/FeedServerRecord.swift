@@ -63,10 +63,13 @@ extension FeedServer {
     case tooManyMessages
     /// A Binance ping went unanswered (no pong echoing its payload) past the pong deadline.
     case missedPong
-    /// No subscription within Coinbase's deadline after connecting.
+    /// No subscription within Coinbase's deadline (or OKX's 30 s) after connecting.
     case noSubscription
     /// No request within Kraken's idle timeout (the connection is then closed).
     case idle
+    /// OKX: nothing pushed to the client for 30 s (a quiet instrument, and no `ping` from the
+    /// client to answer).
+    case quiet
     /// A request the venue refused, with the venue's name for the error (Upbit `WRONG_FORMAT`,
     /// Binance `Invalid request: invalid stream`, Coinbase `X is not a valid product`).
     case invalidRequest(String)

@@ -73,7 +73,15 @@ final class ServerConnection: Sendable {
           $0.extensionOffers.append(offers)
         }
       },
-      admit: session.admit)
+      admit: { [server, session] request in
+        // The venue's limit on new connections needs every connection's count: the server's.
+        guard server.admitsUpgrade() else {
+          let violation = FeedServer.Violation.refusedHandshake("too many connections a second")
+          server.update { $0.violations.append(violation) }
+          return .refuse(status: 429, reason: "Too Many Requests", violation: violation)
+        }
+        return session.admit(request)
+      })
     guard let (_, leftover, deflate) = upgraded else { return }
     if let deflate { server.update { $0.deflateAgreements.append(deflate.agreement) } }
     let reader = ClientReader(input: input, writer: writer, life: life, session: session, server: server)

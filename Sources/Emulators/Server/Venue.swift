@@ -1,6 +1,6 @@
 /// The venues FeedServer can emulate and write load for.
 public enum Venue: String, Sendable, Equatable, CaseIterable {
-  case finnhub, upbit, binance, coinbase, kraken
+  case finnhub, upbit, binance, coinbase, kraken, okx
 
   /// The venue of the provider named `name` as the ticker's `--provider` spells it; nil for
   /// any other name.
@@ -16,6 +16,7 @@ public enum Venue: String, Sendable, Equatable, CaseIterable {
     case .binance: BinanceVenue.self
     case .coinbase: CoinbaseVenue.self
     case .kraken: KrakenVenue.self
+    case .okx: OKXVenue.self
     }
   }
 }

@@ -176,10 +176,22 @@ public struct VenueLimits: Sendable, Equatable {
   public var messagesPerSecond: Int?
   /// Symbols one connection may carry (Binance: 1024 streams); nil: no known limit.
   public var symbolsPerConnection: Int?
+  /// Subscription requests one connection may send in any hour (OKX: 480 subscribe, unsubscribe
+  /// and login requests); nil: no known limit. Known, not paced: see the venue's notes.
+  public var requestsPerHour: Int?
+  /// New connections one address may open in any second (OKX: 3); nil: no known limit. Known,
+  /// not enforced by the client: the reconnect backoff (0.25 s, then 0.5 s, 1 s, … apart, with
+  /// the default `--max-backoff`) opens at most three in any second.
+  public var connectionsPerSecond: Int?
 
-  public init(messagesPerSecond: Int? = nil, symbolsPerConnection: Int? = nil) {
+  public init(
+    messagesPerSecond: Int? = nil, symbolsPerConnection: Int? = nil, requestsPerHour: Int? = nil,
+    connectionsPerSecond: Int? = nil
+  ) {
     self.messagesPerSecond = messagesPerSecond
     self.symbolsPerConnection = symbolsPerConnection
+    self.requestsPerHour = requestsPerHour
+    self.connectionsPerSecond = connectionsPerSecond
   }
 }
 

@@ -3,6 +3,7 @@ public enum ProviderCatalog {
   /// Every venue, in the order help lists them.
   public static let all: [any Provider] = [
     FinnhubProvider(), UpbitProvider(), BinanceProvider(), CoinbaseProvider(), KrakenProvider(),
+    OKXProvider(),
   ]
 
   /// Every valid value of the `provider` setting.

@@ -2,7 +2,7 @@
 complete -c ticker -n '__fish_use_subcommand' -a completions -d 'print a completion script'
 complete -c ticker -n '__fish_use_subcommand' -a serve -d 'serve a Finnhub-compatible WebSocket API'
 complete -c ticker -n '__fish_seen_subcommand_from completions' -x -a 'bash zsh fish'
-complete -c ticker -l provider -x -a 'finnhub upbit binance coinbase kraken' -d 'the venue: finnhub (needs FINNHUB_TOKEN), upbit, binance, coinbase or kraken'
+complete -c ticker -l provider -x -a 'finnhub upbit binance coinbase kraken okx' -d 'the venue: finnhub (needs FINNHUB_TOKEN), upbit, binance, coinbase, kraken or okx'
 complete -c ticker -l symbol -s s -x -d 'symbol to follow, in the venue\'s notation; repeat the flag or separate with commas'
 complete -c ticker -l url -x -d 'WebSocket endpoint instead of the venue\'s (Finnhub still gets its token parameter)'
 complete -c ticker -l demo -d 'replay the venue\'s built-in session from a local server: no token, no internet; any symbol trades'

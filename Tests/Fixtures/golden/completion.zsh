@@ -5,7 +5,7 @@ if [[ $words[2] == completions ]]; then
   return
 fi
 _arguments -s \
-    ''--provider'[the venue\: finnhub (needs FINNHUB_TOKEN), upbit, binance, coinbase or kraken]:value:(finnhub upbit binance coinbase kraken)' \
+    ''--provider'[the venue\: finnhub (needs FINNHUB_TOKEN), upbit, binance, coinbase, kraken or okx]:value:(finnhub upbit binance coinbase kraken okx)' \
     '(--symbol -s)'{--symbol,-s}'[symbol to follow, in the venue'\''s notation; repeat the flag or separate with commas]:value: ' \
     ''--url'[WebSocket endpoint instead of the venue'\''s (Finnhub still gets its token parameter)]:value: ' \
     ''--demo'[replay the venue'\''s built-in session from a local server\: no token, no internet; any symbol trades]' \
