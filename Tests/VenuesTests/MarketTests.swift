@@ -43,3 +43,24 @@ import Venues
     }
   }
 }
+
+/// `VENUE/SYMBOL`: split at the first `/` when VENUE names a venue, else the symbol as it is.
+@Suite struct QualifiedSymbolTests {
+  @Test(arguments: [
+    ("binance/BTCUSDT", "binance", "BTCUSDT"), ("kraken/BTC/USD", "kraken", "BTC/USD"),
+    ("finnhub/BINANCE:BTCUSDT", "finnhub", "BINANCE:BTCUSDT"), ("UPBIT/KRW-BTC", "upbit", "KRW-BTC"),
+    ("okx/", "okx", ""),
+  ])
+  func namesItsVenue(text: String, venue: String, symbol: String) {
+    let (named, bare) = ProviderCatalog.qualified(text)
+    #expect(named?.name == venue)
+    #expect(bare == symbol)
+  }
+
+  @Test(arguments: ["BTC/USD", "BINANCE:BTCUSDT", "nowhere/BTCUSDT", "/BTCUSDT", "BTCUSDT"])
+  func namesNone(text: String) {
+    let (named, bare) = ProviderCatalog.qualified(text)
+    #expect(named == nil)
+    #expect(bare == text)
+  }
+}

@@ -10,4 +10,14 @@ public enum ProviderCatalog {
   public static var names: [String] { all.map(\.name) }
 
   public static func provider(named name: String) -> (any Provider)? { all.first { $0.name == name } }
+
+  /// `VENUE/SYMBOL` split at its first `/` when VENUE names a venue (`binance/BTCUSDT`,
+  /// `kraken/BTC/USD`); otherwise no venue and the text as it is (`BTC/USD` on its own is a
+  /// Kraken symbol of the run's `--provider`).
+  public static func qualified(_ text: String) -> (venue: (any Provider)?, symbol: String) {
+    guard let slash = text.firstIndex(of: "/"),
+      let venue = provider(named: text[..<slash].lowercased())
+    else { return (nil, text) }
+    return (venue, String(text[text.index(after: slash)...]))
+  }
 }

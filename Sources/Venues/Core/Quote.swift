@@ -16,6 +16,9 @@ public struct Quote: Sendable, Equatable {
   public var volume: Price?
   /// Trade time, milliseconds since the Unix epoch (UTC).
   public var time: Int64
+  /// Which venue of a run of several it came from: an index into the run's venues (0 when the
+  /// run has one). Not part of equality.
+  public var venue: UInt8 = 0
 
   public static func == (a: Quote, b: Quote) -> Bool {
     a.symbol == b.symbol && a.price == b.price && a.volume == b.volume && a.time == b.time
