@@ -3,7 +3,8 @@ import Outputs
 import Venues
 
 /// The `--publish` output: a consumer of the feed's bus that sends every quote to NATS as one
-/// message on `ticker.<provider>.<symbol>` (`SubjectEscaping`), its payload the `--format json`
+/// message on `ticker.<provider>.<symbol>` (`SubjectEscaping`; in a run of several venues, the
+/// quote's venue, `providers` indexed by `Quote.venue`), its payload the `--format json`
 /// line without the newline (`JSONLinesFormatter`: the same bytes stdout prints).
 ///
 /// It never holds the feed back: its bus queue evicts the oldest batches when full
@@ -16,15 +17,15 @@ public enum PublishOutput {
   /// Starts consuming `feed`'s quotes; the task ends once the feed's bus ended and the
   /// publisher finished (await it before exit). Starts `publisher`.
   public static func start(
-    on feed: any QuoteFeed, publisher: NATSPublisher, provider: String, limit: Int?,
+    on feed: any QuoteFeed, publisher: NATSPublisher, providers: [String], limit: Int?,
     tooLong: @escaping @Sendable (String) -> Void = { _ in }
   ) -> Task<Void, Never> {
     let subscription = feed.bus.subscribe(
       capacity: 1024, quoteLimit: 16_384, overflow: .dropOldest(onDrop: { publisher.countDropped($0) }))
     publisher.start()
     return Task {
-      var formatter = JSONLinesFormatter(provider: provider)
-      var encoder = Encoder(provider: provider)
+      var formatter = JSONLinesFormatter(providers: providers)
+      var encoders = providers.map(Encoder.init(provider:))
       var sent = 0
       var line: [UInt8] = []
       reading: while let batches = try? await subscription.queue.nextBatch() {
@@ -38,7 +39,8 @@ public enum PublishOutput {
             line.removeAll(keepingCapacity: true)
             formatter.append(quote, to: &line)
             line.removeLast()  // the newline
-            guard let subject = encoder.subject(for: quote.symbol, tooLong: tooLong) else { continue }
+            let venue = Int(quote.venue) < encoders.count ? Int(quote.venue) : 0
+            guard let subject = encoders[venue].subject(for: quote.symbol, tooLong: tooLong) else { continue }
             batch.append(subject: subject, payload: line)
           }
           publisher.publish(batch)

@@ -5,10 +5,10 @@ import Outputs
 import Venues
 
 /// `--publish`: every price the run prints also goes to NATS; nothing there ever stops or slows
-/// the feed (docs/nats.md).
+/// the feed (docs/nats.md). `providers`: the run's venues, in the order `Quote.venue` counts them.
 enum Publishing {
   static func start(
-    to url: NATSURL, config: TickerConfig, feed: any QuoteFeed, provider: any Provider,
+    to url: NATSURL, config: TickerConfig, feed: any QuoteFeed, providers: [any Provider],
     diagnostics: Diagnostics
   ) -> Task<Void, Never> {
     let reports = NATSReportWriter(diagnostics: diagnostics, url: url)
@@ -18,7 +18,7 @@ enum Publishing {
         bufferCapacity: config.publishBuffer),
       report: { reports.write($0) })
     return PublishOutput.start(
-      on: feed, publisher: publisher, provider: provider.name, limit: config.count,
+      on: feed, publisher: publisher, providers: providers.map(\.name), limit: config.count,
       tooLong: { [diagnostics] symbol in
         diagnostics.warning("not publishing \(symbol): its NATS subject would be too long")
       })

@@ -12,13 +12,18 @@ public final class Diagnostics: Sendable {
   private let sink: (@Sendable ([UInt8]) -> Void)?
   public let secrets: [String]
   public let verbose: Bool
+  /// Whose lines these are in a run of several venues (`Binance: `), after the kind of line.
+  public let scope: String
 
   /// The longest line written, in bytes (after escaping); longer ones are cut and say so.
   public static let maximumLineBytes = 2048
 
   /// - Parameter write: where lines go (stderr unless a test says otherwise).
-  public init(secrets: [String], verbose: Bool, write: (@Sendable ([UInt8]) -> Void)? = nil) {
+  public init(
+    secrets: [String], verbose: Bool, scope: String = "", write: (@Sendable ([UInt8]) -> Void)? = nil
+  ) {
     self.sink = write
+    self.scope = scope
     self.secrets = secrets.filter { !$0.isEmpty }
     self.verbose = verbose
   }
@@ -26,26 +31,31 @@ public final class Diagnostics: Sendable {
   /// The same secrets and verbosity, its lines going to `write` instead (the board holds them
   /// while it draws): whatever a run says, wherever it goes, the same secrets are removed.
   public func writing(to write: @escaping @Sendable ([UInt8]) -> Void) -> Diagnostics {
-    Diagnostics(secrets: secrets, verbose: verbose, write: write)
+    Diagnostics(secrets: secrets, verbose: verbose, scope: scope, write: write)
+  }
+
+  /// The same, each line saying it is about `venue` (`ticker: warning: Binance: …`).
+  public func about(_ venue: String) -> Diagnostics {
+    Diagnostics(secrets: secrets, verbose: verbose, scope: venue + ": ", write: sink)
   }
 
   /// A line for the user: `ticker: <text>`.
-  public func note(_ text: String) { emit("ticker: \(text)") }
+  public func note(_ text: String) { emit("ticker: \(scope)\(text)") }
   /// A warning: `ticker: warning: <text>`.
-  public func warning(_ text: String) { emit("ticker: warning: \(text)") }
+  public func warning(_ text: String) { emit("ticker: warning: \(scope)\(text)") }
   /// An error: `ticker: error: <text>`.
-  public func error(_ text: String) { emit("ticker: error: \(text)") }
+  public func error(_ text: String) { emit("ticker: error: \(scope)\(text)") }
   /// An alert (`--alert`, `--until`): `ticker: alert: <text>`, with the terminal bell (BEL,
   /// after the escaping, so it rings) when `bell` is set.
   public func alert(_ text: String, bell: Bool) {
-    var line = Self.line("ticker: alert: \(text)", secrets: secrets)
+    var line = Self.line("ticker: alert: \(scope)\(text)", secrets: secrets)
     if bell { line.insert(0x07, at: line.count - 1) }
     write(line)
   }
 
   /// Only with `--verbose`.
   public func info(_ text: @autoclosure () -> String) {
-    if verbose { emit("ticker: \(text())") }
+    if verbose { emit("ticker: \(scope)\(text())") }
   }
 
   /// The bytes of one stderr line for `text`, newline included.

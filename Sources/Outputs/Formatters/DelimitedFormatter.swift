@@ -16,6 +16,8 @@ import Venues
 /// cannot hold a TAB or a line break anyway. In both, the symbol first goes through
 /// `TerminalText`, so control characters (TAB, CR and LF included) arrive as visible escapes and a
 /// row is always one line.
+///
+/// In a run of several venues, a `venue` column comes before `symbol`.
 public struct DelimitedFormatter: QuoteFormatter {
   private var days = UTCTimestamp.DayCache()
   public enum Separator: UInt8, Sendable {
@@ -27,16 +29,20 @@ public struct DelimitedFormatter: QuoteFormatter {
   public let timestamps: TimestampChoice
   public let header: [UInt8]?
   private var field: [UInt8] = []
+  /// With several venues, their names (`Quote.venue` indexes it); empty for one.
+  private let venues: [String]
 
-  public init(separator: Separator, timestamps: TimestampChoice = .trade) {
+  public init(separator: Separator, timestamps: TimestampChoice = .trade, venues: [String] = []) {
     self.separator = separator
     self.timestamps = timestamps
+    self.venues = venues
     var names: [String] = []
     switch timestamps {
     case .trade: names.append("time")
     case .received: names.append("received")
     case .none: break
     }
+    if !venues.isEmpty { names.append("venue") }
     names += ["symbol", "price", "volume"]
     header = Array(names.joined(separator: String(UnicodeScalar(separator.rawValue))).utf8) + [0x0A]
   }
@@ -44,6 +50,11 @@ public struct DelimitedFormatter: QuoteFormatter {
   public mutating func append(_ quote: Quote, to buffer: inout [UInt8]) {
     if let time = timestamps.milliseconds(of: quote) {
       UTCTimestamp.append(milliseconds: time, to: &buffer, days: &days)
+      buffer.append(separator.rawValue)
+    }
+    if !venues.isEmpty {
+      // Venue names are the catalog's (lower-case letters): never quoted.
+      buffer.append(contentsOf: (Int(quote.venue) < venues.count ? venues[Int(quote.venue)] : "").utf8)
       buffer.append(separator.rawValue)
     }
     field.removeAll(keepingCapacity: true)

@@ -11,17 +11,22 @@ import Venues
 /// ISO 8601 UTC with milliseconds, `t` the same instant in epoch milliseconds; `received` and
 /// `rt` are when the message carrying the trade reached the ticker (this machine's clock; both
 /// `null` when unknown), so `rt - t` is the feed's latency as far as the two clocks agree.
-/// `provider` is the venue as `--provider` names it.
+/// `provider` is the venue as `--provider` names it — in a run of several venues, the quote's.
 public struct JSONLinesFormatter: QuoteFormatter {
   private var days = UTCTimestamp.DayCache()
-  /// `,"provider":"finnhub"}` and the newline: the same for every line, made once.
-  private let tail: [UInt8]
+  /// `,"provider":"finnhub"}` and the newline for each venue (`Quote.venue` indexes it), made once.
+  private let tails: [[UInt8]]
 
-  public init(provider: String = "finnhub") {
-    var tail = Array(#","provider":"#.utf8)
-    JSONEscaping.appendQuoted(provider, to: &tail)
-    tail.append(contentsOf: "}\n".utf8)
-    self.tail = tail
+  public init(provider: String = "finnhub") { self.init(providers: [provider]) }
+
+  /// - Parameter providers: the run's venues, in the order `Quote.venue` counts them.
+  public init(providers: [String]) {
+    tails = (providers.isEmpty ? ["finnhub"] : providers).map { provider in
+      var tail = Array(#","provider":"#.utf8)
+      JSONEscaping.appendQuoted(provider, to: &tail)
+      tail.append(contentsOf: "}\n".utf8)
+      return tail
+    }
   }
 
   public mutating func append(_ quote: Quote, to buffer: inout [UInt8]) {
@@ -47,6 +52,6 @@ public struct JSONLinesFormatter: QuoteFormatter {
     } else {
       buffer.append(contentsOf: #","received":null,"rt":null"#.utf8)
     }
-    buffer.append(contentsOf: tail)
+    buffer.append(contentsOf: Int(quote.venue) < tails.count ? tails[Int(quote.venue)] : tails[0])
   }
 }

@@ -26,11 +26,13 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     switch self {
     case .text where context.isTerminal:
       TerminalLineFormatter(
-        symbols: context.symbols, useColor: context.useColor, timestamps: context.timestamps)
-    case .text: TextFormatter(useColor: context.useColor, timestamps: context.timestamps)
-    case .json: JSONLinesFormatter(provider: context.provider)
-    case .csv: DelimitedFormatter(separator: .comma, timestamps: context.timestamps)
-    case .tsv: DelimitedFormatter(separator: .tab, timestamps: context.timestamps)
+        symbols: context.symbols, venues: context.venues, useColor: context.useColor,
+        timestamps: context.timestamps)
+    case .text:
+      TextFormatter(useColor: context.useColor, timestamps: context.timestamps, venues: context.venues)
+    case .json: JSONLinesFormatter(providers: context.venues.isEmpty ? [context.provider] : context.venues)
+    case .csv: DelimitedFormatter(separator: .comma, timestamps: context.timestamps, venues: context.venues)
+    case .tsv: DelimitedFormatter(separator: .tab, timestamps: context.timestamps, venues: context.venues)
     case .price: PriceOnlyFormatter()
     }
   }
@@ -47,11 +49,15 @@ public struct FormatContext: Sendable, Equatable {
   public var isTerminal: Bool
   /// The subscribed symbols as quotes name them (the terminal view sizes its columns with them).
   public var symbols: [String]
+  /// In a run of several venues, their names (`--provider`'s spelling), in the order
+  /// `Quote.venue` counts them: lines then say which venue each price is from. Empty for one.
+  public var venues: [String]
 
   public init(
     useColor: Bool = false, provider: String = "finnhub", timestamps: TimestampChoice = .trade,
-    isTerminal: Bool = false, symbols: [String] = []
+    isTerminal: Bool = false, symbols: [String] = [], venues: [String] = []
   ) {
+    self.venues = venues
     self.useColor = useColor
     self.provider = provider
     self.timestamps = timestamps

@@ -30,12 +30,22 @@ public struct TerminalLineFormatter: QuoteFormatter {
   private var percentWidth = 0
   private var previous: [String: Price] = [:]
   private var reference: [String: Price] = [:]
+  /// In a run of several venues, their names (`Quote.venue` indexes it), padded to one width:
+  /// the first column after the time.
+  private let venues: [String]
 
-  /// - Parameter symbols: the subscribed symbols, as quotes name them, so the symbol column is
-  ///   as wide as the widest of them from the first line on.
-  public init(symbols: [String] = [], useColor: Bool = false, timestamps: TimestampChoice = .trade) {
+  /// - Parameters:
+  ///   - symbols: the subscribed symbols, as quotes name them, so the symbol column is as wide
+  ///     as the widest of them from the first line on.
+  ///   - venues: with several venues, their names; empty for one (no venue column).
+  public init(
+    symbols: [String] = [], venues: [String] = [], useColor: Bool = false,
+    timestamps: TimestampChoice = .trade
+  ) {
     self.useColor = useColor
     self.timestamps = timestamps
+    let venueWidth = venues.map { TerminalWidth.columns($0) }.max() ?? 0
+    self.venues = venues.map { TerminalWidth.padRight($0, to: venueWidth) + "  " }
     for symbol in symbols {
       symbolWidth = max(symbolWidth, TerminalWidth.columns(TerminalText.escaped(symbol)))
     }
@@ -43,10 +53,12 @@ public struct TerminalLineFormatter: QuoteFormatter {
 
   public mutating func append(_ quote: Quote, to buffer: inout [UInt8]) {
     let symbol = TerminalText.escaped(quote.symbol)
-    let direction = PriceDirection(
-      from: previous.updateValue(quote.price, forKey: quote.symbol), to: quote.price)
-    let start = reference[quote.symbol] ?? quote.price
-    if reference[quote.symbol] == nil { reference[quote.symbol] = quote.price }
+    let venue = Int(quote.venue) < venues.count ? venues[Int(quote.venue)] : ""
+    // The same symbol on two venues is two series.
+    let key = venues.isEmpty ? quote.symbol : venue + quote.symbol
+    let direction = PriceDirection(from: previous.updateValue(quote.price, forKey: key), to: quote.price)
+    let start = reference[key] ?? quote.price
+    if reference[key] == nil { reference[key] = quote.price }
     let moved = PriceChange(from: start, to: quote.price)
 
     symbolWidth = max(symbolWidth, TerminalWidth.columns(symbol))
@@ -58,6 +70,7 @@ public struct TerminalLineFormatter: QuoteFormatter {
       UTCTimestamp.append(milliseconds: time, to: &buffer, days: &days)
       buffer.append(contentsOf: "  ".utf8)
     }
+    buffer.append(contentsOf: venue.utf8)
     buffer.append(contentsOf: TerminalWidth.padRight(symbol, to: symbolWidth).utf8)
     buffer.append(contentsOf: "  ".utf8)
     let priceText = direction.arrow + " " + price.pad(quote.price.text)

@@ -17,15 +17,21 @@ import Venues
 /// The symbol is written through `TerminalText`: a control character, TAB or line feed in it
 /// (whatever the server sent) is shown as an escape, so every quote is exactly one line of three
 /// fields.
+///
+/// In a run of several venues, the venue's name is a column of its own before the symbol:
+/// `<time>\t<venue>\t<symbol>\t<price>`.
 public struct TextFormatter: QuoteFormatter {
   private var days = UTCTimestamp.DayCache()
   public var useColor: Bool
   public var timestamps: TimestampChoice
   private var previous: [String: Price] = [:]
+  /// With several venues, their names (`Quote.venue` indexes it); empty for one.
+  private let venues: [String]
 
-  public init(useColor: Bool = false, timestamps: TimestampChoice = .trade) {
+  public init(useColor: Bool = false, timestamps: TimestampChoice = .trade, venues: [String] = []) {
     self.useColor = useColor
     self.timestamps = timestamps
+    self.venues = venues
   }
 
   static let green: [UInt8] = Array("\u{1B}[32m".utf8)
@@ -33,16 +39,23 @@ public struct TextFormatter: QuoteFormatter {
   static let reset: [UInt8] = Array("\u{1B}[0m".utf8)
 
   public mutating func append(_ quote: Quote, to buffer: inout [UInt8]) {
-    if !useColor, appendPlainLine(quote, to: &buffer) { return }
+    if !useColor, venues.isEmpty, appendPlainLine(quote, to: &buffer) { return }
     if let time = timestamps.milliseconds(of: quote) {
       UTCTimestamp.append(milliseconds: time, to: &buffer, days: &days)
+      buffer.append(0x09)
+    }
+    let venue = Int(quote.venue) < venues.count ? venues[Int(quote.venue)] : ""
+    if !venues.isEmpty {
+      buffer.append(contentsOf: venue.utf8)
       buffer.append(0x09)
     }
     TerminalText.appendEscaped(quote.symbol, to: &buffer)
     buffer.append(0x09)
     var color: [UInt8]? = nil
     if useColor {
-      if let before = previous.updateValue(quote.price, forKey: quote.symbol) {
+      // The same symbol on two venues is two series.
+      let key = venues.isEmpty ? quote.symbol : venue + "\t" + quote.symbol
+      if let before = previous.updateValue(quote.price, forKey: key) {
         if quote.price > before {
           color = Self.green
         } else if quote.price < before {
@@ -65,7 +78,7 @@ public struct TextFormatter: QuoteFormatter {
   /// for the call (a retain and a release of each of its texts).
   public mutating func append(contentsOf quotes: ArraySlice<Quote>, to buffer: inout [UInt8]) {
     for index in quotes.indices {
-      if !useColor,
+      if !useColor, venues.isEmpty,
         appendPlainLine(
           symbol: quotes[index].symbol, price: quotes[index].price.text,
           time: timestamps.milliseconds(time: quotes[index].time, received: quotes[index].received),
