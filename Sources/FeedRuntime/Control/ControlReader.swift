@@ -9,13 +9,13 @@ import WebSocketClient
 #endif
 
 /// Reads control lines from a file descriptor (`--control stdin`) on a thread of its own and
-/// hands each to `feed.control(_:)`. A line longer than `maximumLineBytes` is refused whole (one
+/// hands each to `feed.control(_:)` (a `Feed`, or a `MultiFeed` that routes each symbol to its venue). A line longer than `maximumLineBytes` is refused whole (one
 /// message, nothing changes); the end of the input ends the reading and nothing else — the feed
 /// goes on with what it has.
 public enum ControlReader {
   public static let maximumLineBytes = 4096
 
-  public static func start(fd: Int32, feed: Feed) {
+  public static func start(fd: Int32, feed: any ControlTarget) {
     DedicatedThread.start {
       var splitter = LineSplitter(limit: maximumLineBytes)
       var chunk = [UInt8](repeating: 0, count: 4096)
@@ -29,7 +29,7 @@ public enum ControlReader {
     }
   }
 
-  private static func deliver(_ line: LineSplitter.Line, to feed: Feed) {
+  private static func deliver(_ line: LineSplitter.Line, to feed: any ControlTarget) {
     switch line {
     case .text(let text): feed.control(text)
     case .tooLong: feed.reportControlError(.tooLong(maximumLineBytes))
