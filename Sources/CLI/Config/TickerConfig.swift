@@ -13,8 +13,15 @@ public struct TickerConfig: Sendable, Equatable {
   public var symbols: [String] = ["BINANCE:BTCUSDT"]
   /// API token; `FINNHUB_TOKEN` is the preferred source.
   public var token: String? = nil
-  /// nil = the provider's default URL.
-  public var url: WebSocketURL? = nil
+  /// `--url`: endpoints instead of the venues' own, for the run's venue (plain) or one venue each
+  /// (`VENUE=URL`).
+  public var endpoints: [VenueEndpoint] = []
+  /// `--asset`: follow each keyless venue's main market for these assets (`BTC`).
+  public var assets: [String] = []
+  /// `--venues`: the venues `--asset` follows; empty = every venue it can.
+  public var venues: [String] = []
+  /// `--spread`: with several venues and `--format json`, the board's computations as records too.
+  public var spread: Bool = false
   public var engine: EngineChoice = .auto
   public var debounce: Duration = .milliseconds(500)
   /// nil = the debounce interval.
@@ -97,6 +104,9 @@ public struct TickerConfig: Sendable, Equatable {
     }
     return config
   }
+
+  /// The plain `--url` (the last one given), nil = the provider's default URL.
+  public var url: WebSocketURL? { endpoints.last { $0.venue == nil }?.url }
 
   /// `maxWait`, defaulting to the debounce interval.
   public var effectiveMaxWait: Duration { maxWait ?? debounce }

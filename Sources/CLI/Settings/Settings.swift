@@ -19,15 +19,30 @@ public enum Settings {
     .value(
       \.symbols, key: "symbols", flags: ["--symbol", "-s"], environment: "TICKER_SYMBOLS", group: .feed,
       valueName: "SYMBOL",
-      help: "symbol to follow, in the venue's notation; repeat the flag or separate with commas",
+      help: "symbol to follow, in the venue's notation, or VENUE/SYMBOL for another venue (binance/BTCUSDT, "
+        + "kraken/BTC/USD); repeat the flag or separate with commas",
       parser: ValueParsers.symbols,
       defaultText: "the venue's example: " + ProviderCatalog.all.map(\.exampleSymbol).joined(separator: ", "),
       accumulate: { $0 + $1 }
     ).scoped(sources: [.venue]),
     .value(
-      \.url, key: "url", flags: ["--url"], environment: "TICKER_URL", group: .feed, valueName: "URL",
-      help: "WebSocket endpoint instead of the venue's (Finnhub still gets its token parameter)",
-      parser: ValueParsers.url.orNil, defaultText: "the venue's"
+      \.endpoints, key: "url", flags: ["--url"], environment: "TICKER_URL", group: .feed, valueName: "URL",
+      help: "WebSocket endpoint instead of the venue's (Finnhub still gets its token parameter); "
+        + "VENUE=URL for one venue of several; repeatable",
+      parser: ValueParsers.endpoints, defaultText: "the venue's", accumulate: { $0 + $1 }
+    ).scoped(sources: [.venue]),
+    .value(
+      \.assets, key: "assets", flags: ["--asset"], environment: "TICKER_ASSETS", group: .feed,
+      valueName: "ASSET",
+      help: "follow ASSET (BTC) on every venue at once: each keyless venue's main market, and "
+        + "Finnhub's with a token; repeat the flag or separate with commas",
+      parser: ValueParsers.assets, defaultText: "none", accumulate: { $0 + $1 }
+    ).scoped(sources: [.venue]),
+    .value(
+      \.venues, key: "venues", flags: ["--venues"], environment: "TICKER_VENUES", group: .feed,
+      valueName: "LIST",
+      help: "the venues --asset follows, separated by commas", parser: ValueParsers.venueNames,
+      defaultText: "every venue"
     ).scoped(sources: [.venue]),
     .toggle(
       \.demo, key: nil, flags: ["--demo"], group: .feed,

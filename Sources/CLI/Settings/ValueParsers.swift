@@ -75,6 +75,56 @@ enum ValueParsers {
     json: { value in value.stringValue.flatMap(SettingValue.url) }, show: { $0.description },
     jsonText: { JSONEscaping.quoted($0.description) })
 
+  /// `URL` or `VENUE=URL`, repeatable; in a file, one or a list, null for none.
+  static let endpoints = ValueParser<[VenueEndpoint]>(
+    requirement: SettingValue.urlRequirement + ", or VENUE=URL for one venue of several",
+    text: { VenueEndpoint.parse($0).map { [$0] } },
+    json: { value in strings(value, each: { VenueEndpoint.parse($0).map { [$0] } }) },
+    show: { $0.map(\.description).joined(separator: ",") },
+    jsonText: {
+      $0.isEmpty ? "null" : "[" + $0.map { JSONEscaping.quoted($0.description) }.joined(separator: ", ") + "]"
+    },
+    nullable: true)
+
+  /// Assets (`BTC`): letters and digits, upper-cased; a comma list (in a file, a list too).
+  static let assets = ValueParser<[String]>(
+    requirement: "must be asset names such as BTC or ETH, separated by commas",
+    text: assetList, json: { strings($0, each: assetList) },
+    show: { $0.isEmpty ? "none" : $0.joined(separator: ",") },
+    jsonText: { "[" + $0.map(JSONEscaping.quoted).joined(separator: ", ") + "]" })
+
+  /// Venue names, each one the catalog knows; a comma list (in a file, a list too).
+  static let venueNames = ValueParser<[String]>(
+    requirement: SettingValue.providerRequirement,
+    text: venueList, json: { strings($0, each: venueList) },
+    show: { $0.isEmpty ? "every venue" : $0.joined(separator: ",") },
+    jsonText: { "[" + $0.map(JSONEscaping.quoted).joined(separator: ", ") + "]" })
+
+  private static func assetList(_ text: String) -> [String]? {
+    let list = SettingValue.symbols(text).map { $0.uppercased() }
+    return list.isEmpty || !list.allSatisfy({ $0.allSatisfy { $0.isLetter || $0.isNumber } }) ? nil : list
+  }
+
+  private static func venueList(_ text: String) -> [String]? {
+    let list = SettingValue.symbols(text).map { $0.lowercased() }
+    return list.isEmpty || !list.allSatisfy({ ProviderCatalog.provider(named: $0) != nil }) ? nil : list
+  }
+
+  /// A JSON string, or a list of them (an empty list is none), each read by `each`.
+  private static func strings<T>(_ value: JSONValue, each: (String) -> [T]?) -> [T]? {
+    switch value {
+    case .string(let text): return each(text)
+    case .array(let items):
+      var list: [T] = []
+      for item in items {
+        guard case .string(let text) = item, let read = each(text) else { return nil }
+        list += read
+      }
+      return list
+    default: return nil
+    }
+  }
+
   /// `nats://HOST:PORT` (`NATSURL`); shown without its credentials.
   static var natsURL: ValueParser<NATSURL> {
     var parser = ValueParser<NATSURL>(

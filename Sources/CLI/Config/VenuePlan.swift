@@ -1,0 +1,149 @@
+import Venues
+import WebSocketClient
+
+/// The venues a run follows, each with its symbols and endpoint, from the settings — pure.
+///
+/// A symbol may name its venue (`binance/BTCUSDT`, `ProviderCatalog.qualified`); one that does
+/// not belongs to `--provider`. `--asset BTC` adds each venue's main market for the asset (a
+/// venue that needs a key only with a token), `--venues` narrows which; an Upbit KRW market added
+/// that way brings Upbit's `KRW-USDT`, the rate that converts it. `--url VENUE=URL` replaces one
+/// venue's endpoint; a plain `--url` is the one venue's, and is refused with several.
+public struct VenuePlan: Sendable {
+  public struct Member: Sendable {
+    public var provider: any Provider
+    /// Canonical for the venue, in the order given.
+    public var symbols: [String]
+    /// nil: the venue's own.
+    public var endpoint: WebSocketURL?
+
+    public init(provider: any Provider, symbols: [String], endpoint: WebSocketURL? = nil) {
+      self.provider = provider
+      self.symbols = symbols
+      self.endpoint = endpoint
+    }
+  }
+
+  public var members: [Member]
+
+  public init(members: [Member]) { self.members = members }
+
+  /// More than one venue: quotes say which venue they come from.
+  public var isSeveral: Bool { members.count > 1 }
+
+  /// - Parameter serving: `ticker serve`, which follows what its clients ask for: symbols nobody
+  ///   gave are not followed.
+  public static func make(_ config: TickerConfig, serving: Bool = false) -> Result<VenuePlan, VenuePlanError>
+  {
+    guard let base = ProviderCatalog.provider(named: config.provider) else {
+      return .failure(.unknownProvider(config.provider))
+    }
+    var plan = VenuePlan(members: [])
+    let symbolsGiven = config.sources["--symbol"] != nil
+    let given = (serving || !config.assets.isEmpty) && !symbolsGiven ? [] : config.symbols
+    for text in given {
+      let (named, symbol) = ProviderCatalog.qualified(text)
+      let venue = named ?? base
+      switch venue.canonicalSymbol(symbol) {
+      case .success(let canonical): plan.add(canonical, to: venue)
+      case .failure(let error):
+        return .failure(.invalidSymbol(symbol: text, venue: venue.displayName, why: error.message))
+      }
+    }
+    if let failure = plan.addAssets(config) { return .failure(failure) }
+    if plan.members.isEmpty { plan.members.append(Member(provider: base, symbols: [], endpoint: nil)) }
+    if let failure = plan.applyEndpoints(config.endpoints) { return .failure(failure) }
+    return .success(plan)
+  }
+
+  /// The symbols of each venue's main market for `config.assets`.
+  private mutating func addAssets(_ config: TickerConfig) -> VenuePlanError? {
+    let named = config.venues.compactMap(ProviderCatalog.provider(named:))
+    let venues = named.isEmpty ? ProviderCatalog.all : named
+    let hasToken = !(config.token ?? "").isEmpty
+    for asset in config.assets {
+      for venue in venues {
+        if venue.requiresToken && !hasToken {
+          if !named.isEmpty { return .needsToken(venue.displayName, variable: venue.tokenVariable) }
+          continue
+        }
+        guard let symbol = venue.mainMarket(for: asset),
+          case .success(let canonical) = venue.canonicalSymbol(symbol)
+        else {
+          if !named.isEmpty { return .noMarket(asset: asset, venue: venue.displayName) }
+          continue
+        }
+        add(canonical, to: venue)
+        if let rate = Self.conversionPair(for: canonical, on: venue) { add(rate, to: venue) }
+      }
+    }
+    return nil
+  }
+
+  /// The pair that converts a market's quote currency to USDT on the same venue, where the venue
+  /// has one that matters: Upbit's `KRW-USDT` for its KRW markets.
+  static func conversionPair(for symbol: String, on venue: any Provider) -> String? {
+    guard venue.name == "upbit", let market = venue.market(of: symbol), market.quote == "KRW",
+      market.base != "USDT"
+    else { return nil }
+    return "KRW-USDT"
+  }
+
+  private mutating func add(_ symbol: String, to venue: any Provider) {
+    if let index = members.firstIndex(where: { $0.provider.name == venue.name }) {
+      if !members[index].symbols.contains(symbol) { members[index].symbols.append(symbol) }
+    } else {
+      members.append(Member(provider: venue, symbols: [symbol], endpoint: nil))
+    }
+  }
+
+  private mutating func applyEndpoints(_ endpoints: [VenueEndpoint]) -> VenuePlanError? {
+    for endpoint in endpoints {
+      if let venue = endpoint.venue {
+        guard let index = members.firstIndex(where: { $0.provider.name == venue }) else {
+          return .endpointForVenueNotFollowed(venue, following: members.map(\.provider.name))
+        }
+        members[index].endpoint = endpoint.url
+      } else {
+        guard members.count == 1 else {
+          return .plainURLWithSeveral(following: members.map(\.provider.name))
+        }
+        members[0].endpoint = endpoint.url
+      }
+    }
+    return nil
+  }
+}
+
+/// Why the settings name no run that can be followed.
+public enum VenuePlanError: Error, Sendable, Equatable, CustomStringConvertible {
+  case unknownProvider(String)
+  case invalidSymbol(symbol: String, venue: String, why: String)
+  /// `--venues` names a venue that needs a key, and there is no token.
+  case needsToken(String, variable: String?)
+  /// `--venues` names a venue without a market for the asset.
+  case noMarket(asset: String, venue: String)
+  case endpointForVenueNotFollowed(String, following: [String])
+  case plainURLWithSeveral(following: [String])
+
+  public var description: String {
+    switch self {
+    case .unknownProvider(let name):
+      "unknown provider \"\(name)\" (known: \(ProviderCatalog.names.joined(separator: ", ")))"
+    case .invalidSymbol(let symbol, let venue, let why): "\"\(symbol)\" is not a \(venue) symbol: \(why)"
+    case .needsToken(let venue, let variable):
+      "--venues names \(venue), which needs an API token: set \(variable ?? "the API token")"
+    case .noMarket(let asset, let venue): "--asset \(asset): \(venue) has no market for \(asset)"
+    case .endpointForVenueNotFollowed(let venue, let following):
+      "--url \(venue)=…: this run does not follow \(venue) (it follows \(following.joined(separator: ", ")))"
+    case .plainURLWithSeveral(let following):
+      "a plain --url cannot say which of the run's venues it replaces (\(following.joined(separator: ", "))); "
+        + "write --url VENUE=URL"
+    }
+  }
+
+  /// `unknownProvider` is a setting's value (exit 78, as before); the rest are usage (64).
+  public var isConfiguration: Bool {
+    if case .unknownProvider = self { return true }
+    return false
+  }
+}
