@@ -3,31 +3,42 @@ import FeedRuntime
 import Outputs
 import Venues
 
-/// `--alert` and `--until` as the feed takes them.
+/// `--alert` and `--until` as the feeds take them.
 enum AlertRules {
-  /// The rules, their symbols in the venue's notation and among those followed; nil (after
-  /// saying why) when one is not.
-  static func make(
-    _ config: TickerConfig, provider: any Provider, symbols: [String], _ diagnostics: Diagnostics
-  ) -> [AlertBook.Rule]? {
-    var alerts: [AlertBook.Rule] = []
+  /// The rules of each venue of `plan`, their symbols in the venue's notation and among those
+  /// followed; nil (after saying why) when one is not. A condition's symbol may name its venue
+  /// (`binance/BTCUSDT`); one that does not is `--provider`'s.
+  static func make(_ config: TickerConfig, plan: VenuePlan, _ diagnostics: Diagnostics) -> [[AlertBook.Rule]]?
+  {
+    var rules = [[AlertBook.Rule]](repeating: [], count: plan.members.count)
     for (conditions, ends, flag) in [(config.alerts, false, "--alert"), (config.until, true, "--until")] {
       for var condition in conditions {
-        guard case .success(let canonical) = provider.canonicalSymbol(condition.symbol) else {
+        let (named, symbol) = ProviderCatalog.qualified(condition.symbol)
+        // A replay's one venue is its recording's, whatever --provider says.
+        let venue = named?.name ?? (plan.isSeveral ? config.provider : plan.members[0].provider.name)
+        guard let index = plan.members.firstIndex(where: { $0.provider.name == venue }) else {
+          let followed = plan.members.map(\.provider.name).joined(separator: ", ")
           diagnostics.error(
-            "\(flag) \(condition): \"\(condition.symbol)\" is not a \(provider.displayName) symbol")
+            "\(flag) \(condition): this run does not follow \(venue) (it follows \(followed))")
           return nil
         }
-        guard symbols.contains(canonical) else {
+        let member = plan.members[index]
+        let provider = member.provider
+        guard case .success(let canonical) = provider.canonicalSymbol(symbol) else {
+          diagnostics.error("\(flag) \(condition): \"\(symbol)\" is not a \(provider.displayName) symbol")
+          return nil
+        }
+        guard member.symbols.contains(canonical) else {
+          let prefix = plan.isSeveral ? provider.name + "/" : ""
           diagnostics.error(
-            "\(flag) \(condition): \(canonical) is not followed (add --symbol \(canonical)); "
-              + "following \(symbols.joined(separator: ", "))")
+            "\(flag) \(condition): \(prefix)\(canonical) is not followed (add --symbol \(prefix)\(canonical)); "
+              + "following \(member.symbols.map { prefix + $0 }.joined(separator: ", "))")
           return nil
         }
         condition.symbol = canonical
-        alerts.append(AlertBook.Rule(condition: condition, ends: ends))
+        rules[index].append(AlertBook.Rule(condition: condition, ends: ends))
       }
     }
-    return alerts
+    return rules
   }
 }

@@ -12,16 +12,24 @@ struct OutputPlan: Sendable {
   let context: RunContext
   let provider: any Provider
   let symbols: [String]
+  /// In a run of several venues, all of them, in the order `Quote.venue` counts them; else empty.
+  let venues: [any Provider]
   /// The board when it draws; nil for lines.
   let board: BoardOutput?
   /// `context.diagnostics`, or the same secrets held by the board while it draws.
   let diagnostics: Diagnostics
 
-  /// - Parameter venue: the board's status line ("Finnhub (demo)").
-  init(_ context: RunContext, provider: any Provider, venue: String, symbols: [String]) {
+  /// - Parameters:
+  ///   - venue: the board's status line ("Finnhub (demo)").
+  ///   - symbols: canonical for `provider`; with several `venues`, every venue's as quotes name them.
+  init(
+    _ context: RunContext, provider: any Provider, venue: String, symbols: [String],
+    venues: [any Provider] = []
+  ) {
     self.context = context
     self.provider = provider
     self.symbols = symbols
+    self.venues = venues
     let config = context.config
     // The board draws only on a terminal that can place the cursor; elsewhere lines (never an
     // escape byte into a pipe or a file). It holds stderr's lines while it is up.
@@ -44,10 +52,13 @@ struct OutputPlan: Sendable {
   /// second itself, and counts trades per second).
   var stageMode: PriceStageMode { board == nil ? context.config.stageMode : .everyTrade }
 
-  /// The warnings and the summary of what the feed reports.
-  func reportWriter() -> ReportWriter<ContinuousClock.Instant> {
+  /// The warnings and the summary of what the feed reports; in a run of several venues, of one
+  /// of them (`venue`), each line saying which.
+  func reportWriter(venue: (any Provider)? = nil) -> ReportWriter<ContinuousClock.Instant> {
     ReportWriter(
-      diagnostics: diagnostics, provider: provider, now: { ContinuousClock.now }, bell: isTerminal(2))
+      diagnostics: venue.map { diagnostics.about($0.displayName) } ?? diagnostics,
+      provider: venue ?? provider,
+      now: { ContinuousClock.now }, bell: isTerminal(2))
   }
 
   /// Runs `feed` into the output until it ends: a Ctrl-C stops it (and restores the terminal
@@ -63,7 +74,8 @@ struct OutputPlan: Sendable {
     beforeRun()
     let publishing = context.config.publish.map { url in
       Publishing.start(
-        to: url, config: context.config, feed: feed, provider: provider, diagnostics: diagnostics)
+        to: url, config: context.config, feed: feed, providers: venues.isEmpty ? [provider] : venues,
+        diagnostics: diagnostics)
     }
     let outcome = await feed.run()
     await output.value
@@ -78,7 +90,9 @@ struct OutputPlan: Sendable {
     let formatter = config.format.makeFormatter(
       FormatContext(
         useColor: Self.useColor(context), provider: provider.name, timestamps: config.timestamps,
-        isTerminal: isTerminal(1), symbols: symbols.map(provider.serverSymbol(for:))))
+        isTerminal: isTerminal(1),
+        symbols: venues.isEmpty ? symbols.map(provider.serverSymbol(for:)) : symbols,
+        venues: venues.map(\.name)))
     return QuoteWriter(formatter: formatter, writer: context.stdout, limit: config.count)
   }
 

@@ -24,7 +24,10 @@ enum ReplayCommand {
       return .usage
     }
     guard
-      let alerts = AlertRules.make(config, provider: provider, symbols: header.symbols, context.diagnostics)
+      let alerts = AlertRules.make(
+        config, plan: VenuePlan(members: [.init(provider: provider, symbols: header.symbols)]),
+        context.diagnostics
+      )?.first
     else { return .usage }
     let plan = OutputPlan(
       context, provider: provider, venue: provider.displayName + " (replay)", symbols: header.symbols)

@@ -33,13 +33,19 @@ enum ServeCommand {
   /// `ticker serve`: a live upstream. `serve --record` records it as serve sees it (every trade;
   /// the clients' subscription changes as commands), replayable with `--replay` or `serve --replay`.
   static func live(_ context: RunContext) async -> ExitCode {
-    let (provider, symbols): (any Provider, [String])
-    switch Upstream.venue(context) {
-    case .success(let venue): (provider, symbols) = venue
+    let member: VenuePlan.Member
+    switch Upstream.plan(context) {
+    case .success(let plan) where plan.isSeveral:
+      context.diagnostics.error(
+        "ticker serve follows one venue; this run names \(plan.members.map(\.provider.name).joined(separator: ", "))"
+      )
+      return .usage
+    case .success(let plan): member = plan.members[0]
     case .failure(let stop): return stop.code
     }
+    let (provider, symbols) = (member.provider, member.symbols)
     let upstream: Upstream
-    switch await Upstream.open(context, provider: provider, symbols: symbols) {
+    switch await Upstream.open(context, member, diagnostics: context.diagnostics) {
     case .success(let opened): upstream = opened
     case .failure(let stop): return stop.code
     }

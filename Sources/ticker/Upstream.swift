@@ -19,34 +19,24 @@ struct Upstream: Sendable {
   var recording: RecordingTarget
   var engine: any WebSocketEngine
 
-  /// The venue and its symbols as the settings name them. `serve` follows what its clients ask
-  /// for, plus the symbols given (none by default).
-  static func venue(_ context: RunContext) -> Result<(any Provider, [String]), Stop> {
-    let config = context.config
-    guard let provider = ProviderCatalog.provider(named: config.provider) else {
-      context.diagnostics.error(
-        "unknown provider \"\(config.provider)\" (known: \(ProviderCatalog.names.joined(separator: ", ")))")
-      return .failure(Stop(code: .config))
+  /// The venues and their symbols as the settings name them (`VenuePlan`). `serve` follows what
+  /// its clients ask for, plus the symbols given (none by default).
+  static func plan(_ context: RunContext) -> Result<VenuePlan, Stop> {
+    switch VenuePlan.make(context.config, serving: context.serving) {
+    case .success(let plan): return .success(plan)
+    case .failure(let error):
+      context.diagnostics.error("\(error)")
+      return .failure(Stop(code: error.isConfiguration ? .config : .usage))
     }
-    var symbols: [String] = []
-    let given = context.serving && config.sources["--symbol"] == nil ? [] : config.symbols
-    for symbol in given {
-      switch provider.canonicalSymbol(symbol) {
-      case .success(let canonical): if !symbols.contains(canonical) { symbols.append(canonical) }
-      case .failure(let error):
-        context.diagnostics.error("\"\(symbol)\" is not a \(provider.displayName) symbol: \(error)")
-        return .failure(Stop(code: .usage))
-      }
-    }
-    return .success((provider, symbols))
   }
 
-  /// The endpoint, the recorder and the engine for `provider`'s `symbols`.
-  static func open(_ context: RunContext, provider: any Provider, symbols: [String]) async -> Result<
-    Upstream, Stop
-  > {
+  /// The endpoint, the recorder and the engine for one venue of the run and its symbols.
+  /// - Parameter diagnostics: where what is said goes (in a run of several, about that venue).
+  static func open(_ context: RunContext, _ member: VenuePlan.Member, diagnostics: Diagnostics) async
+    -> Result<Upstream, Stop>
+  {
     let config = context.config
-    let diagnostics = context.diagnostics
+    let (provider, symbols) = (member.provider, member.symbols)
     var demo: FeedServer?
     let url: WebSocketURL
     if config.demo {
@@ -60,7 +50,7 @@ struct Upstream: Sendable {
         diagnostics.error("no API token: set \(variable) (a free key from finnhub.io), or try --demo")
         return .failure(Stop(code: .usage))
       }
-      url = provider.endpoint(base: config.url ?? provider.defaultURL, token: config.token)
+      url = provider.endpoint(base: member.endpoint ?? provider.defaultURL, token: config.token)
     }
     let recording = RecordingTarget()
     let recorder: Recorder?

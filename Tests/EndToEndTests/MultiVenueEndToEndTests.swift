@@ -1,0 +1,230 @@
+import Emulators
+import Foundation
+import Testing
+import TickerSupport
+import WebSocketClient
+
+@testable import Recording
+@testable import TestSupport
+
+/// The built binary following several venues at once, each against FeedServer's emulation of it
+/// (`--url VENUE=URL`): every price under its own venue, and one venue refusing, dropping or going
+/// silent while the others go on.
+@Suite("ticker following several venues at once")
+struct MultiVenueEndToEndTests {
+  static let environment = TickerProcess.cleanEnvironment()
+  static let normalEnd = ConnectionPlan.Ending.close(CloseStatus(code: .normalClosure, reason: "done"))
+
+  /// The venue's emulator playing its recorded session, in real time (a synthetic ending trades
+  /// at its interval) but with no pause longer than 50 ms.
+  static func serve(_ venue: Venue, ending: ConnectionPlan.Ending, plans: [ConnectionPlan] = []) throws
+    -> FeedServer
+  {
+    let server = try FeedServer(
+      script: VenueEndToEndTests.fixture(venue),
+      options: .init(maximumDelay: 0.05, emulation: .init(venue), ending: ending, plans: plans))
+    server.start()
+    return server
+  }
+
+  /// The three venues' symbols and endpoints.
+  static func arguments(binance: FeedServer, coinbase: FeedServer, upbit: FeedServer) -> [String] {
+    [
+      "--symbol", "binance/btcusdt", "--symbol", "coinbase/btc-usd", "--symbol", "upbit/krw-btc",
+      "--url", "binance=\(binance.url)", "--url", "coinbase=\(coinbase.url)", "--url", "upbit=\(upbit.url)",
+      "--every-trade",
+    ]
+  }
+
+  /// The lines of one venue, without the venue column.
+  static func lines(of venue: String, in lines: [String]) -> [String] {
+    lines.compactMap { line in
+      var fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+      guard fields.count == 4, fields[1] == venue else { return nil }
+      fields.remove(at: 1)
+      return fields.joined(separator: "\t")
+    }
+  }
+
+  @Test("three venues' recorded sessions at once: each venue's prices exactly, each under its own name")
+  func threeRecordedSessions() async throws {
+    let binance = try Self.serve(.binance, ending: Self.normalEnd)
+    let coinbase = try Self.serve(.coinbase, ending: Self.normalEnd)
+    let upbit = try Self.serve(.upbit, ending: Self.normalEnd)
+    defer { [binance, coinbase, upbit].forEach { $0.stop() } }
+    let result = try await TickerProcess.run(
+      Self.arguments(binance: binance, coinbase: coinbase, upbit: upbit), environment: Self.environment)
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdoutLines
+    // What the one-venue runs print (VenueEndToEndTests), each under its venue, and nothing else.
+    #expect(Self.lines(of: "binance", in: lines) == ["2026-09-14T16:52:56.250Z\tBTCUSDT\t78860.00000000"])
+    #expect(Self.lines(of: "coinbase", in: lines) == ["2026-08-25T03:35:57.198Z\tBTC-USD\t80691.53"])
+    #expect(
+      Self.lines(of: "upbit", in: lines) == [
+        "2026-02-16T13:16:54.642Z\tKRW-BTC\t103160000.0", "2026-02-16T13:16:55.101Z\tKRW-BTC\t103156000",
+      ])
+    #expect(lines.count == 4, "\(lines)")
+    for server in [binance, coinbase, upbit] {
+      #expect(server.record.connections == 1)
+      #expect(server.record.violations.isEmpty, "\(server.record.violations)")
+    }
+    // Each server was asked for its own symbol only.
+    #expect(binance.record.subscriptions.allSatisfy { $0.subscribed == ["btcusdt@trade"] })
+    #expect(coinbase.record.subscriptions.allSatisfy { $0.subscribed == ["BTC-USD"] })
+  }
+
+  @Test("a venue refusing the connection (HTTP 451) is reported as that venue's; the others print to --count")
+  func oneRefuses() async throws {
+    let binance = try Self.serve(
+      .binance, ending: Self.normalEnd,
+      plans: [
+        .init(
+          handshake: .refuse(status: 451, reason: "Unavailable For Legal Reasons", retryAfter: nil),
+          ending: .drop)
+      ])
+    let coinbase = try Self.serve(.coinbase, ending: .synthetic(seed: 1, interval: 0.02))
+    let upbit = try Self.serve(.upbit, ending: .synthetic(seed: 2, interval: 0.02))
+    defer { [binance, coinbase, upbit].forEach { $0.stop() } }
+    let result = try await TickerProcess.run(
+      Self.arguments(binance: binance, coinbase: coinbase, upbit: upbit) + ["--count", "60"],
+      environment: Self.environment)
+    let lines = result.stdoutLines
+    #expect(lines.count == 60)
+    #expect(Self.lines(of: "binance", in: lines).isEmpty)
+    #expect(!Self.lines(of: "coinbase", in: lines).isEmpty)
+    #expect(!Self.lines(of: "upbit", in: lines).isEmpty)
+    #expect(result.stderr.contains("ticker: error: Binance: "), "\(result.stderr)")
+    #expect(result.stderr.contains("HTTP 451"), "\(result.stderr)")
+    // The failed venue's exit code, though the others reached --count (as the one-venue run: 76).
+    #expect(result.status == 76, "\(result.stderr)")
+    #expect(binance.record.connections == 1)
+  }
+
+  @Test("a venue dropping its connection reconnects on its own; the others never notice")
+  func oneDrops() async throws {
+    let binance = try Self.serve(
+      .binance, ending: .synthetic(seed: 3, interval: 0.02),
+      plans: [.init(ending: .drop), .init(ending: .synthetic(seed: 3, interval: 0.02))])
+    let coinbase = try Self.serve(.coinbase, ending: .synthetic(seed: 1, interval: 0.02))
+    let upbit = try Self.serve(.upbit, ending: .synthetic(seed: 2, interval: 0.02))
+    defer { [binance, coinbase, upbit].forEach { $0.stop() } }
+    let result = try await TickerProcess.run(
+      Self.arguments(binance: binance, coinbase: coinbase, upbit: upbit) + [
+        "--count", "150", "--max-backoff", "0.2",
+      ], environment: Self.environment)
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdoutLines
+    #expect(lines.count == 150)
+    for venue in ["binance", "coinbase", "upbit"] {
+      #expect(!Self.lines(of: venue, in: lines).isEmpty, "no \(venue) line: \(lines)")
+    }
+    #expect(result.stderr.contains("ticker: warning: Binance: "), "\(result.stderr)")
+    #expect(binance.record.connections >= 2)
+    #expect(coinbase.record.connections == 1)
+    #expect(upbit.record.connections == 1)
+  }
+
+  @Test("a venue gone silent is found out and reconnected; the others print on")
+  func oneSilent() async throws {
+    let binance = try Self.serve(.binance, ending: .synthetic(seed: 3, interval: 0.05))
+    let coinbase = try Self.serve(.coinbase, ending: .unresponsive)
+    let upbit = try Self.serve(.upbit, ending: .synthetic(seed: 2, interval: 0.05))
+    defer { [binance, coinbase, upbit].forEach { $0.stop() } }
+    let ticker = try RunningTicker(
+      Self.arguments(binance: binance, coinbase: coinbase, upbit: upbit) + [
+        "--timestamps", "received", "--silence-timeout", "0.5", "--max-backoff", "0.2",
+      ], environment: Self.environment)
+    #expect(await eventually { coinbase.record.connections >= 2 })
+    let reconnected = Int64(Date().timeIntervalSince1970 * 1000)
+    // Quotes the ticker received after the silent venue's reconnect, from both of the others.
+    var later: Set<String> = []
+    var read = 0
+    while later.count < 2, read < 2000 {
+      let lines = await ticker.lines(read + 20)
+      guard lines.count > read else { break }
+      for line in lines[read...] {
+        let fields = line.split(separator: "\t").map(String.init)
+        guard fields.count == 4, let time = RFC3339.milliseconds(fields[0]) else { continue }
+        if time > reconnected { later.insert(fields[1]) }
+      }
+      read = lines.count
+    }
+    #expect(later.contains("binance") && later.contains("upbit"), "\(later)")
+    ticker.signal(SIGINT)
+    let (status, stderr) = await ticker.exit()
+    #expect(status == 130, "\(stderr)")
+    #expect(stderr.contains("ticker: warning: Coinbase: "), "\(stderr)")
+    #expect(binance.record.connections == 1)
+    #expect(upbit.record.connections == 1)
+  }
+
+  @Test("--control stdin: a qualified symbol goes to its venue; a venue not in the run changes nothing")
+  func control() async throws {
+    let binance = try Self.serve(.binance, ending: .hold)
+    let coinbase = try Self.serve(.coinbase, ending: .hold)
+    defer { [binance, coinbase].forEach { $0.stop() } }
+    let ticker = try RunningTicker(
+      [
+        "--symbol", "binance/btcusdt", "--symbol", "coinbase/btc-usd", "--url", "binance=\(binance.url)",
+        "--url", "coinbase=\(coinbase.url)", "--every-trade", "--control", "stdin",
+      ], environment: Self.environment, stdin: true)
+    #expect(await eventually { coinbase.record.subscriptions.last?.subscribed == ["BTC-USD"] })
+    ticker.send("+coinbase/ETH-USD,binance/ethusdt\n+kraken/BTC/USD\n")
+    #expect(await eventually { coinbase.record.subscriptions.last?.subscribed == ["BTC-USD", "ETH-USD"] })
+    #expect(
+      await eventually {
+        binance.record.subscriptions.last?.subscribed == ["btcusdt@trade", "ethusdt@trade"]
+      })
+    #expect(await eventually { ticker.stderrSoFar.contains("this run does not follow kraken") })
+    ticker.send("=binance/btcusdt\n")
+    #expect(await eventually { coinbase.record.subscriptions.last?.subscribed == [] })
+    #expect(await eventually { binance.record.subscriptions.last?.subscribed == ["btcusdt@trade"] })
+    ticker.signal(SIGINT)
+    let (status, stderr) = await ticker.exit()
+    #expect(status == 130, "\(stderr)")
+    #expect(binance.record.violations.isEmpty, "\(binance.record.violations)")
+    #expect(coinbase.record.violations.isEmpty, "\(coinbase.record.violations)")
+  }
+
+  @Test("--asset BTC --demo: every keyless venue's main market, and Upbit's KRW-USDT to convert its price")
+  func assetDemo() async throws {
+    let result = try await TickerProcess.run(
+      ["--demo", "--asset", "BTC", "--format", "json", "--count", "200", "--every-trade", "--verbose"],
+      environment: Self.environment)
+    #expect(result.status == 0, "\(result.stderr)")
+    var seen: [String: Set<String>] = [:]
+    for line in result.stdoutLines {
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+      let provider = try #require(object["provider"] as? String)
+      let symbol = try #require(object["symbol"] as? String)
+      seen[provider, default: []].insert(symbol)
+    }
+    #expect(seen["binance"] == ["BTCUSDT"])
+    #expect(seen["coinbase"] == ["BTC-USD"])
+    #expect(seen["kraken"] == ["BTC/USD"])
+    #expect(seen["okx"] == ["BTC-USDT"])
+    #expect(seen["upbit"]?.contains("KRW-BTC") == true)
+    #expect(seen["finnhub"] == nil, "Finnhub needs a token")
+    #expect(
+      result.stderr.contains("ticker: Upbit: connected; subscribed to KRW-BTC, KRW-USDT"), "\(result.stderr)")
+  }
+
+  @Test(
+    "settings that cannot work with several venues are refused before connecting (exit 64)",
+    arguments: [
+      (["--url", "ws://127.0.0.1:1"], "a plain --url cannot say which"),
+      (["--url", "kraken=ws://127.0.0.1:1"], "this run does not follow kraken"),
+      (["--format", "price"], "--format price prints bare numbers"),
+      (["--until", "kraken/BTC/USD>1"], "this run does not follow kraken"),
+      (["--until", "coinbase/ETH-USD>1"], "coinbase/ETH-USD is not followed"),
+      (["--symbol", "coinbase/BTCUSDT"], "is not a Coinbase symbol"),
+    ])
+  func refused(extra: [String], message: String) async throws {
+    let result = try await TickerProcess.run(
+      ["--symbol", "binance/btcusdt", "--symbol", "coinbase/btc-usd"] + extra, environment: Self.environment)
+    #expect(result.status == 64, "\(result.stderr)")
+    #expect(result.stderr.contains(message), "\(result.stderr)")
+    #expect(result.stdout.isEmpty)
+  }
+}
