@@ -48,6 +48,24 @@ struct SessionStopTests {
     deaf.end(.error(.transport(.cancelled)))  // release the hanging close
   }
 
+  @Test("cancelling the task that runs the session ends it at once: its connection goes, with its timer")
+  func cancellingTheRunEndsTheSession() async {
+    let connection = FakeConnection()
+    let h = SessionHarness(
+      [.succeed(connection)],
+      configuration: SessionConfiguration(pingInterval: .seconds(30), silenceTimeout: nil))
+    let session = h.session
+    let run = Task { await session.run() }
+    #expect(await h.next() == .connected(attempt: 0))
+    await h.clock.waitForSleeper(until: ManualClock.Instant(.seconds(30)))
+    run.cancel()
+    await run.value
+    #expect(await h.rest() == [.ended(.stopped)])
+    #expect(h.clock.pendingDeadlines.isEmpty)
+    await connection.waitUntilEnded()
+    #expect(connection.closes == [CloseStatus(code: .goingAway)])
+  }
+
   @Test func stopBeforeStartEndsWithoutConnecting() async {
     let h = SessionHarness([.succeed(FakeConnection())])
     await h.session.stop()
