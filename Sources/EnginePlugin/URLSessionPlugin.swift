@@ -122,7 +122,7 @@ public final class URLSessionPlugin: Sendable {
 }
 
 /// A continuation carried through a C `void *` and resumed once by a C callback.
-final class Completion<T: Sendable>: @unchecked Sendable {
+final class Completion<T: Sendable>: Sendable {
   private let continuation: CheckedContinuation<T, Never>
   init(_ continuation: CheckedContinuation<T, Never>) { self.continuation = continuation }
   func resume(_ value: T) { continuation.resume(returning: value) }
