@@ -29,8 +29,7 @@ public final class TerminalScreen: Sendable {
   private let queue = DispatchQueue(label: "ticker.screen")
   private let sources = Mutex(DispatchSources())
 
-  private struct State: @unchecked Sendable {
-    // `@unchecked`: `termios` is a plain C struct, only touched under the lock.
+  private struct State {
     /// Between `enter()` and the final `restore()`.
     var entered = false
     /// Whether the terminal is in the board's modes now (not while stopped by Ctrl-Z).
