@@ -27,7 +27,7 @@ public final class TerminalScreen: Sendable {
   public let fd: Int32
   private let state = Mutex(State())
   private let queue = DispatchQueue(label: "ticker.screen")
-  private let sources = Mutex(DispatchSources())
+  private let sources = RankedMutex(DispatchSources(), rank: .dispatchSources)
 
   private struct State {
     /// Between `enter()` and the final `restore()`.
@@ -171,6 +171,6 @@ public final class TerminalScreen: Sendable {
       }
       if resumed { onChange() }
     }
-    sources.withLock { $0.list = made }
+    sources.withLock { $0.keep(made) }
   }
 }
