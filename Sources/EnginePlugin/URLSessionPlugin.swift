@@ -94,7 +94,8 @@ public final class URLSessionPlugin: Sendable {
       release: try symbol("ticker_urlsession_release", as: ticker_urlsession_release_fn.self))
   }
 
-  private init(
+  /// The plugin's functions (tests pass stand-ins).
+  init(
     path: String, probe: ticker_urlsession_probe_fn, connect: ticker_urlsession_connect_fn,
     send: ticker_urlsession_send_fn, ping: ticker_urlsession_ping_fn, close: ticker_urlsession_close_fn,
     release: ticker_urlsession_release_fn
