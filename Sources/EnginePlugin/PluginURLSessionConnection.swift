@@ -99,6 +99,7 @@ final class PluginURLSessionConnection: WebSocketConnection {
 }
 
 /// A C handle carried across threads (the plugin's functions may be called from any thread).
+// invariant: never dereferenced here: only passed to the plugin's functions, and released once, in deinit.
 struct SendablePointer: @unchecked Sendable {
   let raw: UnsafeMutableRawPointer
 }

@@ -94,7 +94,8 @@ public final class URLSessionPlugin: Sendable {
       release: try symbol("ticker_urlsession_release", as: ticker_urlsession_release_fn.self))
   }
 
-  private init(
+  /// The plugin's functions (tests pass stand-ins).
+  init(
     path: String, probe: ticker_urlsession_probe_fn, connect: ticker_urlsession_connect_fn,
     send: ticker_urlsession_send_fn, ping: ticker_urlsession_ping_fn, close: ticker_urlsession_close_fn,
     release: ticker_urlsession_release_fn
@@ -122,7 +123,7 @@ public final class URLSessionPlugin: Sendable {
 }
 
 /// A continuation carried through a C `void *` and resumed once by a C callback.
-final class Completion<T: Sendable>: @unchecked Sendable {
+final class Completion<T: Sendable>: Sendable {
   private let continuation: CheckedContinuation<T, Never>
   init(_ continuation: CheckedContinuation<T, Never>) { self.continuation = continuation }
   func resume(_ value: T) { continuation.resume(returning: value) }

@@ -1,3 +1,4 @@
+import Synchronization
 import Venues
 import WebSocketClient
 
@@ -85,19 +86,21 @@ public final class Feed: QuoteFeed {
       engine: settings.engine, url: settings.url, options: settings.connectOptions,
       configuration: settings.session, clock: clock, makeRandom: makeRandom
     ) { connection throws(WebSocketError) in
-      guard let session = box.session else { throw .notConnected }
-      let failure: WebSocketError? = await withCheckedContinuation { done in
-        if !session.post(FeedPost.Opened(connection: connection, done: done)) {
-          done.resume(returning: .notConnected)
-        }
+      guard let session = box.session.withLock({ $0 }) else { throw .notConnected }
+      let failure: WebSocketError? = await withCheckedContinuation { continuation in
+        let done = OpenedReply(continuation)
+        if !session.post(FeedPost.Opened(connection: connection, done: done)) { done.resume(.notConnected) }
       }
       if let failure { throw failure }
     }
-    box.session = session
+    box.session.withLock { $0 = session }
   }
 
   /// Runs the feed until it is stopped, the server closes with 1000, or a failure ends it; the
-  /// outputs' queues end after the last quote. Call once.
+  /// outputs' queues end after the last quote. Call once. Cancelling the task that runs it ends
+  /// the feed at once, with every task it started: the connection is closed with 1001 (without
+  /// waiting for the server), the outputs' queues end without what was pending, and it returns
+  /// `.stopped(.signal(2))`.
   public func run() async -> FeedOutcome {
     await run(clock)
   }
@@ -133,8 +136,7 @@ public final class Feed: QuoteFeed {
   }
 }
 
-/// Lets the session's hook reach the session it belongs to.
-private final class SessionBox: @unchecked Sendable {
-  // Set once, before the session starts (the hook runs only after `start`).
-  var session: WebSocketSession?
+/// Lets the session's hook reach the session it belongs to (set once, before the session starts).
+private final class SessionBox: Sendable {
+  let session = Mutex<WebSocketSession?>(nil)
 }

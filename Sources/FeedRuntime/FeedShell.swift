@@ -1,3 +1,4 @@
+import Synchronization
 import TickerSupport
 import Venues
 import WebSocketClient
@@ -5,107 +6,116 @@ import WebSocketClient
 /// The thin async shell around `FeedMachine`: one task reads one ordered stream — the session's
 /// events, into which connection openings, commands, timer ticks and stop requests are posted —
 /// feeds it to the machine with the clock's time, and carries out what the machine answers:
-/// publishing quotes on the bus, sending messages (through one sender task per feed, so that a
-/// slow socket never holds the stream up and messages keep their order), reconnecting, stopping.
-final class FeedShell<C: Clock>: @unchecked Sendable where C.Duration == Duration {
-  // `@unchecked`: all mutable state is touched only by the task running `run()`, or by `relay`
-  // while that task is parked for the session's next events, under the events' lock (so never
-  // at once with it, and whatever one did the other sees).
-  private var machine: FeedMachine<C.Instant>
+/// publishing quotes on the bus, sending messages (through one sender task, so that a slow socket
+/// never holds the stream up and messages keep their order), reconnecting, stopping.
+///
+/// `run()` is one task group: the session, the sender, the timer and the stopping task are its
+/// children, so cancelling the task that runs it ends them all. The state they share is in
+/// `FeedShellStorage`; while the task waits, `FastPath` may handle a live feed's batches on the
+/// connection's reader thread.
+final class FeedShell<C: Clock>: Sendable where C.Duration == Duration {
+  private let storage: FeedShellStorage<C>
   private let clock: C
   private let session: WebSocketSession
   private let bus: QuoteBus
-  private let report: (FeedReport) -> Void
+  private let report: @Sendable (FeedReport) -> Void
   private let closeTimeout: Duration
   private let wallClock: @Sendable () -> Int64
-  private let outbox = MessageChannel<Outgoing>(capacity: 1 << 20)
-  private var connection: (any WebSocketConnection)?
-  private var timer: (token: Int, deadline: C.Instant, task: Task<Void, Never>)?
-  private var timerSerial = 0
-  private var stopping: FeedOutcome?
+  private let outbox = MessageChannel<Outgoing>(capacity: 1 << 20, lockRank: .feedOutbox)
   /// `--record`: handed each batch before the machine sees it, with the instant it is given.
   private let recorder: (any FeedRecorder)?
-  private var start: C.Instant
-  /// What `relay` left for `run()` to carry out before anything else.
-  private var pending: [FeedAction] = []
-
-  /// The most messages, and bytes, a batch `relay` handles may have: a live feed's. A firehose's
-  /// batches are left to `run()`, so that the connection's reader goes on reading meanwhile.
-  static var relayLimit: (messages: Int, bytes: Int) { (64, 16 << 10) }
-
-  /// What the sender sends on which connection; `done` learns how it went.
-  struct Outgoing: Sendable {
-    var connection: any WebSocketConnection
-    var messages: [WebSocketMessage]
-    var done: CheckedContinuation<WebSocketError?, Never>?
-  }
+  private let fastPath: FastPath<C>
 
   init(
     machine: FeedMachine<C.Instant>, clock: C, session: WebSocketSession, bus: QuoteBus,
     closeTimeout: Duration, wallClock: @escaping @Sendable () -> Int64 = WallClock.epochMilliseconds,
-    recorder: (any FeedRecorder)? = nil, report: @escaping (FeedReport) -> Void
+    recorder: (any FeedRecorder)? = nil, report: @escaping @Sendable (FeedReport) -> Void
   ) {
+    storage = FeedShellStorage(machine: machine, clock: clock)
     self.recorder = recorder
-    self.start = clock.now
     self.wallClock = wallClock
-    self.machine = machine
     self.clock = clock
     self.session = session
     self.bus = bus
     self.closeTimeout = closeTimeout
     self.report = report
+    fastPath = FastPath(
+      storage: storage, bus: bus, outbox: outbox, clock: clock, wallClock: wallClock, relays: recorder == nil)
   }
 
+  /// Runs the feed until the session ends; cancelled, it ends at once (see `Feed.run()`).
   func run() async -> FeedOutcome {
-    let outbox = self.outbox
-    let sender = Task {
-      while let items = try? await outbox.nextBatch() {
-        for item in items {
-          var failure: WebSocketError?
-          for message in item.messages {
-            do throws(WebSocketError) {
-              try await item.connection.send(message)
-            } catch {
-              failure = error
-              break
-            }
+    let now = clock.now
+    storage.withState { $0.start = now }
+    return await withDiscardingTaskGroup(returning: FeedOutcome.self) { group in
+      group.addTask { await self.session.run() }
+      group.addTask { await self.send() }
+      group.addTask { await self.storage.runTimer { self.session.post(FeedPost.Tick(token: $0)) } }
+      group.addTask { await self.stopWhenAsked() }
+      let outcome = await readEvents()
+      outbox.finish()
+      storage.finish()
+      return outcome
+    }
+  }
+
+  /// The sender: sends what the outbox holds, in order, until it is finished.
+  private func send() async {
+    while let items = try? await outbox.nextBatch() {
+      for item in items {
+        var failure: WebSocketError?
+        for message in item.messages {
+          do throws(WebSocketError) {
+            try await item.connection.send(message)
+          } catch {
+            failure = error
+            break
           }
-          item.done?.resume(returning: failure)
         }
+        item.done?.resume(failure)
       }
     }
-    defer { timer?.task.cancel() }
-    start = clock.now
-    session.start()
-    var outcome: FeedOutcome?
-    let relay: @Sendable ([SessionEvent]) -> MessageChannel<SessionEvent>.Relayed = { [self] in
-      self.relay($0)
-    }
-    while outcome == nil, let events = try? await session.events.nextBatch(relay: relay) {
+  }
+
+  /// Once the run decided to stop: unsubscribes, closes with 1000 and ends the session.
+  private func stopWhenAsked() async {
+    guard let beforeClose = await storage.nextStopRequest() else { return }
+    await session.stop(
+      beforeClose: beforeClose, status: CloseStatus(code: .normalClosure), timeout: closeTimeout)
+  }
+
+  /// The stream, until the session ended (or the task was cancelled).
+  private func readEvents() async -> FeedOutcome {
+    let fastPath = self.fastPath
+    let relay: @Sendable ([SessionEvent]) -> MessageChannel<SessionEvent>.Relayed = { fastPath.relay($0) }
+    while let events = try? await session.events.nextBatch(relay: relay) {
+      let pending = storage.withState { state in
+        defer { state.pending = [] }
+        return state.pending
+      }
       if !pending.isEmpty {
-        let actions = pending
-        pending = []
-        await execute(actions)
-        if !machine.isConnected { connection = nil }
-        armTimer()
+        await execute(pending)
+        storage.withState { $0.settle() }
       }
-      if !events.isEmpty { outcome = await handle(events) }
+      if !events.isEmpty, let outcome = await handle(events) { return outcome }
     }
-    outbox.finish()
-    _ = await sender.value
-    return outcome ?? .stopped(.signal(2))
+    return await cancelled()
   }
 
   /// One batch of the stream; the outcome once the session has ended.
   private func handle(_ events: [SessionEvent]) async -> FeedOutcome? {
     let now = clock.now
-    machine.received = wallClock()
+    let received = wallClock()
     if let recorder {
-      await recorder.record(events, at: start.duration(to: now).wholeNanoseconds, received: machine.received)
+      let start = storage.withState { $0.start }
+      await recorder.record(events, at: start.duration(to: now).wholeNanoseconds, received: received)
     }
     var start = 0
     while start < events.count {
-      let (actions, stoppedAt) = machine.handle(events, from: start, at: now)
+      let (actions, stoppedAt) = storage.withState { state in
+        state.machine.received = received
+        return state.machine.handle(events, from: start, at: now)
+      }
       await execute(actions)
       guard let index = stoppedAt else { break }
       switch events[index] {
@@ -120,81 +130,48 @@ final class FeedShell<C: Clock>: @unchecked Sendable where C.Duration == Duratio
       }
       start = index + 1
     }
-    if !machine.isConnected { connection = nil }
-    armTimer()
+    storage.withState { $0.settle() }
     return nil
   }
 
-  /// While `run()` waits for the session's next events, whoever brings them (the connection's
-  /// reader thread, through the session's forwarding) hands each batch here, under the events'
-  /// lock. A small batch of ordinary messages is handled on that thread, as `handle` would: the
-  /// machine's quotes go out on the bus if every output takes them without waiting (stdout
-  /// writes them there and then when it can, see `StdoutOutput`), which spares waking this
-  /// task for each message of a live feed. The first action that cannot be carried out here
-  /// (an output without room, a report, a reconnect, a stop) and those after it are left in
-  /// `pending`, for `run()`, which is woken. Anything else (posts, openings, large messages,
-  /// `--record`) is declined: `run()` gets it as before.
-  private func relay(_ events: [SessionEvent]) -> MessageChannel<SessionEvent>.Relayed {
-    guard recorder == nil, pending.isEmpty, events.count <= Self.relayLimit.messages else { return .declined }
-    var bytes = 0
-    for event in events {
-      guard case .message(let message) = event else { return .declined }
-      bytes += message.byteCount
-    }
-    guard bytes <= Self.relayLimit.bytes, bytes < LargeMessage.threshold else { return .declined }
-    let now = clock.now
-    machine.received = wallClock()
-    let (actions, _) = machine.handle(events, from: 0, at: now)
-    for (index, action) in actions.enumerated() {
-      switch action {
-      case .publish(let quotes) where bus.publishNow(quotes):
-        continue
-      case .send(let messages):
-        if let connection {
-          outbox.forcePush(Outgoing(connection: connection, messages: messages, done: nil))
-        }
-      default:
-        pending = Array(actions[index...])
-        return .takenWake
-      }
-    }
-    if !machine.isConnected { connection = nil }
-    armTimer()
-    return .taken
-  }
-
   private func large(_ message: WebSocketMessage, at now: C.Instant) async {
-    var (chunks, actions) = machine.large(message, at: now)
+    let (chunks, actions) = storage.withState { $0.machine.large(message, at: now) }
     await execute(actions)
     guard var remaining = chunks else { return }
     var quotes: [Quote] = []
     while remaining.next(into: &quotes) {
-      await execute(machine.handleChunk(quotes, at: now))
+      let chunk = quotes
+      await execute(storage.withState { $0.machine.handleChunk(chunk, at: now) })
       quotes.removeAll(keepingCapacity: true)
     }
-    chunks = nil
   }
 
   private func handle(_ value: any Sendable, at now: C.Instant) async {
     switch value {
     case let opened as FeedPost.Opened:
-      connection = opened.connection
-      let messages = machine.opened(at: now)
+      let messages = storage.withState { state in
+        state.connection = opened.connection
+        return state.machine.opened(at: now)
+      }
       outbox.forcePush(Outgoing(connection: opened.connection, messages: messages, done: opened.done))
     case let tick as FeedPost.Tick:
-      guard let timer, timer.token == tick.token else { return }
-      self.timer = nil
-      await execute(machine.tick(at: now))
+      let actions = storage.withState { state -> [FeedAction] in
+        guard let timer = state.timer, timer.token == tick.token else { return [] }
+        state.timer = nil
+        return state.machine.tick(at: now)
+      }
+      await execute(actions)
     case let request as FeedPost.Request:
       switch request {
       // Once stopping, the unsubscribe before the close is on its way: later changes would only
       // repeat it (a serve client leaving as serve stops) or subscribe anew.
-      case .command(let command) where stopping == nil: await execute(machine.handle(command, at: now))
-      case .controlLine(let line) where stopping == nil:
-        await execute(machine.handle(controlLine: line, at: now))
-      case .command, .controlLine: break
+      case .command(let command):
+        await execute(storage.withState { $0.stopping == nil ? $0.machine.handle(command, at: now) : [] })
+      case .controlLine(let line):
+        await execute(
+          storage.withState { $0.stopping == nil ? $0.machine.handle(controlLine: line, at: now) : [] })
       case .controlError(let error): report(.controlError(error))
-      case .stop(let reason): beginStop(.stopped(reason))
+      case .stop(let reason): storage.withState { $0.beginStop(.stopped(reason)) }
       }
     default:
       break
@@ -207,7 +184,7 @@ final class FeedShell<C: Clock>: @unchecked Sendable where C.Duration == Duratio
       case .publish(let quotes):
         await bus.publish(quotes)
       case .send(let messages):
-        if let connection {
+        if let connection = storage.withState({ $0.connection }) {
           outbox.forcePush(Outgoing(connection: connection, messages: messages, done: nil))
         }
       case .report(let feedReport):
@@ -215,76 +192,66 @@ final class FeedShell<C: Clock>: @unchecked Sendable where C.Duration == Duratio
       case .reconnect(let reason):
         session.reconnect(reason: reason)
       case .stop(let outcome, _):
-        beginStop(outcome)
+        storage.withState { $0.beginStop(outcome) }
       }
-    }
-  }
-
-  /// Unsubscribes, closes with 1000 and ends the session; the first request decides the outcome.
-  private func beginStop(_ outcome: FeedOutcome) {
-    guard stopping == nil else { return }
-    stopping = outcome
-    let beforeClose = machine.unsubscribeAll()
-    let (session, timeout) = (session, closeTimeout)
-    Task {
-      await session.stop(
-        beforeClose: beforeClose, status: CloseStatus(code: .normalClosure), timeout: timeout)
     }
   }
 
   /// The session ended: what was pending is printed (unless the output is what stopped), and
   /// the outputs are finished.
   private func finish(_ ended: SessionOutcome, at now: C.Instant) async -> FeedOutcome {
-    machine.ended()
-    connection = nil
-    let outcome: FeedOutcome
-    switch ended {
-    // Once the run decided to stop (--until held, --count reached, a signal, …), that decides
-    // the outcome, however the session then ended: the server may close first, racing our
-    // close (seen with --until and a server that closed right after the last trade, which
-    // made a met --until exit 1).
-    case _ where stopping != nil: outcome = stopping ?? .stopped(.signal(2))
-    case .stopped: outcome = .stopped(.signal(2))
-    case .peerClosedNormally(let status):
-      outcome = machine.refusal.map(FeedOutcome.refused) ?? .serverClosed(status)
-    case .fatal(let error): outcome = .failed(error)
-    case .retriesExhausted(let last): outcome = .retriesExhausted(attempts: machine.lastAttempt, last: last)
-    }
-    let printsPending: Bool =
-      switch outcome {
-      case .stopped(.countReached), .stopped(.readerGone), .stopped(.writeFailed): false
-      default: true
+    let (outcome, flushed, received, start) = storage.withState { state in
+      state.machine.ended()
+      state.connection = nil
+      let outcome: FeedOutcome
+      switch ended {
+      // Once the run decided to stop (--until held, --count reached, a signal, …), that decides
+      // the outcome, however the session then ended: the server may close first, racing our
+      // close (seen with --until and a server that closed right after the last trade, which
+      // made a met --until exit 1).
+      case _ where state.stopping != nil: outcome = state.stopping ?? .stopped(.signal(2))
+      case .stopped: outcome = .stopped(.signal(2))
+      case .peerClosedNormally(let status):
+        outcome = state.machine.refusal.map(FeedOutcome.refused) ?? .serverClosed(status)
+      case .fatal(let error): outcome = .failed(error)
+      case .retriesExhausted(let last):
+        outcome = .retriesExhausted(attempts: state.machine.lastAttempt, last: last)
       }
-    if let recorder {
-      await recorder.end(
-        outcome, at: start.duration(to: now).wholeNanoseconds, received: machine.received)
+      let printsPending: Bool =
+        switch outcome {
+        case .stopped(.countReached), .stopped(.readerGone), .stopped(.writeFailed): false
+        default: true
+        }
+      let flushed = printsPending ? state.machine.flush(at: now) : []
+      return (outcome, flushed, state.machine.received, state.start)
     }
-    if printsPending { await bus.publish(machine.flush(at: now)) }
+    if let recorder {
+      await recorder.end(outcome, at: start.duration(to: now).wholeNanoseconds, received: received)
+    }
+    await bus.publish(flushed)
     bus.finish()
     _ = await recorder?.finish()
     return outcome
   }
 
-  // MARK: Timer
-
-  /// Arms the timer for the machine's next deadline, unless one at least as early is armed.
-  private func armTimer() {
-    guard let deadline = machine.nextDeadline else { return }
-    if let timer, timer.deadline <= deadline { return }
-    timer?.task.cancel()
-    timerSerial += 1
-    let token = timerSerial
-    let (clock, session) = (clock, session)
-    let task = Task {
-      do {
-        try await clock.sleep(until: deadline, tolerance: nil)
-      } catch {
-        return
-      }
-      session.post(FeedPost.Tick(token: token))
+  /// The task was cancelled: the session is ending too (a child of the same group); the outputs
+  /// are finished without what was pending.
+  private func cancelled() async -> FeedOutcome {
+    storage.withState { state in
+      state.machine.ended()
+      state.connection = nil
     }
-    timer = (token, deadline, task)
+    bus.finish()
+    _ = await recorder?.finish()
+    return .stopped(.signal(2))
   }
+}
+
+/// What the shell's sender task sends on which connection; `done` learns how it went.
+struct Outgoing: Sendable {
+  var connection: any WebSocketConnection
+  var messages: [WebSocketMessage]
+  var done: OpenedReply?
 }
 
 /// What is posted into a feed's session stream for its shell (not generic, so that every
@@ -293,7 +260,7 @@ package enum FeedPost {
   /// Posted by the session's `onConnect` hook: a connection wants its subscription.
   package struct Opened: Sendable {
     var connection: any WebSocketConnection
-    var done: CheckedContinuation<WebSocketError?, Never>
+    var done: OpenedReply
   }
 
   struct Tick: Sendable { var token: Int }
@@ -304,5 +271,25 @@ package enum FeedPost {
     case controlLine(String)
     case controlError(ControlLineError)
     case stop(StopReason)
+  }
+}
+
+/// How the subscription of a new connection went, for the session's `onConnect` hook, which
+/// waits for it. Answered once; a reply dropped unanswered (its post or its message lost when the
+/// run was cancelled) answers `.notConnected`, so the hook never waits forever.
+final class OpenedReply: Sendable {
+  private let continuation: Mutex<CheckedContinuation<WebSocketError?, Never>?>
+
+  init(_ continuation: CheckedContinuation<WebSocketError?, Never>) {
+    self.continuation = Mutex(continuation)
+  }
+
+  deinit { resume(.notConnected) }
+
+  func resume(_ failure: WebSocketError?) {
+    continuation.withLock { continuation in
+      defer { continuation = nil }
+      return continuation
+    }?.resume(returning: failure)
   }
 }

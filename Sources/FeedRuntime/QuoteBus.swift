@@ -46,13 +46,13 @@ public final class QuoteBus: Sendable {
       capacity: Int, quoteLimit: Int, overflow: Overflow,
       direct: (@Sendable ([Quote]) -> DirectDelivery)?
     ) {
-      queue = MessageChannel(capacity: capacity, costLimit: quoteLimit)
+      queue = MessageChannel(capacity: capacity, costLimit: quoteLimit, lockRank: .outputQueue)
       self.overflow = overflow
       self.direct = direct
     }
   }
 
-  private let subscriptions = Mutex<[ObjectIdentifier: Subscription]>([:])
+  private let subscriptions = RankedMutex<[ObjectIdentifier: Subscription]>([:], rank: .quoteBus)
 
   public init() {}
 
@@ -107,8 +107,8 @@ public final class QuoteBus: Sendable {
 
   /// Delivers `quotes` to every output now, if every one can take them without waiting: outputs
   /// that wait for room (`.wait`) only, each with room. Else false, and nothing is delivered (use
-  /// `publish`). For a publisher that must not wait (`FeedShell`'s relay), and that no other
-  /// publisher runs beside (then room cannot run out between the look and the delivery).
+  /// `publish`). For a publisher that must not wait (`FastPath`), and that no other publisher
+  /// runs beside (then room cannot run out between the look and the delivery).
   func publishNow(_ quotes: [Quote]) -> Bool {
     guard !quotes.isEmpty else { return true }
     let current = subscriptions.withLock { Array($0.values) }

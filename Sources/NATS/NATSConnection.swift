@@ -1,6 +1,7 @@
 import Dispatch
 import FeedRuntime
 import Outputs
+import Synchronization
 import TickerSupport
 import Venues
 import WebSocketClient
@@ -9,17 +10,17 @@ import WebSocketClient
 /// INFO, our CONNECT and a PING whose PONG says the server accepted us. Afterwards one reader
 /// thread (`startReader`) turns the server's bytes into messages; writes come from the
 /// publisher's thread.
-final class NATSConnection: @unchecked Sendable {
-  // `@unchecked`: `parser` is used by `open` and then only by the reader thread; the stream is
-  // safe for one reader and one writer.
+final class NATSConnection: Sendable {
+  /// Safe for one reader and one writer.
   let stream: TCPStream
   let info: NATSServerInfo
-  private var parser: NATSServerParser
+  /// The handshake's parser (with what it read past the PONG), until the reader thread takes it.
+  private let handshakeParser: Mutex<NATSServerParser?>
 
   private init(stream: TCPStream, info: NATSServerInfo, parser: NATSServerParser) {
     self.stream = stream
     self.info = info
-    self.parser = parser
+    self.handshakeParser = Mutex(parser)
   }
 
   /// Connects and completes the handshake within `timeout` seconds.
@@ -116,12 +117,15 @@ final class NATSConnection: @unchecked Sendable {
   }
 
   /// Reads the server's messages on a thread of its own until the connection ends: each message
-  /// goes to `message`, then the reason it ended to `end` (once).
+  /// goes to `message`, then the reason it ended to `end` (once). Call once.
   func startReader(
     message: @escaping @Sendable (NATSServerMessage) -> Void, end: @escaping @Sendable (NATSLinkError) -> Void
   ) {
     // A serial queue of its own: Dispatch gives it a thread that may block in `read`.
     DedicatedThread.start { [self] in
+      guard var parser = handshakeParser.withLock({ $0.take() }) else {
+        preconditionFailure("NATSConnection.startReader called twice")
+      }
       var chunk = [UInt8](repeating: 0, count: 4096)
       while true {
         let count: Int

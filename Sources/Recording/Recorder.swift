@@ -150,14 +150,19 @@ public final class Recorder: FeedRecorder {
     await withCheckedContinuation { done in queue.async { done.resume(returning: work()) } }
   }
 
-  /// The writer's state: used only on the recorder's queue, one call at a time.
-  private final class FileState: @unchecked Sendable {
+  /// The writer's state: used only on the recorder's queue, one call at a time (so its lock is
+  /// never contended).
+  private final class FileState: Sendable {
+    private struct Output {
+      var out: [UInt8] = []
+      var encoder = RecordingEncoder()
+      var batch = 0
+    }
+
     let fd: Int32
     let failure: FailureBox
     let onFailure: @Sendable (Int32) -> Void
-    var out: [UInt8] = []
-    var encoder = RecordingEncoder()
-    var batch = 0
+    private let output = Mutex(Output())
 
     init(fd: Int32, failure: FailureBox, onFailure: @escaping @Sendable (Int32) -> Void) {
       self.fd = fd
@@ -166,32 +171,41 @@ public final class Recorder: FeedRecorder {
     }
 
     func write(header: RecordingHeader) -> Bool {
-      out.removeAll(keepingCapacity: true)
-      encoder.append(.header(header), to: &out)
-      return Recorder.write(out, to: fd, failure: failure, onFailure: onFailure)
+      output.withLock { output in
+        output.out.removeAll(keepingCapacity: true)
+        output.encoder.append(.header(header), to: &output.out)
+        return Recorder.write(output.out, to: fd, failure: failure, onFailure: onFailure)
+      }
     }
 
     func write(_ items: [Item]) -> Bool {
-      out.removeAll(keepingCapacity: true)
-      for item in items {
-        switch item {
-        case .batch(let events, let at, let received):
-          batch += 1
-          Recorder.encode(events, at: at, received: received, batch: &batch, into: &out, encoder: &encoder)
-          // Written in parts of about a megabyte (whole lines each), so that a large backlog does
-          // not grow one buffer.
-          if out.count >= 1 << 20 {
-            guard Recorder.write(out, to: fd, failure: failure, onFailure: onFailure) else { return false }
-            out.removeAll(keepingCapacity: true)
+      output.withLock { output in
+        output.out.removeAll(keepingCapacity: true)
+        for item in items {
+          switch item {
+          case .batch(let events, let at, let received):
+            output.batch += 1
+            Recorder.encode(
+              events, at: at, received: received, batch: &output.batch, into: &output.out,
+              encoder: &output.encoder)
+            // Written in parts of about a megabyte (whole lines each), so that a large backlog
+            // does not grow one buffer.
+            if output.out.count >= 1 << 20 {
+              guard Recorder.write(output.out, to: fd, failure: failure, onFailure: onFailure) else {
+                return false
+              }
+              output.out.removeAll(keepingCapacity: true)
+            }
+          case .end(let end, let at, let received):
+            output.batch += 1
+            output.encoder.append(
+              .step(RecordedStep(at: at, received: received, batch: output.batch, what: .end(end))),
+              to: &output.out)
           }
-        case .end(let end, let at, let received):
-          batch += 1
-          encoder.append(
-            .step(RecordedStep(at: at, received: received, batch: batch, what: .end(end))), to: &out)
         }
+        // Whole lines per write: a killed ticker leaves complete lines only.
+        return Recorder.write(output.out, to: fd, failure: failure, onFailure: onFailure)
       }
-      // Whole lines per write: a killed ticker leaves complete lines only.
-      return Recorder.write(out, to: fd, failure: failure, onFailure: onFailure)
     }
 
     func close() { _ = Glibc_close(fd) }

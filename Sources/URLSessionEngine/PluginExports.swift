@@ -7,11 +7,13 @@ import WebSocketClient
 
 /// The C callbacks and their context, carried across threads (the caller promises they may be
 /// called from any thread).
+// invariant: only called, never read through; after a failed connect, never called at all.
 struct CallbackTarget: @unchecked Sendable {
   var callbacks: ticker_ws_callbacks
 }
 
 /// An opaque C pointer carried across threads.
+// invariant: a call's `op`, never dereferenced here: handed back once, to that call's `done`.
 struct OpaquePointer_: @unchecked Sendable {
   var raw: UnsafeMutableRawPointer?
 }

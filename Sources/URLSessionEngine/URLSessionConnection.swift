@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TickerSupport
 import WebSocketClient
 
@@ -7,19 +8,21 @@ import WebSocketClient
 #endif
 
 /// One `URLSessionWebSocketTask`, adapted to `WebSocketConnection`.
-final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSocketDelegate,
-  @unchecked Sendable
-{
-  // All mutable state is guarded by `lock`.
-  private let lock = NSLock()
-  private var session: URLSession!
-  private var task: URLSessionWebSocketTask!
-  private var openContinuation: CheckedContinuation<Void, Error>?
-  private var closeWaiters: [CheckedContinuation<Void, Never>] = []
-  private var finished = false
-  private var peerStatus: CloseStatus?
-  /// Whether we started the close: `task.closeCode` is then our own code, not the peer's.
-  private var closeSent = false
+final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSocketDelegate, Sendable {
+  private struct State {
+    var openContinuation: CheckedContinuation<Void, Error>?
+    var closeWaiters: [CheckedContinuation<Void, Never>] = []
+    var finished = false
+    var peerStatus: CloseStatus?
+    /// Whether we started the close: `task.closeCode` is then our own code, not the peer's.
+    var closeSent = false
+  }
+
+  private let state = Mutex(State())
+  /// The session and its task, made in `init` once this object (their delegate) exists.
+  private let made = Mutex<(session: URLSession, task: URLSessionWebSocketTask)?>(nil)
+  private var session: URLSession { made.withLock { $0! }.session }
+  private var task: URLSessionWebSocketTask { made.withLock { $0! }.task }
 
   /// Filled from URLSession's delegate queue; `push` blocks it while the consumer is behind,
   /// and the next `receive` is only asked for after that.
@@ -30,17 +33,18 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
   init(request: URLRequest, maximumMessageSize: Int, delivery: Delivery = .channel) {
     self.delivery = delivery
     super.init()
-    session = URLSession(configuration: .ephemeral, delegate: self, delegateQueue: nil)
-    task = session.webSocketTask(with: request)
+    let session = URLSession(configuration: .ephemeral, delegate: self, delegateQueue: nil)
+    let task = session.webSocketTask(with: request)
     task.maximumMessageSize = maximumMessageSize
+    made.withLock { $0 = (session, task) }
   }
 
-  var peerCloseStatus: CloseStatus? { lock.withLock { peerStatus } }
+  var peerCloseStatus: CloseStatus? { state.withLock { $0.peerStatus } }
 
   func open(timeout: Double) async throws(WebSocketError) {
     do {
       try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, Error>) in
-        lock.withLock { openContinuation = c }
+        state.withLock { $0.openContinuation = c }
         task.resume()
         // A build without WebSocket support fails `receive` before `didOpen`.
         receiveLoop()
@@ -61,10 +65,9 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
   }
 
   private func resumeOpen(_ result: Result<Void, WebSocketError>) {
-    let c = lock.withLock {
-      let c = openContinuation
-      openContinuation = nil
-      return c
+    let c = state.withLock { state in
+      defer { state.openContinuation = nil }
+      return state.openContinuation
     }
     c?.resume(with: result.mapError { $0 as Error })
   }
@@ -98,15 +101,16 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
   }
 
   private func finish(error: WebSocketError?) {
-    let waiters: [CheckedContinuation<Void, Never>] = lock.withLock {
-      if finished { return [] }
-      finished = true
-      if peerStatus == nil, !closeSent, task.closeCode != .invalid {
+    let task = self.task
+    let waiters: [CheckedContinuation<Void, Never>] = state.withLock { state in
+      if state.finished { return [] }
+      state.finished = true
+      if state.peerStatus == nil, !state.closeSent, task.closeCode != .invalid {
         let reason = task.closeReason.flatMap { String(data: $0, encoding: .utf8) } ?? ""
-        peerStatus = CloseStatus(code: CloseCode(UInt16(task.closeCode.rawValue)), reason: reason)
+        state.peerStatus = CloseStatus(code: CloseCode(UInt16(task.closeCode.rawValue)), reason: reason)
       }
-      defer { closeWaiters = [] }
-      return closeWaiters
+      defer { state.closeWaiters = [] }
+      return state.closeWaiters
     }
     switch delivery {
     case .channel: messages.finish(throwing: error)
@@ -131,7 +135,7 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
       // `sendPing`'s completion never runs; and a frame the client sends while the server is
       // sending can leave either direction stalled. So no ping goes out: this returns at once,
       // and liveness rests on the session's silence watchdog (`--silence-timeout`).
-      if lock.withLock({ finished }) { throw .notConnected }
+      if state.withLock({ $0.finished }) { throw .notConnected }
     #else
       do {
         try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, Error>) in
@@ -146,15 +150,15 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
   }
 
   func close(_ status: CloseStatus, timeout: Double) async {
-    let alreadyFinished = lock.withLock { finished }
+    let alreadyFinished = state.withLock { $0.finished }
     if alreadyFinished { return }
     let code = URLSessionWebSocketTask.CloseCode(rawValue: Int(status.code.rawValue)) ?? .normalClosure
-    lock.withLock { closeSent = true }
+    state.withLock { $0.closeSent = true }
     task.cancel(with: code, reason: status.reason.data(using: .utf8))
     await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-      let done = lock.withLock {
-        if finished { return true }
-        closeWaiters.append(c)
+      let done = state.withLock { state in
+        if state.finished { return true }
+        state.closeWaiters.append(c)
         return false
       }
       if done { c.resume() }
@@ -182,11 +186,10 @@ final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSo
     _ session: URLSession, webSocketTask: URLSessionWebSocketTask,
     didCloseWith closeCode: URLSessionWebSocketTask.CloseCode, reason: Data?
   ) {
-    lock.withLock {
-      peerStatus = CloseStatus(
-        code: CloseCode(UInt16(closeCode.rawValue)),
-        reason: reason.flatMap { String(data: $0, encoding: .utf8) } ?? "")
-    }
+    let status = CloseStatus(
+      code: CloseCode(UInt16(closeCode.rawValue)),
+      reason: reason.flatMap { String(data: $0, encoding: .utf8) } ?? "")
+    state.withLock { $0.peerStatus = status }
     finish(error: nil)
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import WebSocketClient
 
 #if canImport(FoundationNetworking)
@@ -83,15 +84,13 @@ public enum EngineSupport: Sendable, Equatable {
 }
 
 /// Resumes a continuation exactly once, whichever callback comes first.
-final class ResumeOnce<T: Sendable>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var continuation: CheckedContinuation<T, Never>?
-  init(_ continuation: CheckedContinuation<T, Never>) { self.continuation = continuation }
+final class ResumeOnce<T: Sendable>: Sendable {
+  private let continuation: Mutex<CheckedContinuation<T, Never>?>
+  init(_ continuation: CheckedContinuation<T, Never>) { self.continuation = Mutex(continuation) }
   func resume(_ value: T) {
-    lock.lock()
-    let c = continuation
-    continuation = nil
-    lock.unlock()
-    c?.resume(returning: value)
+    continuation.withLock { continuation in
+      defer { continuation = nil }
+      return continuation
+    }?.resume(returning: value)
   }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -16,9 +17,8 @@ import Dispatch
 /// in `exit` (a graceful stop finishing at the same moment), and two concurrent `exit` calls
 /// are undefined behaviour (atexit handlers and stdio locks); everything the ticker writes goes
 /// out with write(2) as it is produced, so nothing buffered is lost.
-// `@unchecked`: `sources` is set once in init and never mutated; DispatchSource.cancel is thread-safe.
-final class SignalWatcher: @unchecked Sendable {
-  private let sources: [any DispatchSourceSignal]
+final class SignalWatcher: Sendable {
+  private let sources: Mutex<[any DispatchSourceSignal]>
 
   init(
     beforeImmediateExit: @escaping @Sendable () -> Void = {}, handler: @escaping @Sendable (Int32) -> Void
@@ -41,19 +41,16 @@ final class SignalWatcher: @unchecked Sendable {
       source.resume()
       sources.append(source)
     }
-    self.sources = sources
+    self.sources = Mutex(sources)
   }
 
-  func cancel() { sources.forEach { $0.cancel() } }
+  func cancel() { sources.withLock { $0.forEach { $0.cancel() } } }
 }
 
-/// True the first time only. Only touched on the signal queue.
-private final class SeenOnce: @unchecked Sendable {
-  private var seen = false
-  func markSeen() -> Bool {
-    defer { seen = true }
-    return !seen
-  }
+/// True the first time only.
+private final class SeenOnce: Sendable {
+  private let seen = Atomic(false)
+  func markSeen() -> Bool { !seen.exchange(true, ordering: .acquiringAndReleasing) }
 }
 
 /// SIGPIPE would kill the process silently mid-write; with it ignored, a closed stdout shows up

@@ -4,6 +4,7 @@
   import Synchronization
   import TestSupport
   import Testing
+  import TickerSupport
 
   @testable import WebSocketClient
 
@@ -92,6 +93,30 @@
       _ = try harness.context(Self.key("/b.pem"))
       #expect(harness.made.withLock { $0 } == 4)
     }
+
+    #if DEBUG
+      /// The invariant that lets the cache's state be `@unchecked Sendable`: a cached context is
+      /// only used under its lock (so it is never freed while in use), and what is made from it
+      /// (an `SSL`, with its own reference) outlives its eviction.
+      @Test("a context is used only under the cache's lock; an SSL made from it outlives its eviction")
+      func usedOnlyUnderTheLock() throws {
+        let harness = try Harness(capacity: 1)
+        let ssl = try harness.cache.withContext(
+          for: Self.key("/a.pem"),
+          make: { () throws(TransportError) -> OpaquePointer in
+            guard let context = SSL_CTX_new(TLS_client_method()) else { throw .tls("SSL_CTX_new failed") }
+            return context
+          },
+          { context in
+            #expect(LockOrderChecker.held == [.tlsContexts])
+            return SSL_new(context)
+          })
+        #expect(LockOrderChecker.held.isEmpty)
+        _ = try harness.context(Self.key("/b.pem"))  // evicts /a.pem's context
+        #expect(harness.cache.count == 1)
+        SSL_free(ssl)
+      }
+    #endif
 
     @Test("a context that cannot be made is not kept: the next connection tries again")
     func failureNotKept() throws {

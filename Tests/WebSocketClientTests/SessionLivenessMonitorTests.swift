@@ -1,5 +1,6 @@
 import Testing
 import WebSocketClient
+@testable import TestSupport
 
 @Suite("Session liveness monitor")
 struct SessionLivenessMonitorTests {

@@ -1,5 +1,6 @@
 import Testing
 import WebSocketClient
+@testable import TestSupport
 
 @Suite("Session stop", .timeLimit(.minutes(1)))
 struct SessionStopTests {
@@ -46,6 +47,24 @@ struct SessionStopTests {
     #expect(await h.rest() == [.ended(.stopped)])
     #expect(deaf.closes == [CloseStatus(code: .normalClosure)])
     deaf.end(.error(.transport(.cancelled)))  // release the hanging close
+  }
+
+  @Test("cancelling the task that runs the session ends it at once: its connection goes, with its timer")
+  func cancellingTheRunEndsTheSession() async {
+    let connection = FakeConnection()
+    let h = SessionHarness(
+      [.succeed(connection)],
+      configuration: SessionConfiguration(pingInterval: .seconds(30), silenceTimeout: nil))
+    let session = h.session
+    let run = Task { await session.run() }
+    #expect(await h.next() == .connected(attempt: 0))
+    await h.clock.waitForSleeper(until: ManualClock.Instant(.seconds(30)))
+    run.cancel()
+    await run.value
+    #expect(await h.rest() == [.ended(.stopped)])
+    #expect(h.clock.pendingDeadlines.isEmpty)
+    await connection.waitUntilEnded()
+    #expect(connection.closes == [CloseStatus(code: .goingAway)])
   }
 
   @Test func stopBeforeStartEndsWithoutConnecting() async {

@@ -39,7 +39,7 @@ public final class BoardOutput: Sendable {
   private let stderrIsTerminal: Bool
   private let state: Mutex<State>
   private let queue = DispatchQueue(label: "ticker.board")
-  private let timer = Mutex(DispatchSources())
+  private let timer = RankedMutex(DispatchSources(), rank: .dispatchSources)
 
   private struct State: Sendable {
     var model: BoardModel<ContinuousClock.Instant>
@@ -79,7 +79,7 @@ public final class BoardOutput: Sendable {
     timer.schedule(deadline: .now(), repeating: .milliseconds(1000 / Self.framesPerSecond))
     timer.setEventHandler { [self] in frame(force: false) }
     timer.resume()
-    self.timer.withLock { $0.list = [timer] }
+    self.timer.withLock { $0.keep([timer]) }
     let limit = self.limit
     return Task {
       defer { restore() }

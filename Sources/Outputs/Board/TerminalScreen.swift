@@ -27,10 +27,9 @@ public final class TerminalScreen: Sendable {
   public let fd: Int32
   private let state = Mutex(State())
   private let queue = DispatchQueue(label: "ticker.screen")
-  private let sources = Mutex(DispatchSources())
+  private let sources = RankedMutex(DispatchSources(), rank: .dispatchSources)
 
-  private struct State: @unchecked Sendable {
-    // `@unchecked`: `termios` is a plain C struct, only touched under the lock.
+  private struct State {
     /// Between `enter()` and the final `restore()`.
     var entered = false
     /// Whether the terminal is in the board's modes now (not while stopped by Ctrl-Z).
@@ -172,6 +171,6 @@ public final class TerminalScreen: Sendable {
       }
       if resumed { onChange() }
     }
-    sources.withLock { $0.list = made }
+    sources.withLock { $0.keep(made) }
   }
 }

@@ -1,4 +1,5 @@
 import FeedRuntime
+import Synchronization
 import TickerSupport
 import Venues
 import WebSocketClient
@@ -6,15 +7,18 @@ import WebSocketClient
 /// Turns `FeedReport`s into lines on stderr (through `Diagnostics`). What a server can repeat
 /// (errors, malformed messages, unsubscribed trades) is counted and rate-limited: at most a burst
 /// per kind per window, and what was held back is owned up to, on the next line of that kind or
-/// in `summary()` at exit. Only used from the feed's shell (one task).
-public final class ReportWriter<Instant: InstantProtocol>: @unchecked Sendable
-where Instant.Duration == Duration {
-  private var limiter: WarningLimiter<Instant>
+/// in `summary()` at exit. Used from the feed's shell (one task), and at exit.
+public final class ReportWriter<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
+  private struct Tally {
+    var limiter: WarningLimiter<Instant>
+    /// Kinds that are only counted (printed with `--verbose`).
+    var counted: Set<String> = []
+  }
+
+  private let tally: Mutex<Tally>
   private let now: @Sendable () -> Instant
   private let diagnostics: Diagnostics
   private let provider: any Provider
-  /// Kinds that are only counted (printed with `--verbose`).
-  private var counted: Set<String> = []
   /// Ring the terminal bell with an alert (stderr is a terminal).
   private let bell: Bool
 
@@ -27,7 +31,7 @@ where Instant.Duration == Duration {
     self.diagnostics = diagnostics
     self.provider = provider
     self.now = now
-    limiter = WarningLimiter(burst: burst, window: window)
+    tally = Mutex(Tally(limiter: WarningLimiter(burst: burst, window: window)))
   }
 
   public func write(_ report: FeedReport) {
@@ -107,6 +111,7 @@ where Instant.Duration == Duration {
   /// One line per warned kind that had warnings held back and never reported; with `--verbose`,
   /// the totals of the counted kinds too.
   public func summary() {
+    let (limiter, counted) = tally.withLock { ($0.limiter, $0.counted) }
     for (kind, held) in limiter.pendingSuppressed.sorted(by: { $0.key < $1.key })
     where !counted.contains(kind) {
       let total = limiter.totals[kind] ?? held
@@ -118,7 +123,8 @@ where Instant.Duration == Duration {
   }
 
   private func warn(_ kind: String, _ text: @autoclosure () -> String) {
-    let decision = limiter.record(kind, at: now())
+    let instant = now()
+    let decision = tally.withLock { $0.limiter.record(kind, at: instant) }
     guard decision.emit else { return }
     let held = decision.suppressedBefore
     diagnostics.warning(text() + (held > 0 ? " (\(held) more like this not shown)" : ""))
@@ -126,8 +132,11 @@ where Instant.Duration == Duration {
 
   /// Counts without printing unless `--verbose`.
   private func count(_ kind: String, verbose text: @autoclosure () -> String) {
-    counted.insert(kind)
-    let decision = limiter.record(kind, at: now())
+    let instant = now()
+    let decision = tally.withLock { tally in
+      tally.counted.insert(kind)
+      return tally.limiter.record(kind, at: instant)
+    }
     guard diagnostics.verbose, decision.emit else { return }
     let held = decision.suppressedBefore
     diagnostics.info(text() + (held > 0 ? " (\(held) more like this not shown)" : ""))

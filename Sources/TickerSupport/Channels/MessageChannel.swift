@@ -48,7 +48,7 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
   public let costLimit: Int
   /// Whether the batch the consumer is working on counts against `costLimit` (see above).
   public let countsBatchInHand: Bool
-  private let state: Mutex<State>
+  private let state: RankedMutex<State>
   /// Wakes producer threads blocked in `push` when space frees up.
   private let space = DispatchSemaphore(value: 0)
   /// Wakes threads in `waitUntilConsumed` when the consumer comes back for more (or leaves).
@@ -60,11 +60,14 @@ public final class MessageChannel<Element: Sendable>: AsyncSequence, Sendable {
   ///     count like many small ones); producers state each batch's cost. Unlimited by default.
   ///   - countsBatchInHand: whether the cost of the batch the consumer took last counts against
   ///     `costLimit` until it asks for the next.
-  public init(capacity: Int = 256, costLimit: Int = .max, countsBatchInHand: Bool = false) {
+  ///   - lockRank: the channel's lock's place in the fast path's lock order, if it is on it.
+  public init(
+    capacity: Int = 256, costLimit: Int = .max, countsBatchInHand: Bool = false, lockRank: LockRank? = nil
+  ) {
     self.capacity = Swift.max(1, capacity)
     self.costLimit = Swift.max(1, costLimit)
     self.countsBatchInHand = countsBatchInHand
-    self.state = Mutex(State())
+    self.state = RankedMutex(State(), rank: lockRank)
   }
 
   private func isFull(_ state: borrowing State) -> Bool {

@@ -5,8 +5,9 @@ import CZlibShim
 /// (0x00 0x00 0xff 0xff) is removed, as RFC 7692 §7.2.1 says.
 ///
 /// The z_stream lives at a fixed address (zlib's state points back to it), so this is a class.
-/// One writer uses it at a time (under the connection's writer lock).
-final class Deflater: @unchecked Sendable {
+/// Not `Sendable`: it lives in one writer's state (a `MessageCompressor` under the connection's
+/// writer lock) or in one function's locals.
+final class Deflater {
   private let stream: UnsafeMutablePointer<z_stream>
 
   /// - Parameters:

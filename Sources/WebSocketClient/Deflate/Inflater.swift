@@ -3,9 +3,8 @@ import CZlibShim
 /// A raw DEFLATE decompressor (zlib) for permessage-deflate messages, with a bound on its output.
 ///
 /// The z_stream lives at a fixed address (zlib's state points back to it), so this is a class.
-/// One reader thread uses it at a time; it is `@unchecked Sendable` only to travel inside the
-/// connection's `MessageAssembler`.
-final class Inflater: @unchecked Sendable {
+/// Not `Sendable`: it lives in one reader's `MessageAssembler`.
+final class Inflater {
   private let stream: UnsafeMutablePointer<z_stream>
   private let windowBits: Int
   /// Output is produced here, a piece at a time, and appended to the message only once it is

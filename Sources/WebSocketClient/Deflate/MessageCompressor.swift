@@ -1,8 +1,9 @@
 /// Compresses the data messages one side of a connection sends, under the agreed permessage-deflate
 /// parameters: a message goes out compressed (RSV1 set) only when that makes it smaller, which RFC
 /// 7692 §6 allows per message. The deflater is made on the first message (a connection that sends
-/// nothing pays nothing).
-package struct MessageCompressor: Sendable {
+/// nothing pays nothing). Not `Sendable` (its deflater is zlib's state): one writer owns it, under
+/// its lock.
+package struct MessageCompressor {
   let agreed: PerMessageDeflate
   /// The window and memory level used: at most the agreed window; small for a client, whose
   /// messages (subscriptions) are a few hundred bytes.

@@ -80,7 +80,8 @@ public final class NativeConnection: WebSocketConnection {
         ? MessageCompressor(agreed: $0, windowBits: 12, memoryLevel: 4) : MessageCompressor(agreed: $0)
     }
     self.writer = Mutex(Writer(random: random, compressor: compressor))
-    messages = MessageChannel(capacity: Self.messageCapacity, costLimit: Self.byteCapacity)
+    messages = MessageChannel(
+      capacity: Self.messageCapacity, costLimit: Self.byteCapacity, lockRank: .connectionMessages)
   }
 
   /// Starts the reader; `initialBytes` are bytes that arrived right after the handshake head.

@@ -10,7 +10,9 @@
 /// inflated frame by frame as it arrives (RFC 7692 §7.2.2): the size limit and the UTF-8 check
 /// apply to the inflated bytes, and inflating stops at the first byte past the limit, so a small
 /// frame that would expand without bound is refused (1009) before its output is held.
-public struct MessageAssembler: Sendable {
+///
+/// Not `Sendable`: a reader owns it (its inflater is zlib's state).
+public struct MessageAssembler {
   public enum Event: Sendable, Equatable {
     case message(WebSocketMessage)
     case ping([UInt8])

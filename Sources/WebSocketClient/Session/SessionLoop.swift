@@ -2,6 +2,12 @@ import TickerSupport
 
 /// The session's decisions, made by one task from one inbox of inputs. Side effects (connect,
 /// onConnect, reading, pinging, timers, closing) run in small tasks that report back here.
+///
+/// The timer and the connection's reader are children of the loop's task group: they end with
+/// it, also when its task is cancelled. The others are tasks of their own, because they run
+/// code that need not heed cancellation (an engine's connect, ping and close, the `onConnect`
+/// hook) and the session must not wait for them to end: each is bounded by its own timeout or
+/// by the connection's end, and reports to an inbox that is closed by then.
 final class SessionLoop<C: Clock> where C.Duration == Duration {
   private enum Phase {
     case connecting(id: Int)
@@ -34,8 +40,12 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
   private var nextID = 0
   /// Tokens of armed timers, never reused: a stale firing is recognised and ignored.
   private var timerSerial = 0
-  private var timer: (token: Int, task: Task<Void, Never>)?
-  private var reader: Task<Void, Never>?
+  /// The armed timer's token.
+  private var timerToken: Int?
+  private let timer: DeadlineTimer<C>
+  private var reader: CancellableChild?
+  /// Children for the loop's task group, started after the input that asked for them.
+  private var children: [@Sendable () async -> Void] = []
   /// The open connection's forwarding (see `Forwarding`), closed when the loop leaves it.
   private var forwarding: Forwarding<C.Instant>?
   private var pinger: Task<Void, Never>?
@@ -44,23 +54,38 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     self.clock = clock
     self.context = context
     self.random = context.makeRandom()
+    self.timer = DeadlineTimer(clock: clock)
   }
 
+  /// Runs until the session ends, or until the calling task is cancelled (then the connection is
+  /// abandoned and the outcome is `.stopped`).
   func run(inbox: MessageChannel<SessionInput>) async -> SessionOutcome {
-    beginAttempt()
-    running: while let inputs = try? await inbox.nextBatch() {
-      for input in inputs {
-        handle(input)
-        if outcome != nil { break running }
+    await withDiscardingTaskGroup(returning: SessionOutcome.self) { group in
+      let (timer, timerInbox) = (timer, context.inbox)
+      group.addTask { await timer.run { timerInbox.forcePush(.timer(token: $0)) } }
+      beginAttempt()
+      running: while let inputs = try? await inbox.nextBatch() {
+        for input in inputs {
+          handle(input)
+          for child in children { group.addTask(operation: child) }
+          children = []
+          if outcome != nil { break running }
+        }
       }
+      timer.finish()
+      // No message may follow the `.ended` the session emits next.
+      forwarding?.close()
+      reader?.cancel()
+      pinger?.cancel()
+      switch phase {
+      case .subscribing(_, let connection, let task):
+        task.cancel()
+        if outcome == nil { abandon(connection) }
+      case .open(let open) where outcome == nil: abandon(open.connection)
+      default: break
+      }
+      return outcome ?? .stopped
     }
-    timer?.task.cancel()
-    // No message may follow the `.ended` the session emits next.
-    forwarding?.close()
-    reader?.cancel()
-    pinger?.cancel()
-    if case .subscribing(_, _, let task) = phase { task.cancel() }
-    return outcome ?? .stopped
   }
 
   private func handle(_ input: SessionInput) {
@@ -73,13 +98,12 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
       open.monitor.receivedPong(at: clock.now)
       // Re-arm for the next ping (once per interval, cheap; tests also see the pong handled).
       open.armed = nil
-      timer?.task.cancel()
-      timer = nil
+      disarm()
       phase = .open(open)
       armLivenessTimer()
     case .timer(let token):
-      guard let timer, timer.token == token else { return }
-      self.timer = nil
+      guard timerToken == token else { return }
+      timerToken = nil
       timerFired()
     case .stop(let request): stop(request)
     case .stopFinished: outcome = .stopped
@@ -170,33 +194,37 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
       forward(batch)
       return events.hasRoom ? .taken : .takenWake
     }
-    reader = Task {
-      do {
-        // A batch is taken from the connection only once the session's consumer has room for it
-        // (`events` counts the batch it is working on), so a large message waits in the
-        // connection, which then reads no further: about one message is held between the socket
-        // and the consumer's hands. Then it goes straight into the events.
-        while true {
-          if !events.hasRoom {
-            forwarding.setHeldBack(true)
-            await events.waitForRoom()
-            forwarding.setHeldBack(false)
-            // Left for another connection or the end while held back: let the connection's
-            // reader go now (it may be blocked on its own full channel), not once our consumer
-            // has caught up.
-            if Task.isCancelled {
-              connection.messages.cancel()
-              break
+    let reader = CancellableChild()
+    self.reader = reader
+    children.append {
+      await reader.run {
+        do {
+          // A batch is taken from the connection only once the session's consumer has room for it
+          // (`events` counts the batch it is working on), so a large message waits in the
+          // connection, which then reads no further: about one message is held between the socket
+          // and the consumer's hands. Then it goes straight into the events.
+          while true {
+            if !events.hasRoom {
+              forwarding.setHeldBack(true)
+              await events.waitForRoom()
+              forwarding.setHeldBack(false)
+              // Left for another connection or the end while held back: let the connection's
+              // reader go now (it may be blocked on its own full channel), not once our consumer
+              // has caught up.
+              if Task.isCancelled {
+                connection.messages.cancel()
+                break
+              }
             }
+            guard let batch = try await connection.messages.nextBatch(relay: relay) else { break }
+            if !batch.isEmpty { forward(batch) }
           }
-          guard let batch = try await connection.messages.nextBatch(relay: relay) else { break }
-          if !batch.isEmpty { forward(batch) }
+          inbox.forcePush(.connectionEnded(id: id, nil))
+        } catch let error as WebSocketError {
+          inbox.forcePush(.connectionEnded(id: id, error))
+        } catch {
+          inbox.forcePush(.connectionEnded(id: id, .abnormalClosure))
         }
-        inbox.forcePush(.connectionEnded(id: id, nil))
-      } catch let error as WebSocketError {
-        inbox.forcePush(.connectionEnded(id: id, error))
-      } catch {
-        inbox.forcePush(.connectionEnded(id: id, .abnormalClosure))
       }
     }
     armLivenessTimer()
@@ -295,8 +323,7 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     }
     pinger?.cancel()
     pinger = nil
-    timer?.task.cancel()
-    timer = nil
+    disarm()
   }
 
   // MARK: - Failures
@@ -368,18 +395,13 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
   // MARK: - Timer
 
   private func arm(at deadline: C.Instant) {
-    timer?.task.cancel()
     timerSerial += 1
-    let token = timerSerial
-    let (clock, inbox) = (clock, context.inbox)
-    let task = Task {
-      do {
-        try await clock.sleep(until: deadline, tolerance: nil)
-      } catch {
-        return
-      }
-      inbox.forcePush(.timer(token: token))
-    }
-    timer = (token, task)
+    timerToken = timerSerial
+    timer.arm(at: deadline, token: timerSerial)
+  }
+
+  private func disarm() {
+    timerToken = nil
+    timer.disarm()
   }
 }

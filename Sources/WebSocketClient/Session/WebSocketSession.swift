@@ -62,19 +62,33 @@ public final class WebSocketSession: Sendable {
     // Bounded: a consumer that falls behind holds the session back, and through it the
     // connection's reader and the socket. The bytes bound counts the batch the consumer is
     // working on too. The inbox counts read batches, not messages.
-    events = MessageChannel(capacity: 512, costLimit: 256 << 10, countsBatchInHand: true)
+    events = MessageChannel(
+      capacity: 512, costLimit: 256 << 10, countsBatchInHand: true, lockRank: .sessionEvents)
     inbox = MessageChannel(capacity: 2)
   }
 
-  /// Starts connecting. Idempotent; does nothing after the session ended.
+  /// Starts connecting, in a task of its own. Idempotent; does nothing after the session ended.
+  /// A caller with a task group of its own runs the session in it instead (`run()`).
   public func start() {
-    let go = lifecycle.withLock { state in
+    guard claimStart() else { return }
+    let clock = self.clock
+    Task { await self.runLoop(clock) }
+  }
+
+  /// Runs the session in the calling task until it ends: the structured form of `start()`.
+  /// Cancelling the task ends the session at once (its connection is closed with 1001, without
+  /// waiting for the server's answer). Does nothing if the session started or ended already.
+  public func run() async {
+    guard claimStart() else { return }
+    await runLoop(clock)
+  }
+
+  private func claimStart() -> Bool {
+    lifecycle.withLock { state in
       guard !state.started && !state.ended else { return false }
       state.started = true
       return true
     }
-    guard go else { return }
-    launch(clock)
   }
 
   /// Sends `beforeClose` (e.g. unsubscribes) on the current connection, closes it with `status`,
@@ -122,16 +136,13 @@ public final class WebSocketSession: Sendable {
     inboxSink.forcePush(.reconnect(reason: reason))
   }
 
-  private func launch<C: Clock>(_ clock: C) where C.Duration == Duration {
+  private func runLoop<C: Clock>(_ clock: C) async where C.Duration == Duration {
     let context = SessionContext(
       engine: engine, url: url, options: options, configuration: configuration,
       makeRandom: makeRandom, onConnect: onConnect, events: eventSink, inbox: inboxSink)
-    let inbox = self.inbox
-    Task {
-      let loop = SessionLoop(clock: clock, context: context)
-      let outcome = await loop.run(inbox: inbox)
-      self.finishEvents(with: outcome)
-    }
+    let loop = SessionLoop(clock: clock, context: context)
+    let outcome = await loop.run(inbox: inbox)
+    finishEvents(with: outcome)
   }
 
   private func finishEvents(with outcome: SessionOutcome) {

@@ -1,6 +1,7 @@
 #if canImport(COpenSSLShim)
   import COpenSSLShim
   import Synchronization
+  import TickerSupport
 
   /// The configured client contexts (`SSL_CTX`), one per trust setting, kept for the connections
   /// that follow (every reconnect) for up to `lifetime`, as curl keeps its CA store (24 hours):
@@ -30,13 +31,13 @@
       let made: ContinuousClock.Instant
       var used: UInt64
     }
+    /// The contexts are OpenSSL's: each is configured before it is cached.
+    // invariant: a cached SSL_CTX is used only under this lock (by `body`, e.g. SSL_new) or freed here.
     private struct State: @unchecked Sendable {
-      // `@unchecked`: the contexts are OpenSSL's; each is only configured before it is cached
-      // and only read (SSL_new, which OpenSSL allows from any thread) after.
       var entries: [Key: Entry] = [:]
       var uses: UInt64 = 0
     }
-    private let state = Mutex(State())
+    private let state = RankedMutex(State(), rank: .tlsContexts)
     private let lifetime: Duration
     private let capacity: Int
     private let now: @Sendable () -> ContinuousClock.Instant

@@ -17,10 +17,7 @@
     }
 
     /// The `SSL*`; only ever touched under the mutex.
-    private struct Handle: @unchecked Sendable {
-      let pointer: OpaquePointer
-    }
-    private let ssl: Mutex<Handle>
+    private let ssl: Mutex<OpaquePointer>
 
     /// Configures a client connection on `fd` (which must outlive this object's use of it).
     init(
@@ -57,11 +54,11 @@
         SSL_free(ssl)
         throw error
       }
-      self.ssl = Mutex(Handle(pointer: ssl))
+      self.ssl = Mutex(ssl)
     }
 
     deinit {
-      ssl.withLock { SSL_free($0.pointer) }
+      ssl.withLock { SSL_free($0) }
     }
 
     /// A client context for `key`: TLS 1.2 at least, partial writes, the system's CAs and the CA
@@ -99,7 +96,7 @@
     /// per-thread error queue on the same thread, inside the lock).
     func attempt(handshake: Bool, _ call: (OpaquePointer) -> Int32) -> Step {
       ssl.withLock { handle -> Step in
-        let ssl = handle.pointer
+        let ssl = handle
         ERR_clear_error()
         let result = call(ssl)
         if result > 0 { return .done(result) }
@@ -137,7 +134,7 @@
     /// One non-blocking attempt to send close_notify after a completed handshake.
     func sendCloseNotify() {
       ssl.withLock { handle in
-        if SSL_is_init_finished(handle.pointer) == 1 { _ = SSL_shutdown(handle.pointer) }
+        if SSL_is_init_finished(handle) == 1 { _ = SSL_shutdown(handle) }
         ERR_clear_error()
       }
     }

@@ -1,6 +1,7 @@
 import Synchronization
 import WebSocketClient
 
+@testable import TestSupport
 @testable import TickerSupport
 
 /// A `WebSocketSession` on a `FakeEngine` and a `ManualClock`, with a fixed jitter source, an

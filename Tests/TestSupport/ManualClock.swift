@@ -4,14 +4,14 @@ import Testing
 /// A clock that only moves when the test says so. `sleep(until:)` suspends until `advance` passes
 /// the deadline (or the sleeping task is cancelled); `waitForSleeper` lets a test wait until the
 /// code under test has armed a timer, so nothing depends on real time.
-final class ManualClock: Clock, Sendable {
-  struct Instant: InstantProtocol, CustomStringConvertible {
-    var offset: Duration
-    init(_ offset: Duration) { self.offset = offset }
-    func advanced(by duration: Duration) -> Instant { Instant(offset + duration) }
-    func duration(to other: Instant) -> Duration { other.offset - offset }
-    static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
-    var description: String { "t+\(offset)" }
+package final class ManualClock: Clock, Sendable {
+  package struct Instant: InstantProtocol, CustomStringConvertible {
+    package var offset: Duration
+    package init(_ offset: Duration) { self.offset = offset }
+    package func advanced(by duration: Duration) -> Instant { Instant(offset + duration) }
+    package func duration(to other: Instant) -> Duration { other.offset - offset }
+    package static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
+    package var description: String { "t+\(offset)" }
   }
 
   private struct Sleeper {
@@ -35,13 +35,13 @@ final class ManualClock: Clock, Sendable {
 
   private let state = Mutex(State())
 
-  var now: Instant { state.withLock { $0.now } }
-  var minimumResolution: Duration { .zero }
+  package var now: Instant { state.withLock { $0.now } }
+  package var minimumResolution: Duration { .zero }
 
   /// Deadlines of the tasks sleeping now, earliest first.
-  var pendingDeadlines: [Instant] { state.withLock { $0.sleepers.map(\.deadline).sorted() } }
+  package var pendingDeadlines: [Instant] { state.withLock { $0.sleepers.map(\.deadline).sorted() } }
 
-  func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+  package func sleep(until deadline: Instant, tolerance: Duration?) async throws {
     let id = state.withLock { s in
       s.nextID += 1
       return s.nextID
@@ -73,11 +73,11 @@ final class ManualClock: Clock, Sendable {
   }
 
   /// Moves time forward and wakes every sleeper whose deadline has come, earliest first.
-  func advance(by duration: Duration) {
+  package func advance(by duration: Duration) {
     advance(to: now.advanced(by: duration))
   }
 
-  func advance(to instant: Instant) {
+  package func advance(to instant: Instant) {
     let due: [Sleeper] = state.withLock { s in
       s.now = max(s.now, instant)
       let due = s.sleepers.filter { $0.deadline <= s.now }.sorted { $0.deadline < $1.deadline }
@@ -89,7 +89,9 @@ final class ManualClock: Clock, Sendable {
 
   /// Returns once some task sleeps until exactly `deadline`. If the test is cancelled first (its
   /// time limit), records an issue naming the deadlines that are armed instead.
-  func waitForSleeper(until deadline: Instant, sourceLocation: SourceLocation = #_sourceLocation) async {
+  package func waitForSleeper(until deadline: Instant, sourceLocation: SourceLocation = #_sourceLocation)
+    async
+  {
     let id = state.withLock { s in
       s.nextID += 1
       return s.nextID
@@ -117,7 +119,9 @@ final class ManualClock: Clock, Sendable {
   }
 
   /// Waits for a sleeper at `now + duration`, then advances to it.
-  func advanceWhenArmed(by duration: Duration, sourceLocation: SourceLocation = #_sourceLocation) async {
+  package func advanceWhenArmed(by duration: Duration, sourceLocation: SourceLocation = #_sourceLocation)
+    async
+  {
     let deadline = now.advanced(by: duration)
     await waitForSleeper(until: deadline, sourceLocation: sourceLocation)
     advance(to: deadline)
