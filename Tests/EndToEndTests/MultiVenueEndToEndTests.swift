@@ -151,6 +151,8 @@ struct MultiVenueEndToEndTests {
     }
     #expect(later.contains("binance") && later.contains("upbit"), "\(later)")
     ticker.signal(SIGINT)
+    // Read on to the end: prices still on their way must not find the pipe full.
+    _ = await offPool { ticker.allLines() }
     let (status, stderr) = await ticker.exit()
     #expect(status == 130, "\(stderr)")
     #expect(stderr.contains("ticker: warning: Coinbase: "), "\(stderr)")
