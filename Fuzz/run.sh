@@ -56,7 +56,7 @@ stale() {
 # Fuzz/.build/lib<Module>.a and its module. The C shims' headers come with module maps (the
 # OpenSSL shim's is written here; SwiftPM writes its own), and the shim is compiled with clang:
 # it loads OpenSSL only when a wss:// connection is made, which no harness does.
-modules_in_order=(TickerSupport JSON WebSocketClient Venues FeedRuntime Outputs Recording NATS CLI)
+modules_in_order=(TickerSupport JSON WebSocketClient WebSocketServer Venues FeedRuntime Outputs Recording NATS CLI)
 mkdir -p "$build/COpenSSLShim"
 cat > "$build/COpenSSLShim/module.modulemap" <<MAP
 module COpenSSLShim {
@@ -78,7 +78,7 @@ for module in "${modules_in_order[@]}"; do
   lib=$build/lib$module.a
   if stale "$lib" "${sources[@]}" "${previous[@]}"; then
     echo "fuzz: building $module"
-    swiftc "${flags[@]}" -enable-testing -module-name "$module" -I "$modules" "${c_flags[@]}" \
+    swiftc "${flags[@]}" -num-threads "$(nproc)" -enable-testing -module-name "$module" -I "$modules" "${c_flags[@]}" \
       -emit-module -emit-module-path "$modules/$module.swiftmodule" -emit-library -static -o "$lib" "${sources[@]}"
   fi
   previous+=("$lib")
@@ -88,15 +88,23 @@ libraries+=("$build/libCOpenSSLShim.a" -ldl)
 
 # Helpers several harnesses use (each harness is compiled with all of them).
 shared=(Fuzz/Harnesses/Shared/*.swift)
+# The harnesses are independent: as many build at once as there are cores.
+building=()
 for t in $targets; do
   harness="Fuzz/Harnesses/Fuzz${t^}.swift"
   [[ -f $harness ]] || { echo "fuzz: no harness $harness" >&2; exit 2; }
   if stale "$build/fuzz-$t" "$harness" "${shared[@]}" "${libraries[@]}"; then
     echo "fuzz: building fuzz-$t"
     swiftc "${flags[@]}" "${link_flags[@]}" -module-name "Fuzz${t^}" -I "$modules" "${c_flags[@]}" \
-      "$harness" "${shared[@]}" "${libraries[@]}" -o "$build/fuzz-$t"
+      "$harness" "${shared[@]}" "${libraries[@]}" -o "$build/fuzz-$t" &
+    building+=($!)
+    if ((${#building[@]} >= $(nproc))); then
+      wait "${building[0]}"
+      building=("${building[@]:1}")
+    fi
   fi
 done
+for pid in "${building[@]}"; do wait "$pid"; done
 
 if [[ ${FUZZ_BUILD_ONLY:-} == 1 ]]; then exit 0; fi
 

@@ -1,6 +1,6 @@
-import TickerSupport
 // libFuzzer harness: FrameParser (client or server role) feeding MessageAssembler.
 // Built by Fuzz/run.sh; not part of the SwiftPM package.
+import TickerSupport
 import WebSocketClient
 
 /// Parses `chunks` in order; returns every frame and the error that stopped parsing, if any.

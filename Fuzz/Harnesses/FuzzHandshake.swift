@@ -1,7 +1,8 @@
-import TickerSupport
 // libFuzzer harness: the client's handshake response parser, the server's request parser, and a
 // request/response round trip for requests that parse. Built by Fuzz/run.sh.
+import TickerSupport
 import WebSocketClient
+import WebSocketServer
 
 /// The key of RFC 6455 §1.3's example; its accept value is s3pPLMBiTxaQ9kYGzzhZRbK+xOo=.
 private let key = "dGhlIHNhbXBsZSBub25jZQ=="
