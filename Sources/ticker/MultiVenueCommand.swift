@@ -71,10 +71,20 @@ enum MultiVenueCommand {
     }
     for writer in writers { writer.summary() }
     // Each venue that ended on its own was reported as it ended.
-    let failed = codes.withLock { $0.first { $0 != .ok } }
+    return exitCode(
+      outcome, failed: codes.withLock { $0.first { $0 != .ok } }, provider: providers[0], config: config,
+      output.diagnostics)
+  }
+
+  /// The run's exit code once every venue has ended or the run was stopped; `failed` is the first
+  /// venue's failure, if any.
+  private static func exitCode(
+    _ outcome: FeedOutcome, failed: ExitCode?, provider: any Provider, config: TickerConfig,
+    _ diagnostics: Diagnostics
+  ) -> ExitCode {
     if case .stopped(let reason) = outcome {
       let code = ErrorReport.report(
-        outcome, provider: providers[0], awaitingUntil: !config.until.isEmpty, output.diagnostics)
+        outcome, provider: provider, awaitingUntil: !config.until.isEmpty, diagnostics)
       // A venue's failure outranks the end of --count or of stdout's reader; not --until holding
       // (what the run waited for) or an interruption.
       switch reason {
@@ -84,7 +94,7 @@ enum MultiVenueCommand {
     }
     let code = failed ?? .ok
     if code == .ok, !config.until.isEmpty {
-      output.diagnostics.note("the run ended before any --until condition held")
+      diagnostics.note("the run ended before any --until condition held")
       return .untilNotMet
     }
     return code
