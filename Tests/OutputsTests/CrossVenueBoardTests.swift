@@ -124,6 +124,8 @@ import Testing
     #expect(premium.rateClock == Self.t0 + 205)
     #expect(board.rateRows.map(\.symbol) == ["KRW-USDT"])
     #expect(board.groups.map(\.asset) == ["BTC"], "the rate is not an asset")
+    // USDT, what the premium is against, comes first; the others in order of their first row.
+    #expect(board.groups[0].currencies.map(\.quote) == ["USDT", "KRW", "USD"])
 
     // A USDT price moves the median, and so the premium: reported after that price.
     let moved = board.receive(Self.quote(Self.okx, "BTC-USDT", "96000", after: 300))

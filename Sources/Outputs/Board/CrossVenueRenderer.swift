@@ -141,7 +141,7 @@ public struct CrossVenueRenderer: Sendable {
     if let spread = board.spread(asset: asset, quote: quote) {
       let percent = spread.percent.map { " (\($0)%)" } ?? ""
       line.add(
-        " · spread \(spread.difference)\(percent): high \(name(spread.highVenue)), low \(name(spread.lowVenue))"
+        " · spread \(Self.shown(spread.difference))\(percent): high \(name(spread.highVenue)), low \(name(spread.lowVenue))"
       )
     } else if let first = rows.first, board.rate(for: board.rows[first]) != nil {
       let references = board.rows.filter {
@@ -206,6 +206,12 @@ public struct CrossVenueRenderer: Sendable {
       line.add(note)
     }
     return line
+  }
+
+  /// An exact difference as shown: without the trailing zeros of prices sent with a fixed
+  /// number of decimals (Binance's `78854.24000000`), but with at least 2 decimals if it had them.
+  static func shown(_ value: ExactDecimal) -> String {
+    ExactArithmetic.trimmed(value, minimumScale: min(2, value.scale)).description
   }
 
   /// `0s`, `42s`, `3m 5s`, `2h 10m`: how long ago, in whole units.

@@ -18,7 +18,7 @@ public struct ConversionPremium: Sendable {
   /// since the epoch: its age is measured from there.
   public var rateClock: Int64
   /// `price / rate`, rounded half away from zero to as many decimals as the USDT prices compared
-  /// have (at least 2, at most 8).
+  /// have without their trailing zeros (at least 2, at most 8).
   public var converted: ExactDecimal
   /// The median of the asset's USDT prices (exact: the mean of the middle two for an even count).
   public var reference: ExactDecimal

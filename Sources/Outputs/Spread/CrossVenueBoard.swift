@@ -95,7 +95,8 @@ public struct CrossVenueBoard: Sendable {
     return changes
   }
 
-  /// The assets in order of their first row, rates left out.
+  /// The assets in order of their first row, rates left out; within each, USDT (what premiums
+  /// are against) first, then the other currencies in order of their first row.
   public var groups: [Group] {
     var groups: [Group] = []
     var positions: [String: Int] = [:]
@@ -113,6 +114,13 @@ public struct CrossVenueBoard: Sendable {
       } else {
         groups[group].currencies.append((quote, [offset]))
       }
+    }
+    for group in groups.indices {
+      // A stable partition: USDT first, the rest in their order.
+      let currencies = groups[group].currencies
+      groups[group].currencies =
+        currencies.filter { $0.quote == ConversionPremium.target }
+        + currencies.filter { $0.quote != ConversionPremium.target }
     }
     return groups
   }
@@ -161,7 +169,8 @@ public struct CrossVenueBoard: Sendable {
     }.compactMap { $0.last.flatMap { ExactDecimal($0.price) } }
     guard let reference = ExactArithmetic.median(references),
       let converted = ExactArithmetic.divide(
-        price, by: rate, decimals: min(8, max(2, references.map(\.scale).max() ?? 2))),
+        price, by: rate,
+        decimals: min(8, max(2, references.map { ExactArithmetic.trimmed($0).scale }.max() ?? 2))),
       // (price − rate × reference) / (rate × reference) × 100: one division, rounded once.
       let denominator = rate * reference, let excess = price - denominator,
       let hundredfold = excess * ExactDecimal(mantissa: 100, scale: 0),
