@@ -88,6 +88,21 @@ import Testing
       ])
   }
 
+  @Test("no USDT price of the asset: the KRW group says so and its row shows no premium")
+  func noReference() {
+    typealias T = CrossVenueBoardTests
+    var board = T.board([(T.upbit, "KRW-BTC"), (T.upbit, "KRW-USDT"), (T.coinbase, "BTC-USD")])
+    board.receive(T.quote(T.upbit, "KRW-BTC", "143000000"))
+    let waiting = frame(TerminalSize(columns: 100, rows: 8), board: board)
+    #expect(waiting[1] == "BTC · KRW · premium: converted to USDT; no USDT price of BTC to compare with yet")
+    #expect(waiting[2].hasSuffix("13:18:52.976  waiting for the rate (KRW-USDT)"), "\(waiting)")
+    board.receive(T.quote(T.upbit, "KRW-USDT", "1450"))
+    board.receive(T.quote(T.coinbase, "BTC-USD", "95000"))
+    let lines = frame(TerminalSize(columns: 100, rows: 8), board: board)
+    #expect(lines[2].hasSuffix("0.00%  13:18:52.976"), "\(lines)")
+    #expect(lines[3] == "BTC · USD · one venue", "\(lines)")
+  }
+
   @Test("a server's symbol reaches the terminal escaped, in its row and in its group's title")
   func escaped() {
     typealias T = CrossVenueBoardTests
