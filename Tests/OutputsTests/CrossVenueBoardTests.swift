@@ -103,6 +103,10 @@ import Testing
       return
     }
     #expect(spread.difference.description == "1.5" && spread.percent?.description == "1.51")
+    // A tie: the first in board order is both the high and the low.
+    board.receive(Self.quote(Self.okx, "BTC-USDT", "99.50", after: 30))
+    let tie = board.spread(asset: "BTC", quote: "USDT")
+    #expect(tie?.highVenue == Self.binance && tie?.lowVenue == Self.binance && tie?.difference.mantissa == 0)
   }
 
   @Test("the KRW price converted with the venue's KRW-USDT rate, against the median of the USDT venues")

@@ -103,11 +103,11 @@ public struct CrossVenueBoard: Sendable {
     for (offset, row) in rows.enumerated() where !row.isRate {
       // A symbol without a market is its own group, even if it spells an asset's name.
       let key = (row.market == nil ? "\u{0}" : "") + row.asset
-      if positions[key] == nil {
-        positions[key] = groups.count
+      let group = positions[key] ?? groups.count
+      if group == groups.count {
+        positions[key] = group
         groups.append(Group(asset: row.asset, currencies: []))
       }
-      let group = positions[key]!
       let quote = row.market?.quote
       if let currency = groups[group].currencies.firstIndex(where: { $0.quote == quote }) {
         groups[group].currencies[currency].rows.append(offset)
@@ -130,24 +130,25 @@ public struct CrossVenueBoard: Sendable {
 
   /// The spread of `asset` in `quote` once two venues or more have a price in it.
   public func spread(asset: String, quote: String) -> VenueSpread? {
-    var high: Row?
-    var low: Row?
+    var high: (price: Price, venue: UInt8)?
+    var low: (price: Price, venue: UInt8)?
     var venues = 0
     for row in rows where !row.isRate && row.market == Market(base: asset, quote: quote) {
       guard let price = row.last?.price else { continue }
       venues += 1
-      if high.map({ price > $0.last!.price }) ?? true { high = row }
-      if low.map({ price < $0.last!.price }) ?? true { low = row }
+      // Strictly beyond: on a tie the first in board order stays.
+      if high.map({ price > $0.price }) ?? true { high = (price, row.venue) }
+      if low.map({ price < $0.price }) ?? true { low = (price, row.venue) }
     }
-    guard venues >= 2, let high, let low, let top = high.last?.price, let bottom = low.last?.price,
-      let highValue = ExactDecimal(top), let lowValue = ExactDecimal(bottom),
-      let difference = highValue - lowValue
+    guard venues >= 2, let high, let low, let highValue = ExactDecimal(high.price),
+      let lowValue = ExactDecimal(low.price), let difference = highValue - lowValue
     else { return nil }
     let percent = (difference * ExactDecimal(mantissa: 100, scale: 0)).flatMap {
       ExactArithmetic.divide($0, by: lowValue, decimals: 2)
     }
     return VenueSpread(
-      asset: asset, quote: quote, high: top, highVenue: high.venue, low: bottom, lowVenue: low.venue,
+      asset: asset, quote: quote, high: high.price, highVenue: high.venue, low: low.price,
+      lowVenue: low.venue,
       difference: difference, percent: percent, venues: venues)
   }
 
