@@ -44,7 +44,10 @@ enum MultiVenueCommand {
       context, provider: providers[0],
       venue: providers.map(\.displayName).joined(separator: ", ") + (config.demo ? " (demo)" : ""),
       symbols: plan.members.flatMap { member in member.symbols.map(member.provider.serverSymbol(for:)) },
-      venues: providers)
+      venues: providers,
+      venueSymbols: plan.members.enumerated().flatMap { index, member in
+        member.symbols.map { (UInt8(index), member.provider.serverSymbol(for: $0)) }
+      })
     let writers = providers.map { output.reportWriter(venue: $0) }
     let feeds = upstreams.indices.map { index in
       Feed(

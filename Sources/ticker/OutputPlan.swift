@@ -22,9 +22,10 @@ struct OutputPlan: Sendable {
   /// - Parameters:
   ///   - venue: the board's status line ("Finnhub (demo)").
   ///   - symbols: canonical for `provider`; with several `venues`, every venue's as quotes name them.
+  ///   - venueSymbols: with several `venues`, each symbol with its venue's index (the board's rows).
   init(
     _ context: RunContext, provider: any Provider, venue: String, symbols: [String],
-    venues: [any Provider] = []
+    venues: [any Provider] = [], venueSymbols: [(venue: UInt8, symbol: String)] = []
   ) {
     self.context = context
     self.provider = provider
@@ -34,6 +35,10 @@ struct OutputPlan: Sendable {
     // The board draws only on a terminal that can place the cursor; elsewhere lines (never an
     // escape byte into a pipe or a file). It holds stderr's lines while it is up.
     guard config.board, isTerminal(1), context.environment["TERM"] != "dumb" else {
+      // On the board --spread is already named as a setting for lines only.
+      if let warning = UnusedSettings.spreadWarning(config, venues: max(1, venues.count)) {
+        context.diagnostics.warning(warning)
+      }
       board = nil
       diagnostics = context.diagnostics
       return
@@ -43,7 +48,7 @@ struct OutputPlan: Sendable {
     }
     let board = BoardOutput(
       screen: TerminalScreen(fd: 1), provider: provider, venue: venue, symbols: symbols,
-      useColor: Self.useColor(context), limit: config.count)
+      useColor: Self.useColor(context), limit: config.count, venues: venues, venueSymbols: venueSymbols)
     self.board = board
     diagnostics = context.diagnostics.writing(to: board.diagnostic)
   }
@@ -87,6 +92,13 @@ struct OutputPlan: Sendable {
   /// since the start (`TerminalLineFormatter`); in a pipe or a file, plain lines.
   private func lineWriter() -> QuoteWriter {
     let config = context.config
+    if config.spread, config.format == .json, venues.count > 1 {
+      // The board's spreads and premiums as records after the prices that changed them.
+      let formatter = SpreadRecordFormatter(venues: venues.map(\.name)) { [venues] venue, symbol in
+        Int(venue) < venues.count ? venues[Int(venue)].market(of: symbol) : nil
+      }
+      return QuoteWriter(formatter: formatter, writer: context.stdout, limit: config.count)
+    }
     let formatter = config.format.makeFormatter(
       FormatContext(
         useColor: Self.useColor(context), provider: provider.name, timestamps: config.timestamps,

@@ -32,6 +32,8 @@ import Testing
     ["--replay", "f", "-s", "AAPL"],
     ["--replay", "f", "--record", "g"],
     ["--replay", "f", "--control", "stdin"],
+    ["--spread", "--format", "csv"],
+    ["--spread"],
   ])
   func bothOnTheCommandLineRefuse(flags: [String]) throws {
     let found = try conflicts(flags: flags)
@@ -44,6 +46,21 @@ import Testing
     #expect(found.count == 1)
     #expect(found.first?.fatal == false)
     #expect(found.first?.message.contains("--debounce from the config file") == true)
+  }
+
+  @Test("--spread needs --format json: refused when both are typed, ignored when one was saved")
+  func spreadNeedsJSON() throws {
+    let typed = try conflicts(flags: ["--spread", "--format", "tsv"])
+    #expect(typed.map(\.fatal) == [true])
+    #expect(
+      typed.first?.message == "--spread adds JSON records to the price lines: it needs --format json, not tsv"
+    )
+    let saved = try conflicts(file: ["--spread"], flags: ["--format", "text"])
+    #expect(saved.map(\.fatal) == [false])
+    #expect(
+      saved.first?.message.hasSuffix(
+        "ignored (--spread from the config file, --format from the command line)") == true)
+    #expect(try conflicts(file: ["--format", "json"], flags: ["--spread"]).isEmpty)
   }
 
   @Test func aSavedVenueOrSymbolIsSimplyNotUsedByAReplay() throws {
@@ -72,6 +89,7 @@ import Testing
     ["--replay", "f", "--format", "price"], ["--demo", "--record", "f"],
     ["--demo"], ["--every-trade"], ["--format", "csv", "--timestamps", "none"], ["--format", "price"],
     ["--debounce", "2", "--max-wait", "3"], ["--board", "--format", "json"],
+    ["--asset", "BTC", "--spread", "--format", "json"],
   ])
   func sensibleCombinationsPass(flags: [String]) throws {
     #expect(try conflicts(flags: flags).isEmpty)

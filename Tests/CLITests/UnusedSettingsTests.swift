@@ -45,6 +45,20 @@ import Testing
     #expect(UnusedSettings.boardWarning(try config(["--board", "--count", "5"]), source: .venue) == nil)
   }
 
+  @Test("--spread with one venue is warned about; with several, or saved in the file, it is not")
+  func spreadWithOneVenue() throws {
+    let given = try config(["--spread", "--format", "json"])
+    #expect(
+      UnusedSettings.spreadWarning(given, venues: 1)
+        == "--spread compares the prices of several venues; this run follows one, so it adds no records")
+    #expect(UnusedSettings.spreadWarning(given, venues: 3) == nil)
+    #expect(UnusedSettings.spreadWarning(try config(["-v"], file: ["--spread"]), venues: 1) == nil)
+    // On the board it is one of the settings for lines only.
+    #expect(
+      UnusedSettings.boardWarning(try config(["--board", "--spread"]), source: .venue)?.contains("--spread")
+        == true)
+  }
+
   @Test("settings from the config file are never warned about")
   func fromFile() throws {
     let given = try config(["-v"], file: ["--board", "--port", "9", "--debounce", "2", "--format", "json"])

@@ -213,6 +213,81 @@ struct MultiVenueEndToEndTests {
   }
 
   @Test(
+    "--asset BTC --demo --format json --spread: spread and premium records agree with the prices before them")
+  func spreadRecords() async throws {
+    let count = 300
+    let result = try await TickerProcess.run(
+      ["--demo", "--asset", "BTC", "--format", "json", "--spread", "--every-trade", "--count", "\(count)"],
+      environment: Self.environment)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(!result.stderr.contains("warning"), "\(result.stderr)")
+    // Each venue's market, as --asset BTC follows them.
+    let quotes = [
+      "binance": "USDT", "okx": "USDT", "coinbase": "USD", "kraken": "USD", "upbit/KRW-BTC": "KRW",
+    ]
+    var last: [String: Decimal] = [:]  // provider (upbit/SYMBOL for Upbit) → last price
+    var previous: String?  // what the line before a record was
+    var records: [String: Int] = [:]
+    var prices = 0
+    for line in result.stdoutLines {
+      // Parsed with the numbers' text kept exactly: JSONSerialization's doubles would round them.
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+      guard let type = object["type"] as? String else {
+        let provider = try #require(object["provider"] as? String)
+        let symbol = try #require(object["symbol"] as? String)
+        let key = provider == "upbit" ? "upbit/\(symbol)" : provider
+        let price = try #require(Self.exact(line, "price"))
+        last[key] = price
+        previous = key
+        prices += 1
+        continue
+      }
+      records[type, default: 0] += 1
+      #expect(previous != nil, "a record before any price: \(line)")
+      switch type {
+      case "spread":
+        let quote = try #require(object["quote"] as? String)
+        #expect(object["asset"] as? String == "BTC")
+        let group = quotes.filter { $0.value == quote }.keys.compactMap { key in last[key].map { (key, $0) } }
+        let high = try #require(Self.exact(line, "high"))
+        let low = try #require(Self.exact(line, "low"))
+        #expect(high == group.map(\.1).max() && low == group.map(\.1).min(), "\(line) after \(last)")
+        #expect(last[try #require(object["highVenue"] as? String)] == high)
+        #expect(last[try #require(object["lowVenue"] as? String)] == low)
+        #expect(Self.exact(line, "spread") == high - low, "\(line)")
+        #expect(object["venues"] as? Int == group.count)
+        // It follows a price that changed it: one of its currency's.
+        #expect(previous.map { quotes[$0] == quote } == true, "\(line) after a price of \(previous ?? "-")")
+      case "premium":
+        let price = try #require(Self.exact(line, "price"))
+        let rate = try #require(Self.exact(line, "rate"))
+        #expect(price == last["upbit/KRW-BTC"] && rate == last["upbit/KRW-USDT"], "\(line) after \(last)")
+        let usdt = [last["binance"], last["okx"]].compactMap { $0 }.sorted()
+        let median = usdt.count == 2 ? (usdt[0] + usdt[1]) / 2 : usdt[0]
+        #expect(Self.exact(line, "reference") == median, "\(line)")
+        #expect(object["referenceVenues"] as? Int == usdt.count)
+        let exact = (price / rate - median) / median * 100
+        let percent = try #require(Self.exact(line, "percent"))
+        #expect(abs(NSDecimalNumber(decimal: exact - percent).doubleValue) <= 0.005, "\(line): \(exact)")
+        #expect(object["rateSymbol"] as? String == "KRW-USDT" && (object["rateAge"] as? Int ?? -1) >= 0)
+        #expect(["upbit/KRW-BTC", "upbit/KRW-USDT", "binance", "okx"].contains(previous ?? ""), "\(line)")
+      default:
+        Issue.record("an unknown record: \(line)")
+      }
+    }
+    #expect(prices == count, "--count counts price lines")
+    #expect((records["spread"] ?? 0) > 0 && (records["premium"] ?? 0) > 0, "\(records)")
+  }
+
+  /// The exact text of a number in a JSON line, as a `Decimal`.
+  static func exact(_ line: String, _ key: String) -> Decimal? {
+    guard let start = line.range(of: "\"\(key)\":") else { return nil }
+    let text = line[start.upperBound...].prefix { "-0123456789.".contains($0) }
+    return Decimal(string: String(text), locale: Locale(identifier: "en_US_POSIX"))
+  }
+
+  @Test(
     "settings that cannot work with several venues are refused before connecting (exit 64)",
     arguments: [
       (["--url", "ws://127.0.0.1:1"], "a plain --url cannot say which"),

@@ -55,6 +55,18 @@ public enum ConfigConflicts {
           message: "--format price prints bare numbers, which cannot say which of "
             + "\(config.symbols.count) symbols they belong to: follow one symbol, or use --format tsv"))
     }
+    if config.spread, config.format != .json, let spread = config.sources["--spread"] {
+      // The default format (never given) counts as the command line's: nothing else asked for it.
+      let format = config.sources["--format"] ?? .commandLine
+      let fatal = spread == .commandLine && format == .commandLine
+      let origin =
+        fatal ? "" : ": ignored (--spread from \(spread.rawValue), --format from \(format.rawValue))"
+      found.append(
+        Conflict(
+          fatal: fatal,
+          message: "--spread adds JSON records to the price lines: it needs --format json, "
+            + "not \(config.format.rawValue)\(origin)"))
+    }
     if config.publish?.credentials != nil, config.sources["--publish"] == .commandLine {
       found.append(
         Conflict(

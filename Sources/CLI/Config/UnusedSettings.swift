@@ -21,6 +21,12 @@ public enum UnusedSettings {
     }
   }
 
+  /// The warning for a run that follows one venue: `--spread` compares several.
+  public static func spreadWarning(_ config: TickerConfig, venues: Int) -> String? {
+    guard config.spread, venues < 2, config.sources["--spread"] == .commandLine else { return nil }
+    return "--spread compares the prices of several venues; this run follows one, so it adds no records"
+  }
+
   /// The settings given on the command line for `source` whose scope `matches`, joined; nil for none.
   private static func names(_ config: TickerConfig, _ source: RunSource, _ matches: (SettingScope) -> Bool)
     -> String?

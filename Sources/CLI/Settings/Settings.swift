@@ -104,8 +104,14 @@ public enum Settings {
     .toggle(
       \.board, key: "board", flags: ["--board"], environment: "TICKER_BOARD", group: .output,
       help: "on a terminal, one row per symbol updated in place: price, change, sparkline, "
-        + "trade time, trades per second (lines when stdout is not a terminal)"
+        + "trade time, trades per second; with several venues, grouped by asset with the spreads "
+        + "(lines when stdout is not a terminal)"
     ).scoped(outputs: [.lines, .board]),
+    .toggle(
+      \.spread, key: "spread", flags: ["--spread"], environment: "TICKER_SPREAD", group: .output,
+      help: "with several venues and --format json, also a JSON record of each spread and premium "
+        + "the board shows, after the price that changed it"
+    ).scoped(sources: [.venue], outputs: [.lines]),
     .value(
       \.publish, key: "publish", flags: ["--publish"], environment: "TICKER_PUBLISH", group: .output,
       valueName: "URL",

@@ -44,6 +44,10 @@ public final class BoardOutput: Sendable {
   private struct State: Sendable {
     var model: BoardModel<ContinuousClock.Instant>
     var renderer: BoardRenderer
+    /// With several venues: the board grouped by asset, drawn instead of `model`'s rows (the
+    /// model still counts quotes and holds the connection and the messages).
+    var cross: CrossVenueBoard?
+    var crossRenderer: CrossVenueRenderer?
     var dirty = true
     var shownSecond: Int64 = -1
     var drawing = false
@@ -55,9 +59,13 @@ public final class BoardOutput: Sendable {
   ///   - symbols: the subscription, canonical for `provider` (rows are named as quotes name them).
   ///   - venue: for the status line ("Finnhub (demo)").
   ///   - limit: stop the feed after this many quotes (`--count`).
+  ///   - venues: in a run of several venues, all of them, in the order `Quote.venue` counts
+  ///     them: the board is then grouped by asset (`CrossVenueBoard`), starting with the rows
+  ///     `venueSymbols` (each venue's symbols as quotes name them).
   public init(
     screen: TerminalScreen, provider: any Provider, venue: String, symbols: [String], useColor: Bool,
-    limit: Int?, stderrIsTerminal: Bool = isTerminal(2)
+    limit: Int?, stderrIsTerminal: Bool = isTerminal(2), venues: [any Provider] = [],
+    venueSymbols: [(venue: UInt8, symbol: String)] = []
   ) {
     self.screen = screen
     self.provider = provider
@@ -65,7 +73,14 @@ public final class BoardOutput: Sendable {
     self.stderrIsTerminal = stderrIsTerminal
     let model = BoardModel(
       venue: venue, symbols: symbols.map(provider.serverSymbol(for:)), start: ContinuousClock.now)
-    state = Mutex(State(model: model, renderer: BoardRenderer(useColor: useColor)))
+    var state = State(model: model, renderer: BoardRenderer(useColor: useColor))
+    if venues.count > 1 {
+      state.cross = CrossVenueBoard(symbols: venueSymbols) { venue, symbol in
+        Int(venue) < venues.count ? venues[Int(venue)].market(of: symbol) : nil
+      }
+      state.crossRenderer = CrossVenueRenderer(venues: venues.map(\.displayName), useColor: useColor)
+    }
+    self.state = Mutex(state)
   }
 
   /// Takes the terminal, draws the first frame and starts consuming `feed`'s quotes. The task
@@ -90,6 +105,7 @@ public final class BoardOutput: Sendable {
             for quote in quotes {
               if let limit, state.model.received >= limit { return true }
               state.model.receive(quote, at: now)
+              state.cross?.receive(quote)
             }
           }
           state.dirty = true
@@ -182,6 +198,11 @@ public final class BoardOutput: Sendable {
       guard force || state.dirty || second != state.shownSecond else { return nil }
       state.dirty = false
       state.shownSecond = second
+      if let cross = state.cross, var renderer = state.crossRenderer {
+        defer { state.crossRenderer = renderer }
+        return renderer.render(
+          cross, status: state.model, size: size, at: ContinuousClock.now, wallClock: wallClock)
+      }
       return state.renderer.render(state.model, size: size, at: ContinuousClock.now, wallClock: wallClock)
     }
     if let frame { screen.draw(frame) }

@@ -83,7 +83,11 @@ public struct BoardRenderer: Sendable {
       lines.append(more.render(limit: limit, color: false))
     }
     while lines.count < size.rows - 1 { lines.append("") }
-    lines.append(status(model, message: model.message(at: now), wallClock: wallClock, limit: limit))
+    lines.append(
+      Self.status(
+        venue: model.venue, connection: model.connection, count: model.rows.count,
+        message: model.message(at: now),
+        wallClock: wallClock, limit: limit))
     return BoardFrame(lines: lines)
   }
 
@@ -158,12 +162,13 @@ public struct BoardRenderer: Sendable {
     return line
   }
 
-  private func status<Instant>(
-    _ model: BoardModel<Instant>, message: String?, wallClock: Int64, limit: Int
+  /// The status line: the venue(s), the connection, how many symbols, the time; the latest
+  /// message, else the hint. The cross-venue board's too.
+  static func status(
+    venue: String, connection: BoardConnection, count: Int, message: String?, wallClock: Int64, limit: Int
   ) -> String {
-    let count = model.rows.count
     var text =
-      "\(model.venue) · \(model.connection.text) · \(count) symbol\(count == 1 ? "" : "s") · "
+      "\(venue) · \(connection.text) · \(count) symbol\(count == 1 ? "" : "s") · "
       + Self.timeOfDay(wallClock, withMilliseconds: false) + " UTC"
     if let message {
       text += " · " + message

@@ -47,6 +47,6 @@ _ticker() {
     COMPREPLY=($(compgen -W "completions serve" -- "$cur"))
     return
   fi
-  COMPREPLY=($(compgen -W "--provider --symbol -s --url --asset --venues --demo --count --control --debounce --max-wait --every-trade --format --timestamps --color --no-color --board --publish --publish-buffer --alert --until --record --replay --speed --engine --cacert --connect-timeout --max-message-size --compression --max-retries --max-backoff --ping-interval --pong-timeout --silence-timeout --port --bind --serve-token --max-clients --verbose -v --config --help -h --version" -- "$cur"))
+  COMPREPLY=($(compgen -W "--provider --symbol -s --url --asset --venues --demo --count --control --debounce --max-wait --every-trade --format --timestamps --color --no-color --board --spread --publish --publish-buffer --alert --until --record --replay --speed --engine --cacert --connect-timeout --max-message-size --compression --max-retries --max-backoff --ping-interval --pong-timeout --silence-timeout --port --bind --serve-token --max-clients --verbose -v --config --help -h --version" -- "$cur"))
 }
 complete -F _ticker ticker

@@ -20,7 +20,8 @@ _arguments -s \
     ''--timestamps'[the time column of text, csv and tsv\: the trade'\''s, when it was received, or none]:value:(trade received none)' \
     ''--color'[colour prices by direction (auto\: only on a terminal, never when NO_COLOR is set)]:value:(auto always never)' \
     ''--no-color'[same as --color never]' \
-    ''--board'[on a terminal, one row per symbol updated in place\: price, change, sparkline, trade time, trades per second (lines when stdout is not a terminal)]' \
+    ''--board'[on a terminal, one row per symbol updated in place\: price, change, sparkline, trade time, trades per second; with several venues, grouped by asset with the spreads (lines when stdout is not a terminal)]' \
+    ''--spread'[with several venues and --format json, also a JSON record of each spread and premium the board shows, after the price that changed it]' \
     ''--publish'[also send each printed price to NATS at nats\://HOST\:PORT\: subject ticker.<provider>.<symbol>, payload the JSON line]:value: ' \
     ''--publish-buffer'[prices held for --publish while NATS is unreachable; beyond that the oldest are dropped]:value: ' \
     ''--alert'[a line on stderr (and the bell on a terminal) when COND becomes true\: SYM>PRICE, SYM<=PRICE, SYM±2% (a move from the first price); repeatable]:value: ' \
