@@ -46,6 +46,17 @@ struct DemoWalkTests {
     #expect(seen.count > 500)  // spread out, not a handful of values
   }
 
+  @Test("Upbit's KRW-USDT starts near a real rate (1,350 to 1,499 won), whatever the seed")
+  func usdtInWon() {
+    var seen = Set<Int64>()
+    for seed in UInt64(0)..<500 {
+      let cents = WalkStart.usdtInWon.cents(for: "KRW-USDT", seed: seed)
+      #expect(cents >= 135_000 && cents < 150_000, "seed \(seed): \(cents)")
+      seen.insert(cents)
+    }
+    #expect(seen.count > 5)
+  }
+
   @Test("the walk of an admitted symbol is the same for the same seed and differs between symbols")
   func walkDeterminism() {
     func walk(_ symbol: String, seed: UInt64, admittedFirst other: String? = nil) -> [SyntheticTrade] {
@@ -164,6 +175,7 @@ struct DemoWalkTests {
     let upbit = UpbitEmulator(script: script, rules: VenueRules())
     #expect(upbit.walkStart(for: "krw-eth") == nil)
     #expect(upbit.walkStart(for: "KRW-ETH") == .won)
+    #expect(upbit.walkStart(for: "KRW-USDT") == .usdtInWon)
     let binance = BinanceEmulator(script: script, rules: VenueRules())
     #expect(binance.walkStart(for: "ethusdt@depth") == nil)
     #expect(binance.walkStart(for: "ethusdt@trade") == .dollars)

@@ -207,7 +207,10 @@ struct UpbitEmulator: VenueEmulator {
   var syntheticKeepalive: (action: EmulatorAction, seconds: Double)? { nil }
 
   /// Any code of Upbit's shape (`KRW-ETH`); a lower-case one gets nothing, as on the venue.
-  func walkStart(for symbol: String) -> WalkStart? { ProductCode.isWellFormed(symbol) ? .won : nil }
+  func walkStart(for symbol: String) -> WalkStart? {
+    guard ProductCode.isWellFormed(symbol) else { return nil }
+    return symbol == "KRW-USDT" ? .usdtInWon : .won
+  }
 
   /// The ticker a code the script never traded has before its first synthetic trade: the fields
   /// of `template` (the script's first ticker; a minimal ticker without one) with the code, and
