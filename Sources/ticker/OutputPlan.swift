@@ -18,6 +18,10 @@ struct OutputPlan: Sendable {
   let board: BoardOutput?
   /// `context.diagnostics`, or the same secrets held by the board while it draws.
   let diagnostics: Diagnostics
+  /// `--on-alert`'s command, when there is an alert to run it for.
+  let alertCommand: AlertCommand?
+  /// How long the run waits, as it ends, for `--on-alert` commands still running.
+  static let alertCommandGrace = Duration.seconds(5)
 
   /// - Parameters:
   ///   - venue: the board's status line ("Finnhub (demo)").
@@ -32,6 +36,7 @@ struct OutputPlan: Sendable {
     self.symbols = symbols
     self.venues = venues
     let config = context.config
+    if let warning = UnusedSettings.onAlertWarning(config) { context.diagnostics.warning(warning) }
     // The board draws only on a terminal that can place the cursor; elsewhere lines (never an
     // escape byte into a pipe or a file). It holds stderr's lines while it is up.
     guard config.board, isTerminal(1), context.environment["TERM"] != "dumb" else {
@@ -41,6 +46,7 @@ struct OutputPlan: Sendable {
       }
       board = nil
       diagnostics = context.diagnostics
+      alertCommand = Self.alertCommand(context, diagnostics: diagnostics, board: false)
       return
     }
     if let warning = UnusedSettings.boardWarning(config, source: context.source) {
@@ -51,6 +57,16 @@ struct OutputPlan: Sendable {
       useColor: Self.useColor(context), limit: config.count, venues: venues, venueSymbols: venueSymbols)
     self.board = board
     diagnostics = context.diagnostics.writing(to: board.diagnostic)
+    alertCommand = Self.alertCommand(context, diagnostics: diagnostics, board: true)
+  }
+
+  private static func alertCommand(_ context: RunContext, diagnostics: Diagnostics, board: Bool)
+    -> AlertCommand?
+  {
+    let config = context.config
+    guard let command = config.onAlert, !(config.alerts.isEmpty && config.until.isEmpty) else { return nil }
+    return AlertCommand(
+      command: command, environment: context.environment, diagnostics: diagnostics, throughDiagnostics: board)
   }
 
   /// What the stage lets through: the board takes every trade (it redraws at most 10 times a
@@ -63,7 +79,7 @@ struct OutputPlan: Sendable {
     ReportWriter(
       diagnostics: venue.map { diagnostics.about($0.displayName) } ?? diagnostics,
       provider: venue ?? provider,
-      now: { ContinuousClock.now }, bell: isTerminal(2))
+      now: { ContinuousClock.now }, bell: isTerminal(2), alertCommand: alertCommand)
   }
 
   /// Runs `feed` into the output until it ends: a Ctrl-C stops it (and restores the terminal
@@ -85,6 +101,7 @@ struct OutputPlan: Sendable {
     let outcome = await feed.run()
     await output.value
     await publishing?.value
+    await alertCommand?.finish(within: Self.alertCommandGrace)
     return outcome
   }
 

@@ -63,6 +63,8 @@ public struct TickerConfig: Sendable, Equatable {
   public var alerts: [AlertCondition] = []
   /// `--until`: the run ends (exit 0) the first time one of these holds.
   public var until: [AlertCondition] = []
+  /// `--on-alert`: a command run through `/bin/sh -c` each time an alert fires.
+  public var onAlert: String? = nil
   /// `--record`: append what the feed receives to this file.
   public var record: String? = nil
   /// `--replay`: print this recording instead of connecting.

@@ -21,6 +21,14 @@ public enum UnusedSettings {
     }
   }
 
+  /// The warning for `--on-alert` given with no condition to fire it.
+  public static func onAlertWarning(_ config: TickerConfig) -> String? {
+    guard config.onAlert != nil, config.alerts.isEmpty, config.until.isEmpty,
+      config.sources["--on-alert"] == .commandLine
+    else { return nil }
+    return "--on-alert runs its command when an alert fires, and no --alert or --until is given"
+  }
+
   /// The warning for a run that follows one venue: `--spread` compares several.
   public static func spreadWarning(_ config: TickerConfig, venues: Int) -> String? {
     guard config.spread, venues < 2, config.sources["--spread"] == .commandLine else { return nil }

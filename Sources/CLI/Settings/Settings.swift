@@ -142,6 +142,13 @@ public enum Settings {
       help: "exit 0 the first time COND holds (as --alert); exit 1 if the run ends before; repeatable",
       parser: ValueParsers.conditions, defaultText: "none", accumulate: { $0 + $1 }
     ).scoped(outputs: [.lines, .board]),
+    .value(
+      \.onAlert, key: "onAlert", flags: ["--on-alert"], environment: "TICKER_ON_ALERT", group: .alerts,
+      valueName: "CMD",
+      help: "run CMD with /bin/sh -c each time an --alert or --until fires, the alert in its environment "
+        + "(TICKER_ALERT, TICKER_PROVIDER, TICKER_SYMBOL, TICKER_PRICE, TICKER_TIME); its output on stderr",
+      parser: ValueParsers.command.orNil, defaultText: "none"
+    ).scoped(outputs: [.lines, .board]),
   ]
 
   static let recording: [Setting] = [

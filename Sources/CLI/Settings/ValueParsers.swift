@@ -65,6 +65,12 @@ enum ValueParsers {
     json: { value in value.stringValue.flatMap { $0.isEmpty ? nil : $0 } }, show: { $0 },
     jsonText: { JSONEscaping.quoted($0) })
 
+  /// A shell command: any text but an empty one or one with a NUL (which a C string cannot hold).
+  static let command = ValueParser<String>(
+    requirement: "must be a shell command", text: { $0.isEmpty || $0.contains("\0") ? nil : $0 },
+    json: { value in value.stringValue.flatMap { $0.isEmpty || $0.contains("\0") ? nil : $0 } },
+    show: { $0 }, jsonText: { JSONEscaping.quoted($0) })
+
   static let token = ValueParser<String>(
     requirement: "must be a string (or null)", text: { $0.isEmpty ? nil : $0 },
     json: { value in value.stringValue.flatMap { $0.isEmpty ? nil : $0 } }, show: { _ in "***" },

@@ -21,13 +21,16 @@ public final class ReportWriter<Instant: InstantProtocol>: Sendable where Instan
   private let provider: any Provider
   /// Ring the terminal bell with an alert (stderr is a terminal).
   private let bell: Bool
+  /// `--on-alert`: run with each alert.
+  private let alertCommand: AlertCommand?
 
   /// - Parameter bell: ring the terminal bell with each alert (when stderr is a terminal).
   public init(
     diagnostics: Diagnostics, provider: any Provider, now: @escaping @Sendable () -> Instant,
-    burst: Int = 5, window: Duration = .seconds(10), bell: Bool = false
+    burst: Int = 5, window: Duration = .seconds(10), bell: Bool = false, alertCommand: AlertCommand? = nil
   ) {
     self.bell = bell
+    self.alertCommand = alertCommand
     self.diagnostics = diagnostics
     self.provider = provider
     self.now = now
@@ -83,6 +86,7 @@ public final class ReportWriter<Instant: InstantProtocol>: Sendable where Instan
           + "symbols it does not know without an error; check the spelling")
     case .alert(let firing):
       diagnostics.alert(Self.describe(firing), bell: bell)
+      alertCommand?.fire(AlertCommand.Alert(firing, provider: provider.name))
     }
   }
 

@@ -24,6 +24,7 @@ _ticker() {
     --publish-buffer) return ;;
     --alert) return ;;
     --until) return ;;
+    --on-alert) return ;;
     --record) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --replay) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --speed) return ;;
@@ -47,6 +48,6 @@ _ticker() {
     COMPREPLY=($(compgen -W "completions serve" -- "$cur"))
     return
   fi
-  COMPREPLY=($(compgen -W "--provider --symbol -s --url --asset --venues --demo --count --control --debounce --max-wait --every-trade --format --timestamps --color --no-color --board --spread --publish --publish-buffer --alert --until --record --replay --speed --engine --cacert --connect-timeout --max-message-size --compression --max-retries --max-backoff --ping-interval --pong-timeout --silence-timeout --port --bind --serve-token --max-clients --verbose -v --config --help -h --version" -- "$cur"))
+  COMPREPLY=($(compgen -W "--provider --symbol -s --url --asset --venues --demo --count --control --debounce --max-wait --every-trade --format --timestamps --color --no-color --board --spread --publish --publish-buffer --alert --until --on-alert --record --replay --speed --engine --cacert --connect-timeout --max-message-size --compression --max-retries --max-backoff --ping-interval --pong-timeout --silence-timeout --port --bind --serve-token --max-clients --verbose -v --config --help -h --version" -- "$cur"))
 }
 complete -F _ticker ticker

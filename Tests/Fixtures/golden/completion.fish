@@ -23,6 +23,7 @@ complete -c ticker -l publish -x -d 'also send each printed price to NATS at nat
 complete -c ticker -l publish-buffer -x -d 'prices held for --publish while NATS is unreachable; beyond that the oldest are dropped'
 complete -c ticker -l alert -x -d 'a line on stderr (and the bell on a terminal) when COND becomes true: SYM>PRICE, SYM<=PRICE, SYM±2% (a move from the first price); repeatable'
 complete -c ticker -l until -x -d 'exit 0 the first time COND holds (as --alert); exit 1 if the run ends before; repeatable'
+complete -c ticker -l on-alert -x -d 'run CMD with /bin/sh -c each time an --alert or --until fires, the alert in its environment (TICKER_ALERT, TICKER_PROVIDER, TICKER_SYMBOL, TICKER_PRICE, TICKER_TIME); its output on stderr'
 complete -c ticker -l record -r -F -d 'append every frame received, with its time, to FILE (NDJSON; a new run section if it is a recording already)'
 complete -c ticker -l replay -r -F -d 'print a recording instead of connecting (venue and symbols from the file): the lines the live run printed with the same settings'
 complete -c ticker -l speed -x -d '--replay\'s pace: 1 as recorded, 2 twice as fast, max without waiting'

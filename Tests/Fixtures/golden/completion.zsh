@@ -26,6 +26,7 @@ _arguments -s \
     ''--publish-buffer'[prices held for --publish while NATS is unreachable; beyond that the oldest are dropped]:value: ' \
     ''--alert'[a line on stderr (and the bell on a terminal) when COND becomes true\: SYM>PRICE, SYM<=PRICE, SYM±2% (a move from the first price); repeatable]:value: ' \
     ''--until'[exit 0 the first time COND holds (as --alert); exit 1 if the run ends before; repeatable]:value: ' \
+    ''--on-alert'[run CMD with /bin/sh -c each time an --alert or --until fires, the alert in its environment (TICKER_ALERT, TICKER_PROVIDER, TICKER_SYMBOL, TICKER_PRICE, TICKER_TIME); its output on stderr]:value: ' \
     ''--record'[append every frame received, with its time, to FILE (NDJSON; a new run section if it is a recording already)]:file:_files' \
     ''--replay'[print a recording instead of connecting (venue and symbols from the file)\: the lines the live run printed with the same settings]:file:_files' \
     ''--speed'[--replay'\''s pace\: 1 as recorded, 2 twice as fast, max without waiting]:value: ' \
