@@ -26,11 +26,14 @@ public struct RecordedStep: Sendable, Equatable {
   public var received: Int64
   public var batch: Int
   public var what: What
+  /// The venue, by index into the section header's `venues` (0 in a section of one venue).
+  public var venue: Int
 
-  public init(at: Int64, received: Int64, batch: Int, what: What) {
+  public init(at: Int64, received: Int64, batch: Int, what: What, venue: Int = 0) {
     self.at = at
     self.received = received
     self.batch = batch
     self.what = what
+    self.venue = venue
   }
 }

@@ -68,7 +68,12 @@ enum ServeCommand {
     let header: RecordingHeader
     let provider: any Provider
     switch ReplayCommand.opening(path, context) {
-    case .success(let opened): (header, provider) = opened
+    case .success(let opened) where opened.0.isSeveral:
+      context.diagnostics.error(
+        "cannot serve \(path): a recording of several venues (\(opened.0.providerNames)); "
+          + "ticker --replay plays it")
+      return .usage
+    case .success(let opened): (header, provider) = (opened.0, opened.1[0])
     case .failure(let stop): return stop.code
     }
     // The replay is opened (and a bad file refused) before anything listens; its reports go
@@ -85,7 +90,7 @@ enum ServeCommand {
       return ReplayCommand.refuse(error, path: path, context.diagnostics)
     }
     context.diagnostics.info(
-      "serving the recording \(ReplayCommand.describe(path, header, provider, config.speed)); "
+      "serving the recording \(ReplayCommand.describe(path, header, [provider], config.speed)); "
         + "it plays when the first client subscribes")
     let code = await serve(context, provider: provider, pinned: []) { report in
       relay.target.withLock { $0 = report }
