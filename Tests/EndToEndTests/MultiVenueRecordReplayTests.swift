@@ -112,6 +112,20 @@ struct MultiVenueRecordReplayTests {
     Self.expectSameLines(replayed.stdoutLines, first.stdoutLines + again.stdoutLines)
   }
 
+  @Test("of a recording of several venues, --format price is a usage error, and serve --replay refuses it")
+  func refusals() async throws {
+    let (live, path) = try await Self.record(["--every-trade"])
+    #expect(live.status == 0, "\(live.stderr)")
+    let price = try await RecordReplayTests.replay(path, ["--format", "price"])
+    #expect(price.status == 64, "\(price.stderr)")
+    #expect(price.stderr.contains("which of the recording's venues (binance, coinbase, upbit)"), "\(price.stderr)")
+    #expect(price.stdout.isEmpty)
+    let served = try await TickerProcess.run(["serve", "--replay", path, "--port", "0"])
+    #expect(served.status == 64, "\(served.stderr)")
+    #expect(served.stderr.contains("a recording of several venues (binance, coinbase, upbit)"), "\(served.stderr)")
+    #expect(served.stdout.isEmpty)
+  }
+
   @Test("a recording of one venue keeps format 1, without venue fields")
   func oneVenueUnchanged() async throws {
     let path = RecordReplayTests.temporaryFile("one.ndjson")

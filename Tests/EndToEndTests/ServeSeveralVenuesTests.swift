@@ -79,6 +79,18 @@ struct ServeSeveralVenuesTests {
     #expect(ended.status == 130, "\(ended.stderr)")
   }
 
+  @Test("serve --record records one venue: naming several is a usage error")
+  func recordsOneVenue() async throws {
+    let path = RecordReplayTests.temporaryFile("serve.ndjson")
+    let result = try await TickerProcess.run([
+      "serve", "--demo", "--port", "0", "-s", "binance/BTCUSDT", "-s", "coinbase/BTC-USD", "--record", path,
+    ])
+    #expect(result.status == 64, "\(result.stderr)")
+    #expect(result.stderr.contains("serve --record records one venue"), "\(result.stderr)")
+    #expect(result.stdout.isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: path))
+  }
+
   @Test(
     "a venue nobody asked for at start opens when a client first asks for one of its symbols",
     .requires(.pythonWebsockets))
