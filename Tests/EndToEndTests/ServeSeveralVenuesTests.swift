@@ -79,6 +79,33 @@ struct ServeSeveralVenuesTests {
     #expect(ended.status == 130, "\(ended.stderr)")
   }
 
+  @Test(
+    "a venue whose upstream ends for good is reported as its own; the other venue's clients go on",
+    .requires(.pythonWebsockets))
+  func oneVenueEnds() async throws {
+    let binance = try VenueEndToEndTests.serve(.binance, ending: .synthetic(seed: 3, interval: 0.02))
+    let coinbase = try VenueEndToEndTests.serve(
+      .coinbase, ending: .close(CloseStatus(code: .normalClosure, reason: "done")))
+    defer { [binance, coinbase].forEach { $0.stop() } }
+    let serve = try await ServeRun.start([
+      "--provider", "binance", "--url", "binance=\(binance.url)", "--url", "coinbase=\(coinbase.url)",
+    ])
+    let (python, opened) = try await serve.python()
+    #expect(opened == "OPEN")
+    python.send(subscribe("coinbase/BTC-USD"))
+    // The recorded session's one trade, then Coinbase closes with 1000.
+    #expect(await Self.trades(from: python, prefix: "TEXT ", count: 1) == ["coinbase/BTC-USD"])
+    #expect(
+      await eventually { serve.process.stderrSoFar.contains("ticker: Coinbase: the server closed the connection") })
+    python.send(subscribe("btcusdt"))
+    #expect(await Self.trades(from: python, prefix: "TEXT ", count: 10).allSatisfy { $0 == "BTCUSDT" })
+    #expect(coinbase.record.connections == 1)
+    await python.finish()
+    serve.process.signal(SIGINT)
+    let ended = await serve.process.exit()
+    #expect(ended.status == 130, "\(ended.stderr)")
+  }
+
   @Test("serve --record records one venue: naming several is a usage error")
   func recordsOneVenue() async throws {
     let path = RecordReplayTests.temporaryFile("serve.ndjson")
