@@ -160,8 +160,11 @@ public final class VenueFeeds: QuoteSource {
     var shares = [[String]](repeating: [], count: venues.count)
     for symbol in symbols {
       let (named, bare) = ProviderCatalog.qualified(symbol)
-      let index = named.flatMap { named in venues.firstIndex { $0.name == named.name } } ?? 0
-      shares[index].append(named == nil ? symbol : bare)
+      if let named, let index = venues.firstIndex(where: { $0.name == named.name }) {
+        shares[index].append(bare)
+      } else {
+        shares[0].append(symbol)
+      }
     }
     for (index, share) in shares.enumerated() where !share.isEmpty {
       let feed = state.withLock { state -> Feed? in

@@ -147,7 +147,7 @@ public final class Recorder: FeedRecorder {
 
   private func start(header: RecordingHeader, onFailure: @escaping @Sendable (Int32) -> Void) {
     let channel = channel
-    let file = FileState(fd: fd, failure: failure, onFailure: onFailure)
+    let file = FileState(fd: fd, recordsTicks: header.isSeveral, failure: failure, onFailure: onFailure)
     // Encoding and writing run on a thread of their own, never on the concurrency pool that the
     // feed's task and the outputs share (on 2 cores it has 2 threads).
     let queue = DispatchQueue(label: "ticker.recorder")
@@ -184,12 +184,17 @@ public final class Recorder: FeedRecorder {
     }
 
     let fd: Int32
+    /// Of several venues, each venue's timer ticks are lines too (`RecordedStep.What.tick`).
+    let recordsTicks: Bool
     let failure: FailureBox
     let onFailure: @Sendable (Int32) -> Void
     private let output = Mutex(Output())
 
-    init(fd: Int32, failure: FailureBox, onFailure: @escaping @Sendable (Int32) -> Void) {
+    init(
+      fd: Int32, recordsTicks: Bool, failure: FailureBox, onFailure: @escaping @Sendable (Int32) -> Void
+    ) {
       self.fd = fd
+      self.recordsTicks = recordsTicks
       self.failure = failure
       self.onFailure = onFailure
     }
@@ -210,8 +215,8 @@ public final class Recorder: FeedRecorder {
           case .batch(let events, let at, let received, let venue):
             output.batch += 1
             Recorder.encode(
-              events, at: at, received: received, venue: venue, batch: &output.batch, into: &output.out,
-              encoder: &output.encoder)
+              events, at: at, received: received, venue: venue, ticks: recordsTicks, batch: &output.batch,
+              into: &output.out, encoder: &output.encoder)
             // Written in parts of about a megabyte (whole lines each), so that a large backlog
             // does not grow one buffer.
             if output.out.count >= 1 << 20 {
@@ -239,8 +244,8 @@ public final class Recorder: FeedRecorder {
   /// One batch of the feed's events as lines. Posts the recording has no line for (timer
   /// ticks, stop requests) still divide the batch where the machine divided it.
   static func encode(
-    _ events: [SessionEvent], at: Int64, received: Int64, venue: Int = 0, batch: inout Int,
-    into out: inout [UInt8], encoder: inout RecordingEncoder
+    _ events: [SessionEvent], at: Int64, received: Int64, venue: Int = 0, ticks: Bool = false,
+    batch: inout Int, into out: inout [UInt8], encoder: inout RecordingEncoder
   ) {
     for event in events {
       let what: RecordedStep.What
@@ -255,6 +260,13 @@ public final class Recorder: FeedRecorder {
         case is FeedPost.Opened: what = .opened
         case FeedPost.Request.command(let command) as FeedPost.Request: what = .command(command)
         case FeedPost.Request.controlLine(let line) as FeedPost.Request: what = .control(line)
+        case is FeedPost.Tick where ticks:
+          // Its own batch: what the machine took after it is another.
+          encoder.append(
+            .step(RecordedStep(at: at, received: received, batch: batch, what: .tick, venue: venue)), to: &out
+          )
+          batch += 1
+          continue
         default:
           batch += 1
           continue

@@ -106,6 +106,8 @@ public struct RecordingEncoder: Sendable {
       JSONEscaping.appendQuoted(reason, to: &out)
     case .opened:
       head(#"{"dir":"--","kind":"opened"#)
+    case .tick:
+      head(#"{"dir":"--","kind":"tick"#)
     case .command(let command):
       head(#"{"dir":"--","kind":"command"#)
       let (op, symbols): (String, [String]) =

@@ -188,6 +188,8 @@ public struct RecordingReader: Sendable {
         reason: try string("reason"))
     case "opened":
       what = .opened
+    case "tick":
+      what = .tick
     case "command":
       guard let items = value["symbols"]?.arrayValue else {
         throw .invalidLine(line, "\"symbols\" must be a list")

@@ -83,6 +83,33 @@ struct MultiVenueRecordReplayTests {
     #expect(replayed.stdoutLines.sorted() == live.stdoutLines.sorted())
   }
 
+  @Test(
+    "debounced venues trading on until Ctrl-C: their timers are recorded, each venue's lines replay the same")
+  func debouncedUntilInterrupted() async throws {
+    let servers = try [(Venue.binance, 3), (.coinbase, 1), (.upbit, 2)].map { venue, seed in
+      try MultiVenueEndToEndTests.serve(venue, ending: .synthetic(seed: UInt64(seed), interval: 0.02))
+    }
+    defer { servers.forEach { $0.stop() } }
+    let path = RecordReplayTests.temporaryFile("debounced.ndjson")
+    let settings = ["--debounce", "0.05", "--format", "tsv"]
+    let arguments = Array(
+      MultiVenueEndToEndTests.arguments(binance: servers[0], coinbase: servers[1], upbit: servers[2])
+        .dropLast())
+    let ticker = try RunningTicker(
+      arguments + settings + ["--record", path], environment: MultiVenueEndToEndTests.environment)
+    _ = await ticker.lines(40)
+    ticker.signal(SIGINT)
+    // Read to the end: what the live run printed, the prices it held when interrupted included.
+    let live = await offPool { ticker.allLines() }
+    let (status, stderr) = await ticker.exit()
+    #expect(status == 130, "\(stderr)")
+    let recorded = try RecordReplayTests.lines(path)
+    #expect(recorded.contains { $0.contains(#""kind":"tick""#) })
+    let replayed = try await RecordReplayTests.replay(path, ["--speed", "max"] + settings)
+    #expect(replayed.status == 0, "\(replayed.stderr)")
+    Self.expectSameLines(replayed.stdoutLines, live)
+  }
+
   @Test("recording several venues to a recording of others is refused (exit 73); the same venues append")
   func appending() async throws {
     let (first, path) = try await Self.record(["--every-trade"])
@@ -118,11 +145,13 @@ struct MultiVenueRecordReplayTests {
     #expect(live.status == 0, "\(live.stderr)")
     let price = try await RecordReplayTests.replay(path, ["--format", "price"])
     #expect(price.status == 64, "\(price.stderr)")
-    #expect(price.stderr.contains("which of the recording's venues (binance, coinbase, upbit)"), "\(price.stderr)")
+    #expect(
+      price.stderr.contains("which of the recording's venues (binance, coinbase, upbit)"), "\(price.stderr)")
     #expect(price.stdout.isEmpty)
     let served = try await TickerProcess.run(["serve", "--replay", path, "--port", "0"])
     #expect(served.status == 64, "\(served.stderr)")
-    #expect(served.stderr.contains("a recording of several venues (binance, coinbase, upbit)"), "\(served.stderr)")
+    #expect(
+      served.stderr.contains("a recording of several venues (binance, coinbase, upbit)"), "\(served.stderr)")
     #expect(served.stdout.isEmpty)
   }
 

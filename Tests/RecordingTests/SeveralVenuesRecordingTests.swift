@@ -50,6 +50,7 @@ import WebSocketClient
       Self.step(5_000_000, venue: 0, batch: 1, .message(.text(Self.binanceTrade(1, "1.5")))),
       Self.step(4_000_000, venue: 1, batch: 2, .message(.text(Self.coinbaseTicker(1, "2.5")))),
       Self.step(4_000_000, venue: 1, batch: 2, .message(.text(Self.coinbaseTicker(2, "2.6")))),
+      Self.step(5_500_000, venue: 0, batch: 3, .tick),
       Self.step(6_000_000, venue: 0, batch: 3, .end(.signal)),
       Self.step(7_000_000, venue: 1, batch: 4, .end(.signal)),
     ]
@@ -61,7 +62,10 @@ import WebSocketClient
         == #"{"kind":"recording","format":2,"venues":[{"provider":"binance","symbols":["BTCUSDT"]},{"provider":"coinbase","symbols":["BTC-USD","ETH-USD"]}],"started":"2025-11-30T21:00:00.123Z","started_ms":1764536400123}"#
     )
     #expect(
-      text[5]
+      text[4]
+        == #"{"dir":"--","kind":"tick","after_ms":1,"venue":0,"at_ns":5500000,"rt":1764536400500,"batch":3}"#)
+    #expect(
+      text[6]
         == #"{"dir":"--","kind":"end","after_ms":1,"venue":1,"at_ns":7000000,"rt":1764536400500,"batch":4,"outcome":"signal"}"#
     )
   }
