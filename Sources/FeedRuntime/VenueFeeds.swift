@@ -167,8 +167,14 @@ public final class VenueFeeds: QuoteSource {
       }
     }
     for (index, share) in shares.enumerated() where !share.isEmpty {
+      // The current set is canonical (a feed starts with it); an open feed is given the symbols
+      // as typed, and reports those its venue's rules refuse.
+      let canonical = share.compactMap { symbol -> String? in
+        guard case .success(let canonical) = venues[index].canonicalSymbol(symbol) else { return nil }
+        return canonical
+      }
       let feed = state.withLock { state -> Feed? in
-        for symbol in share {
+        for symbol in canonical {
           if adding {
             if !state.symbols[index].contains(symbol) { state.symbols[index].append(symbol) }
           } else {
