@@ -14,13 +14,13 @@ import WebSocketClient
 struct VenueFeedsTests {
   static let providers: [any Provider] = [BinanceProvider(), CoinbaseProvider()]
 
-  /// A venue's emulator playing its recorded session once subscribed, then closing with 1000.
-  static func server(_ venue: Venue) throws -> FeedServer {
+  /// A venue's emulator playing its recorded session once subscribed, then `ending`.
+  static func server(
+    _ venue: Venue, ending: ConnectionPlan.Ending = .close(CloseStatus(code: .normalClosure))
+  ) throws -> FeedServer {
     let server = try FeedServer(
       script: SessionScript(ndjson: Fixture.text("\(venue.rawValue)-session.ndjson")),
-      options: .init(
-        timeScale: 0, emulation: .init(venue), ending: .close(CloseStatus(code: .normalClosure)),
-        awaitSubscriptions: 1))
+      options: .init(timeScale: 0, emulation: .init(venue), ending: ending, awaitSubscriptions: 1))
     server.start()
     return server
   }
@@ -51,9 +51,10 @@ struct VenueFeedsTests {
       unavailable: { index in seen.unavailable.withLock { $0.append(index) } })
   }
 
-  @Test("a venue opens when first asked for; each venue's quotes carry its index; the last end ends the run")
+  @Test("a venue opens when first asked for; each venue's quotes carry its index; one ending is told")
   func opensOnDemand() async throws {
-    let servers = [try Self.server(.binance), try Self.server(.coinbase)]
+    // Binance stays open: the run goes on after Coinbase's end, until stopped.
+    let servers = [try Self.server(.binance, ending: .hold), try Self.server(.coinbase)]
     defer { servers.forEach { $0.stop() } }
     let seen = Seen()
     let feeds = Self.feeds(servers, startWith: [0: ["BTCUSDT"]], seen)
@@ -62,19 +63,30 @@ struct VenueFeedsTests {
     // Nothing asked for Coinbase yet: only Binance is opened.
     #expect(await eventually { seen.opened.withLock { $0 } == [0] })
     feeds.subscribe(["coinbase/btc-usd"])
-    let outcome = await run.value
-    #expect(outcome == .serverClosed(CloseStatus(code: .normalClosure)))
+    #expect(await eventually { seen.ended.withLock { $0 } == [1] })
+    feeds.stop(.signal(2))
+    #expect(await run.value == .stopped(.signal(2)))
     #expect(seen.opened.withLock { $0 } == [0, 1])
-    // The first venue to end was told as it ended; the last one's end is the run's.
-    let ended = seen.ended.withLock { $0 }
-    #expect(ended.count == 1)
-    #expect(Set(ended + [feeds.lastEnded ?? -1]) == [0, 1])
     var quotes: [Quote] = []
     while let batches = try await subscription.queue.nextBatch() { for batch in batches { quotes += batch } }
     #expect(quotes.filter { $0.venue == 0 }.map(\.symbol) == ["BTCUSDT"])
     #expect(quotes.filter { $0.venue == 1 }.map(\.symbol) == ["BTC-USD"])
     #expect(quotes.count == 2)
     #expect(servers[1].record.subscriptions.map(\.subscribed) == [["BTC-USD"]])
+  }
+
+  @Test("venues opened at start: the first to end is told, the last one's end is the run's")
+  func lastEndEndsTheRun() async throws {
+    let servers = [try Self.server(.binance), try Self.server(.coinbase)]
+    defer { servers.forEach { $0.stop() } }
+    let seen = Seen()
+    let feeds = Self.feeds(servers, startWith: [0: ["BTCUSDT"], 1: ["BTC-USD"]], seen)
+    let outcome = await feeds.run()
+    #expect(outcome == .serverClosed(CloseStatus(code: .normalClosure)))
+    #expect(Set(seen.opened.withLock { $0 }) == [0, 1])
+    let ended = seen.ended.withLock { $0 }
+    #expect(ended.count == 1)
+    #expect(Set(ended + [feeds.lastEnded ?? -1]) == [0, 1])
   }
 
   @Test("a venue that cannot be opened is told; a stop ends a run that opened nothing else")
