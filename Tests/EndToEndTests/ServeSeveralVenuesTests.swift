@@ -14,6 +14,14 @@ struct ServeSeveralVenuesTests {
     text.components(separatedBy: #""s":""#).dropFirst().map { String($0.prefix { $0 != "\"" }) }
   }
 
+  /// A venue's emulator trading on: serve opens it at start, before any client subscribes, so it
+  /// has no deadline for subscribing (Coinbase's 5 s would drop it on a slow machine).
+  static func serve(_ venue: Venue, ending: ConnectionPlan.Ending) throws -> FeedServer {
+    var rules = VenueRules()
+    rules.subscribeDeadline = nil
+    return try VenueEndToEndTests.serve(venue, ending: ending, rules: rules)
+  }
+
   /// Trade messages from `peer` (lines after `prefix`) until `count` trades were seen.
   static func trades(from peer: LinePeer, prefix: String, count: Int) async -> [String] {
     var seen: [String] = []
@@ -31,8 +39,8 @@ struct ServeSeveralVenuesTests {
     "clients asking for two venues' symbols each get only theirs, qualified as they asked",
     .requires(.websocat, .pythonWebsockets))
   func twoVenues() async throws {
-    let binance = try VenueEndToEndTests.serve(.binance, ending: .synthetic(seed: 3, interval: 0.02))
-    let coinbase = try VenueEndToEndTests.serve(.coinbase, ending: .synthetic(seed: 1, interval: 0.02))
+    let binance = try Self.serve(.binance, ending: .synthetic(seed: 3, interval: 0.02))
+    let coinbase = try Self.serve(.coinbase, ending: .synthetic(seed: 1, interval: 0.02))
     defer { [binance, coinbase].forEach { $0.stop() } }
     let serve = try await ServeRun.start([
       "--provider", "binance", "--url", "binance=\(binance.url)", "--url", "coinbase=\(coinbase.url)",
@@ -59,6 +67,10 @@ struct ServeSeveralVenuesTests {
     // A venue not in the catalog: Finnhub's error for that symbol, and the connection stays.
     python.send(subscribe("nasdaq/AAPL"))
     #expect(await python.expect { $0 == #"TEXT {"msg":"Invalid symbol nasdaq/AAPL","type":"error"}"# } != nil)
+    // A venue that cannot be opened (Finnhub without a token) answers the same.
+    python.send(subscribe("finnhub/AAPL"))
+    #expect(
+      await python.expect { $0 == #"TEXT {"msg":"Invalid symbol finnhub/AAPL","type":"error"}"# } != nil)
     // Unsubscribing the qualified symbol stops its trades upstream (the last follower left).
     websocat.send(unsubscribe("coinbase/BTC-USD"))
     #expect(await eventually { coinbase.record.subscriptions.count == 2 })
@@ -77,14 +89,15 @@ struct ServeSeveralVenuesTests {
     serve.process.signal(SIGINT)
     let ended = await serve.process.exit()
     #expect(ended.status == 130, "\(ended.stderr)")
+    #expect(ended.stderr.contains("ticker: error: Finnhub: no API token"), "\(ended.stderr)")
   }
 
   @Test(
     "a venue whose upstream ends for good is reported as its own; the other venue's clients go on",
     .requires(.pythonWebsockets))
   func oneVenueEnds() async throws {
-    let binance = try VenueEndToEndTests.serve(.binance, ending: .synthetic(seed: 3, interval: 0.02))
-    let coinbase = try VenueEndToEndTests.serve(
+    let binance = try Self.serve(.binance, ending: .synthetic(seed: 3, interval: 0.02))
+    let coinbase = try Self.serve(
       .coinbase, ending: .close(CloseStatus(code: .normalClosure, reason: "done")))
     defer { [binance, coinbase].forEach { $0.stop() } }
     let serve = try await ServeRun.start([

@@ -14,13 +14,19 @@ import WebSocketClient
 struct VenueFeedsTests {
   static let providers: [any Provider] = [BinanceProvider(), CoinbaseProvider()]
 
-  /// A venue's emulator playing its recorded session once subscribed, then `ending`.
+  /// A venue's emulator playing its recorded session once subscribed, then `ending`; with no
+  /// deadline for subscribing (a venue opened at start waits for its symbols however slow the
+  /// machine is).
   static func server(
     _ venue: Venue, ending: ConnectionPlan.Ending = .close(CloseStatus(code: .normalClosure))
   ) throws -> FeedServer {
+    var rules = VenueRules()
+    rules.subscribeDeadline = nil
     let server = try FeedServer(
       script: SessionScript(ndjson: Fixture.text("\(venue.rawValue)-session.ndjson")),
-      options: .init(timeScale: 0, emulation: .init(venue), ending: ending, awaitSubscriptions: 1))
+      options: .init(
+        timeScale: 0, emulation: .init(venue), ending: ending, awaitSubscriptions: 1,
+        rules: rules))
     server.start()
     return server
   }
