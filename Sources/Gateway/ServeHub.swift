@@ -181,14 +181,14 @@ public final class ServeHub: Sendable {
         guard let name = symbols[VenueSymbol(venue: quotes[index].venue, server: quotes[index].symbol)] else {
           continue
         }
+        if name != quotes[index].symbol { pick.rename(slot: pick.indices.count, to: name) }
         pick.indices.append(index)
-        pick.names.append(name == quotes[index].symbol ? nil : name)
       }
       let picked = pick.indices
       guard !picked.isEmpty else { continue }
       // A trade a client asked for by its qualified name names it so (`coinbase/BTC-USD`).
       var renamed: [Int: ArraySlice<UInt8>] = [:]
-      for (slot, name) in pick.names.enumerated() {
+      for (slot, name) in (pick.names ?? []).enumerated() {
         guard let name else { continue }
         var quote = quotes[picked[slot]]
         quote.symbol = name
@@ -228,7 +228,15 @@ public final class ServeHub: Sendable {
   /// The quotes of a batch one client gets, and the names it gives them (nil: as quoted).
   private struct Picked: Hashable {
     var indices: [Int] = []
-    var names: [String?] = []
+    /// By slot in `indices`; nil while none is renamed (a client of unqualified symbols).
+    var names: [String?]?
+
+    mutating func rename(slot: Int, to name: String) {
+      var list = names ?? []
+      list.append(contentsOf: repeatElement(nil, count: max(0, slot - list.count)))
+      list.append(name)
+      names = list
+    }
   }
 
   /// The most trade bytes one message to a client carries (a larger single trade goes alone).
