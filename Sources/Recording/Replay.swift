@@ -69,7 +69,8 @@ public final class Replay: QuoteFeed {
   /// The first venue (the only one of a recording of one).
   public var provider: any Provider { providers[0] }
   private let settings: Settings
-  private let report: @Sendable (FeedReport) -> Void
+  /// Told what each venue's machine reports (its index into `providers`).
+  private let report: @Sendable (_ venue: Int, FeedReport) -> Void
   private let inbox = Mutex<[Request]>([])
   private let source: Mutex<Source?>
   private let failure = Mutex<RecordingError?>(nil)
@@ -117,6 +118,13 @@ public final class Replay: QuoteFeed {
   public static func open(
     _ settings: Settings, report: @escaping @Sendable (FeedReport) -> Void = { _ in }
   ) throws(RecordingError) -> Replay {
+    try open(settings, venueReport: { _, feedReport in report(feedReport) })
+  }
+
+  /// `open`, each report with the index of the venue that made it (in a recording of several).
+  public static func open(
+    _ settings: Settings, venueReport report: @escaping @Sendable (_ venue: Int, FeedReport) -> Void
+  ) throws(RecordingError) -> Replay {
     var file = try RecordingFile(path: settings.path, maximumLineLength: settings.maximumLineLength)
     var reader = RecordingReader()
     guard let first = try firstLine(&file) else { throw .empty }
@@ -137,7 +145,7 @@ public final class Replay: QuoteFeed {
 
   private init(
     settings: Settings, header: RecordingHeader, providers: [any Provider], source: consuming Source,
-    report: @escaping @Sendable (FeedReport) -> Void
+    report: @escaping @Sendable (_ venue: Int, FeedReport) -> Void
   ) {
     self.settings = settings
     self.header = header
@@ -291,7 +299,7 @@ public final class Replay: QuoteFeed {
                 venues[index].machine.handle(controlLine: "?", at: venues[index].now), venue: index)
             }
           case .success(.nothing): break
-          case .failure(let error): replay.report(.controlError(error))
+          case .failure(let error): replay.report(0, .controlError(error))
           }
         case .stop(let reason):
           let outcome = FeedOutcome.stopped(reason)
@@ -466,7 +474,7 @@ public final class Replay: QuoteFeed {
       for action in actions {
         switch action {
         case .publish(let quotes): await publish(quotes, venue: venue)
-        case .report(let feedReport): replay.report(feedReport)
+        case .report(let feedReport): replay.report(venue, feedReport)
         case .send, .reconnect: break  // nobody to send to
         case .stop(let outcome, _):
           if machineStop == nil { machineStop = (outcome, venues[venue].now) }
@@ -491,4 +499,7 @@ public final class Replay: QuoteFeed {
   }
 }
 
-extension Replay: QuoteSource {}
+extension Replay: QuoteSource {
+  /// The recording's venues: a qualified symbol (`coinbase/BTC-USD`) names one of them.
+  public var venues: [any Provider] { providers }
+}

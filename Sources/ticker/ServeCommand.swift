@@ -116,15 +116,14 @@ enum ServeCommand {
   static func replay(_ path: String, _ context: RunContext) async -> ExitCode {
     let config = context.config
     let header: RecordingHeader
-    let provider: any Provider
+    let providers: [any Provider]
     switch ReplayCommand.opening(path, context) {
-    case .success(let opened) where opened.0.isSeveral:
-      context.diagnostics.error(
-        "cannot serve \(path): a recording of several venues (\(opened.0.providerNames)); "
-          + "ticker --replay plays it")
-      return .usage
-    case .success(let opened): (header, provider) = (opened.0, opened.1[0])
+    case .success(let opened): (header, providers) = opened
     case .failure(let stop): return stop.code
+    }
+    // Of several venues, each venue's reports name it, and clients qualify their symbols.
+    let diagnostics = providers.map {
+      header.isSeveral ? context.diagnostics.about($0.displayName) : context.diagnostics
     }
     // The replay is opened (and a bad file refused) before anything listens; its reports go
     // where serve sends the upstream's, once serve has said where.
@@ -134,17 +133,16 @@ enum ServeCommand {
       replay = try Replay.open(
         Replay.Settings(
           path: path, speed: config.speed, mode: .everyTrade, alerts: [],
-          maximumMessageSize: config.maxMessageSize)
-      ) { relay.forward($0) }
+          maximumMessageSize: config.maxMessageSize),
+        venueReport: { relay.forward($0, $1) })
     } catch {
       return ReplayCommand.refuse(error, path: path, context.diagnostics)
     }
     context.diagnostics.info(
-      "serving the recording \(ReplayCommand.describe(path, header, [provider], config.speed)); "
+      "serving the recording \(ReplayCommand.describe(path, header, providers, config.speed)); "
         + "it plays when the first client subscribes")
-    let code = await serve(context, venues: [provider], pinned: [], diagnostics: [context.diagnostics]) {
-      report, _ in
-      relay.target.withLock { $0 = { report(0, $0) } }
+    let code = await serve(context, venues: providers, pinned: [], diagnostics: diagnostics) { report, _ in
+      relay.target.withLock { $0 = report }
       return DeferredSource(replay)
     }
     if let error = replay.error {
@@ -247,8 +245,8 @@ final class HubBox: Sendable {
   }
 }
 
-/// Hands reports on to a target set later.
+/// Hands reports (each with its venue's index) on to a target set later.
 private final class ReportRelay: Sendable {
-  let target = Mutex<(@Sendable (FeedReport) -> Void)?>(nil)
-  func forward(_ report: FeedReport) { target.withLock { $0 }?(report) }
+  let target = Mutex<(@Sendable (Int, FeedReport) -> Void)?>(nil)
+  func forward(_ venue: Int, _ report: FeedReport) { target.withLock { $0 }?(venue, report) }
 }

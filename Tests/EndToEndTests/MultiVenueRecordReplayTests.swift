@@ -139,8 +139,8 @@ struct MultiVenueRecordReplayTests {
     Self.expectSameLines(replayed.stdoutLines, first.stdoutLines + again.stdoutLines)
   }
 
-  @Test("of a recording of several venues, --format price is a usage error, and serve --replay refuses it")
-  func refusals() async throws {
+  @Test("of a recording of several venues, --format price is a usage error (64)")
+  func formatPrice() async throws {
     let (live, path) = try await Self.record(["--every-trade"])
     #expect(live.status == 0, "\(live.stderr)")
     let price = try await RecordReplayTests.replay(path, ["--format", "price"])
@@ -148,11 +148,29 @@ struct MultiVenueRecordReplayTests {
     #expect(
       price.stderr.contains("which of the recording's venues (binance, coinbase, upbit)"), "\(price.stderr)")
     #expect(price.stdout.isEmpty)
-    let served = try await TickerProcess.run(["serve", "--replay", path, "--port", "0"])
-    #expect(served.status == 64, "\(served.stderr)")
-    #expect(
-      served.stderr.contains("a recording of several venues (binance, coinbase, upbit)"), "\(served.stderr)")
-    #expect(served.stdout.isEmpty)
+  }
+
+  @Test(
+    "ticker serve --replay serves a recording of several venues: a qualified symbol gets its venue's trades",
+    .requires(.pythonWebsockets))
+  func served() async throws {
+    let (live, path) = try await Self.record(["--every-trade"])
+    #expect(live.status == 0, "\(live.stderr)")
+    // Played at its recorded pace once the client subscribes: Upbit's two trades come after it.
+    let serve = try await ServeRun.start(["--replay", path])
+    let (python, opened) = try await serve.python()
+    #expect(opened == "OPEN")
+    python.send(subscribe("upbit/krw-btc"))
+    var symbols: [String] = []
+    while symbols.count < 2 {
+      guard let line = await python.expect({ $0.contains(#""type":"trade""#) }) else { break }
+      symbols += line.components(separatedBy: #""s":""#).dropFirst().map { String($0.prefix { $0 != "\"" }) }
+    }
+    #expect(symbols == ["upbit/KRW-BTC", "upbit/KRW-BTC"])
+    // The recording's end ends serve (exit 0).
+    let ended = await serve.process.exit()
+    #expect(ended.status == 0, "\(ended.stderr)")
+    await python.finish()
   }
 
   @Test("a recording of one venue keeps format 1, without venue fields")
