@@ -16,6 +16,7 @@ public final class DeferredSource: QuoteSource {
 
   public var bus: QuoteBus { inner.bus }
   public var provider: any Provider { inner.provider }
+  public var venues: [any Provider] { inner.venues }
 
   public func subscribe(_ symbols: [String]) {
     inner.subscribe(symbols)

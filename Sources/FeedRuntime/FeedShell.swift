@@ -263,7 +263,8 @@ package enum FeedPost {
     var done: OpenedReply
   }
 
-  struct Tick: Sendable { var token: Int }
+  /// The armed timer's deadline passed (a recording of several venues records it).
+  package struct Tick: Sendable { var token: Int }
 
   /// Posted by `Feed`'s methods.
   package enum Request: Sendable {

@@ -5,6 +5,14 @@ import Venues
 public protocol QuoteSource: QuoteFeed {
   /// Whose symbol rules apply (canonical spelling, the spelling quotes carry).
   var provider: any Provider { get }
+  /// The venues whose symbols it takes, in the order `Quote.venue` counts them: `provider` first
+  /// (an unqualified symbol's), then those a qualified symbol (`coinbase/BTC-USD`) may name.
+  var venues: [any Provider] { get }
+}
+
+extension QuoteSource {
+  /// One venue: `provider`'s.
+  public var venues: [any Provider] { [provider] }
 }
 
 extension Feed: QuoteSource {}

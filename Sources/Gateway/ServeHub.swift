@@ -6,6 +6,9 @@ import WebSocketClient
 import WebSocketServer
 
 /// `ticker serve`: a Finnhub-compatible WebSocket server in front of one upstream `QuoteSource`.
+/// A source of several venues (`QuoteSource.venues`) takes qualified symbols
+/// (`coinbase/BTC-USD`): their trades name them so, and an unqualified symbol is the first
+/// venue's, as with one.
 ///
 /// Clients subscribe and unsubscribe with Finnhub's messages; the upstream follows the union of
 /// their symbols (`ServeSubscriptions`). Every batch of quotes from the upstream's bus is cut per
@@ -20,6 +23,8 @@ public final class ServeHub: Sendable {
   public let options: Options
   private let source: any QuoteSource
   private let provider: any Provider
+  /// The source's venues, by `Quote.venue`; the first is `provider`.
+  private let venues: [any Provider]
   private let acceptor: ConnectionAcceptor
   private let log: @Sendable (Event) -> Void
   private let state: Mutex<State>
@@ -31,8 +36,9 @@ public final class ServeHub: Sendable {
     /// Upgrades admitted but not yet registered (so the limit counts them).
     var reserved = 0
     var subscriptions: ServeSubscriptions
-    /// Each client's symbols as quotes name them (the provider's server spelling).
-    var serverSymbols: [Int: Set<String>] = [:]
+    /// Each client's symbols as quotes name them (venue and server spelling), and the name its
+    /// trades give each (the venue-qualified name when the client asked so).
+    var serverSymbols: [Int: [VenueSymbol: String]] = [:]
     var stopped = false
   }
 
@@ -42,6 +48,7 @@ public final class ServeHub: Sendable {
   {
     self.source = source
     self.provider = source.provider
+    self.venues = source.venues
     self.options = options
     self.log = log
     self.state = Mutex(
@@ -105,27 +112,39 @@ public final class ServeHub: Sendable {
 
   /// What the upstream reported: a symbol the venue refused is taken from the clients that
   /// asked for it (they are told, in Finnhub's words), and leaves the upstream subscription.
-  public func upstream(_ report: FeedReport) {
+  /// - Parameter venue: whose report it is (an index into the source's venues).
+  public func upstream(_ report: FeedReport, venue: Int = 0) {
     switch report {
     case .venueError(let error):
       guard let refused = error.symbol else { return }
-      refuse(serverSymbol: refused)
+      refuse(VenueSymbol(venue: UInt8(venue), server: refused))
     case .changeRefused(_, let symbols):
-      for symbol in symbols { refuse(serverSymbol: provider.serverSymbol(for: symbol)) }
+      for symbol in symbols {
+        refuse(VenueSymbol(venue: UInt8(venue), server: venues[venue].serverSymbol(for: symbol)))
+      }
     default:
       break
     }
   }
 
-  private func refuse(serverSymbol: String) {
+  /// Venue `index` could not be opened: every client following one of its symbols is told so
+  /// (`Invalid symbol X`), as for a symbol the venue refused.
+  public func venueUnavailable(_ index: Int) {
+    let symbols = state.withLock { state in
+      Set(state.serverSymbols.values.flatMap(\.keys).filter { $0.venue == UInt8(index) })
+    }
+    for symbol in symbols.sorted(by: { $0.server < $1.server }) { refuse(symbol) }
+  }
+
+  private func refuse(_ refused: VenueSymbol) {
+    let serverSymbol = refused.server
     let told = state.withLock { state -> [(ServeClient, String)] in
       var told: [(ServeClient, String)] = []
       var gone: [String] = []
       for (id, client) in state.clients.sorted(by: { $0.key < $1.key }) {
-        for symbol in state.subscriptions.symbols(of: id)
-        where provider.serverSymbol(for: symbol) == serverSymbol {
+        for symbol in state.subscriptions.symbols(of: id) where venueSymbol(ofKey: symbol) == refused {
           if state.subscriptions.remove(symbol, for: id) { gone.append(symbol) }
-          state.serverSymbols[id]?.remove(serverSymbol)
+          state.serverSymbols[id]?[refused] = nil
           told.append((client, symbol))
         }
       }
@@ -155,12 +174,31 @@ public final class ServeHub: Sendable {
       FinnhubWire.appendTrade(quote, to: &encoded)
       ranges.append(start..<encoded.count)
     }
-    var made: [[Int]: [[UInt8]]] = [:]
+    var made: [Picked: [[UInt8]]] = [:]
     for (client, symbols) in clients {
-      let picked = quotes.indices.filter { symbols.contains(quotes[$0].symbol) }
+      var pick = Picked()
+      for index in quotes.indices {
+        guard let name = symbols[VenueSymbol(venue: quotes[index].venue, server: quotes[index].symbol)] else {
+          continue
+        }
+        if name != quotes[index].symbol { pick.rename(slot: pick.indices.count, to: name) }
+        pick.indices.append(index)
+      }
+      let picked = pick.indices
       guard !picked.isEmpty else { continue }
+      // A trade a client asked for by its qualified name names it so (`coinbase/BTC-USD`).
+      var renamed: [Int: ArraySlice<UInt8>] = [:]
+      for (slot, name) in (pick.names ?? []).enumerated() {
+        guard let name else { continue }
+        var quote = quotes[picked[slot]]
+        quote.symbol = name
+        var bytes: [UInt8] = []
+        FinnhubWire.appendTrade(quote, to: &bytes)
+        renamed[slot] = bytes[...]
+      }
+      func trade(_ slot: Int) -> ArraySlice<UInt8> { renamed[slot] ?? encoded[ranges[picked[slot]]] }
       let frames: [[UInt8]]
-      if let done = made[picked] {
+      if let done = made[pick] {
         frames = done
       } else {
         // A batch can hold thousands of trades; a message holds at most about
@@ -171,20 +209,33 @@ public final class ServeHub: Sendable {
         while start < picked.count {
           var end = start
           var bytes = 0
-          while end < picked.count && (end == start || bytes + ranges[picked[end]].count < Self.messageBytes)
-          {
-            bytes += ranges[picked[end]].count + 1
+          while end < picked.count && (end == start || bytes + trade(end).count < Self.messageBytes) {
+            bytes += trade(end).count + 1
             end += 1
           }
-          trades = picked[start..<end].map { encoded[ranges[$0]] }
+          trades = (start..<end).map(trade)
           built.append(
             FrameEncoder.encodeServerFrame(Frame(opcode: .text, payload: FinnhubWire.tradeMessage(trades))))
           start = end
         }
         frames = built
-        made[picked] = frames
+        made[pick] = frames
       }
       for frame in frames { deliver(frame, to: client) }
+    }
+  }
+
+  /// The quotes of a batch one client gets, and the names it gives them (nil: as quoted).
+  private struct Picked: Hashable {
+    var indices: [Int] = []
+    /// By slot in `indices`; nil while none is renamed (a client of unqualified symbols).
+    var names: [String?]?
+
+    mutating func rename(slot: Int, to name: String) {
+      var list = names ?? []
+      list.append(contentsOf: repeatElement(nil, count: max(0, slot - list.count)))
+      list.append(name)
+      names = list
     }
   }
 
@@ -259,7 +310,7 @@ public final class ServeHub: Sendable {
     let open = state.withLock { state -> Int in
       state.reserved -= 1
       state.clients[id] = client
-      state.serverSymbols[id] = []
+      state.serverSymbols[id] = [:]
       return state.clients.count
     }
     client.startWriter()
@@ -338,25 +389,22 @@ public final class ServeHub: Sendable {
     case .ping: return true
     case .subscribe(let s), .unsubscribe(let s): symbol = s
     }
-    guard case .success(let canonical) = provider.canonicalSymbol(symbol) else {
+    guard let (canonical, server, name) = resolve(symbol) else {
       tell(client, "Invalid symbol \(symbol)")
       return true
     }
-    let server = provider.serverSymbol(for: canonical)
     let result = state.withLock { state -> ServeSubscriptions.AddResult? in
       if case .subscribe = request {
         let result = state.subscriptions.add(canonical, for: client.id)
         if case .added(let upstream) = result {
-          state.serverSymbols[client.id]?.insert(server)
+          if state.serverSymbols[client.id]?[server] == nil { state.serverSymbols[client.id]?[server] = name }
           if upstream { source.subscribe([canonical]) }
         }
         return result
       }
       if state.subscriptions.remove(canonical, for: client.id) { source.unsubscribe([canonical]) }
-      if !state.subscriptions.symbols(of: client.id).contains(where: {
-        provider.serverSymbol(for: $0) == server
-      }) {
-        state.serverSymbols[client.id]?.remove(server)
+      if !state.subscriptions.symbols(of: client.id).contains(where: { venueSymbol(ofKey: $0) == server }) {
+        state.serverSymbols[client.id]?[server] = nil
       }
       return nil
     }
@@ -370,6 +418,36 @@ public final class ServeHub: Sendable {
     default: break
     }
     return true
+  }
+
+  /// What a client's symbol means: its key among the subscriptions (canonical for its venue;
+  /// `VENUE/SYMBOL` for any venue but the first), what quotes of it carry, and the name its
+  /// trades give it (qualified when the client qualified it). Nil: no venue of the source's
+  /// takes it (a venue not served, or a symbol the venue's rules refuse).
+  private func resolve(_ text: String) -> (key: String, symbol: VenueSymbol, name: String)? {
+    let (named, bare) = ProviderCatalog.qualified(text)
+    var index = 0
+    var symbol = text
+    if let named {
+      guard let found = venues.firstIndex(where: { $0.name == named.name }) else { return nil }
+      (index, symbol) = (found, bare)
+    }
+    let venue = venues[index]
+    guard case .success(let canonical) = venue.canonicalSymbol(symbol) else { return nil }
+    let server = venue.serverSymbol(for: canonical)
+    return (
+      index == 0 ? canonical : venue.name + "/" + canonical, VenueSymbol(venue: UInt8(index), server: server),
+      named == nil ? server : venue.name + "/" + server
+    )
+  }
+
+  /// What quotes of a subscription key carry.
+  private func venueSymbol(ofKey key: String) -> VenueSymbol {
+    let (named, bare) = ProviderCatalog.qualified(key)
+    if let named, let index = venues.firstIndex(where: { $0.name == named.name }), index > 0 {
+      return VenueSymbol(venue: UInt8(index), server: venues[index].serverSymbol(for: bare))
+    }
+    return VenueSymbol(venue: 0, server: provider.serverSymbol(for: key))
   }
 
   private func tell(_ client: ServeClient, _ message: String) {

@@ -19,7 +19,10 @@ import WebSocketClient
 /// growing memory.
 ///
 /// Appending to an existing recording starts a new run section (a new header line); a file
-/// that is not a recording, or one of another provider, is refused.
+/// that is not a recording, or one of other venues, is refused.
+///
+/// A run of several venues records them all in one file: each venue's feed is given its own
+/// `venue(_:)` view, whose lines name the venue, in the order the feeds handed their batches over.
 public final class Recorder: FeedRecorder {
   public enum OpenError: Error, Sendable, Equatable, CustomStringConvertible {
     case cannotOpen(path: String, errno: Int32)
@@ -46,8 +49,8 @@ public final class Recorder: FeedRecorder {
   }
 
   enum Item: Sendable {
-    case batch([SessionEvent], at: Int64, received: Int64)
-    case end(RecordedEnd, at: Int64, received: Int64)
+    case batch([SessionEvent], at: Int64, received: Int64, venue: Int)
+    case end(RecordedEnd, at: Int64, received: Int64, venue: Int)
   }
 
   public static let queueBatches = 4096
@@ -60,6 +63,8 @@ public final class Recorder: FeedRecorder {
   private let writer = Mutex<Task<Void, Never>?>(nil)
   private let fd: Int32
   private let failure = FailureBox()
+  /// The venues whose feeds have not finished yet (`VenueRecorder.finish`).
+  private let venuesLeft: Mutex<Int>
 
   final class FailureBox: Sendable {
     let errno = Mutex<Int32?>(nil)
@@ -81,20 +86,21 @@ public final class Recorder: FeedRecorder {
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
     if info.st_size > 0 {
       do throws(OpenError) {
-        try check(existing: fd, size: Int64(info.st_size), path: path, provider: header.provider)
+        try check(existing: fd, size: Int64(info.st_size), path: path, header: header)
       } catch {
         close(fd)
         throw error
       }
     }
-    let recorder = Recorder(fd: fd)
+    let recorder = Recorder(fd: fd, venues: header.venues.count)
     recorder.start(header: header, onFailure: onFailure)
     return recorder
   }
 
-  /// An existing file: its first line must be a recording's header of the same provider, and its
+  /// An existing file: its first line must be a recording's header of the same venues, and its
   /// last byte a newline.
-  private static func check(existing fd: Int32, size: Int64, path: String, provider: String) throws(OpenError)
+  private static func check(existing fd: Int32, size: Int64, path: String, header new: RecordingHeader)
+    throws(OpenError)
   {
     var last: UInt8 = 0
     guard pread(fd, &last, 1, off_t(size - 1)) == 1 else { throw .cannotOpen(path: path, errno: errno) }
@@ -115,15 +121,33 @@ public final class Recorder: FeedRecorder {
     guard case .header(let header)? = first else {
       throw .notARecording(path: path, why: "its first line is not a recording header")
     }
-    guard header.provider == provider else { throw .otherProvider(path: path, recorded: header.provider) }
+    guard header.venues.map(\.provider) == new.venues.map(\.provider) else {
+      throw .otherProvider(path: path, recorded: header.providerNames)
+    }
     guard last == 0x0A else { throw .cutOff(path: path) }
   }
 
-  private init(fd: Int32) { self.fd = fd }
+  private init(fd: Int32, venues: Int) {
+    self.fd = fd
+    venuesLeft = Mutex(venues)
+  }
+
+  /// What venue `index`'s feed records to, in a run of several venues.
+  public func venue(_ index: Int) -> VenueRecorder { VenueRecorder(recorder: self, venue: index) }
+
+  /// A venue's feed finished: the last one finishes the file (the others' lines are all handed
+  /// over by then).
+  func venueFinished() async -> Int32? {
+    let last = venuesLeft.withLock { left -> Bool in
+      left -= 1
+      return left == 0
+    }
+    return last ? await finish() : nil
+  }
 
   private func start(header: RecordingHeader, onFailure: @escaping @Sendable (Int32) -> Void) {
     let channel = channel
-    let file = FileState(fd: fd, failure: failure, onFailure: onFailure)
+    let file = FileState(fd: fd, recordsTicks: header.isSeveral, failure: failure, onFailure: onFailure)
     // Encoding and writing run on a thread of their own, never on the concurrency pool that the
     // feed's task and the outputs share (on 2 cores it has 2 threads).
     let queue = DispatchQueue(label: "ticker.recorder")
@@ -160,12 +184,17 @@ public final class Recorder: FeedRecorder {
     }
 
     let fd: Int32
+    /// Of several venues, each venue's timer ticks are lines too (`RecordedStep.What.tick`).
+    let recordsTicks: Bool
     let failure: FailureBox
     let onFailure: @Sendable (Int32) -> Void
     private let output = Mutex(Output())
 
-    init(fd: Int32, failure: FailureBox, onFailure: @escaping @Sendable (Int32) -> Void) {
+    init(
+      fd: Int32, recordsTicks: Bool, failure: FailureBox, onFailure: @escaping @Sendable (Int32) -> Void
+    ) {
       self.fd = fd
+      self.recordsTicks = recordsTicks
       self.failure = failure
       self.onFailure = onFailure
     }
@@ -183,11 +212,11 @@ public final class Recorder: FeedRecorder {
         output.out.removeAll(keepingCapacity: true)
         for item in items {
           switch item {
-          case .batch(let events, let at, let received):
+          case .batch(let events, let at, let received, let venue):
             output.batch += 1
             Recorder.encode(
-              events, at: at, received: received, batch: &output.batch, into: &output.out,
-              encoder: &output.encoder)
+              events, at: at, received: received, venue: venue, ticks: recordsTicks, batch: &output.batch,
+              into: &output.out, encoder: &output.encoder)
             // Written in parts of about a megabyte (whole lines each), so that a large backlog
             // does not grow one buffer.
             if output.out.count >= 1 << 20 {
@@ -196,10 +225,11 @@ public final class Recorder: FeedRecorder {
               }
               output.out.removeAll(keepingCapacity: true)
             }
-          case .end(let end, let at, let received):
+          case .end(let end, let at, let received, let venue):
             output.batch += 1
             output.encoder.append(
-              .step(RecordedStep(at: at, received: received, batch: output.batch, what: .end(end))),
+              .step(
+                RecordedStep(at: at, received: received, batch: output.batch, what: .end(end), venue: venue)),
               to: &output.out)
           }
         }
@@ -214,8 +244,8 @@ public final class Recorder: FeedRecorder {
   /// One batch of the feed's events as lines. Posts the recording has no line for (timer
   /// ticks, stop requests) still divide the batch where the machine divided it.
   static func encode(
-    _ events: [SessionEvent], at: Int64, received: Int64, batch: inout Int, into out: inout [UInt8],
-    encoder: inout RecordingEncoder
+    _ events: [SessionEvent], at: Int64, received: Int64, venue: Int = 0, ticks: Bool = false,
+    batch: inout Int, into out: inout [UInt8], encoder: inout RecordingEncoder
   ) {
     for event in events {
       let what: RecordedStep.What
@@ -230,12 +260,20 @@ public final class Recorder: FeedRecorder {
         case is FeedPost.Opened: what = .opened
         case FeedPost.Request.command(let command) as FeedPost.Request: what = .command(command)
         case FeedPost.Request.controlLine(let line) as FeedPost.Request: what = .control(line)
+        case is FeedPost.Tick where ticks:
+          // Its own batch: what the machine took after it is another.
+          encoder.append(
+            .step(RecordedStep(at: at, received: received, batch: batch, what: .tick, venue: venue)), to: &out
+          )
+          batch += 1
+          continue
         default:
           batch += 1
           continue
         }
       }
-      encoder.append(.step(RecordedStep(at: at, received: received, batch: batch, what: what)), to: &out)
+      encoder.append(
+        .step(RecordedStep(at: at, received: received, batch: batch, what: what, venue: venue)), to: &out)
     }
   }
 
@@ -272,15 +310,22 @@ public final class Recorder: FeedRecorder {
 
   /// One batch of events the machine is about to be given at `at` (ns since the start).
   public func record(_ events: [SessionEvent], at: Int64, received: Int64) async {
+    await record(events, at: at, received: received, venue: 0)
+  }
+
+  func record(_ events: [SessionEvent], at: Int64, received: Int64, venue: Int) async {
     var bytes = 64
     for event in events { if case .message(let message) = event { bytes += message.byteCount + 64 } }
-    await channel.send(.batch(events, at: at, received: received), cost: bytes)
+    await channel.send(.batch(events, at: at, received: received, venue: venue), cost: bytes)
   }
 
   /// The run ended: the last line.
   public func end(_ outcome: FeedOutcome, at: Int64, received: Int64) async {
-    let end = RecordedEnd(outcome)
-    await channel.send(.end(end, at: at, received: received), cost: 64)
+    await end(outcome, at: at, received: received, venue: 0)
+  }
+
+  func end(_ outcome: FeedOutcome, at: Int64, received: Int64, venue: Int) async {
+    await channel.send(.end(RecordedEnd(outcome), at: at, received: received, venue: venue), cost: 64)
   }
 
   /// Waits until everything handed over is written and the file is closed; the errno of a

@@ -10,9 +10,12 @@ import WebSocketClient
 public struct RecordingEncoder: Sendable {
   /// The last line's time, in ms since the start.
   private var previousMilliseconds: Int64 = 0
-  private var stamp: (at: Int64, received: Int64, batch: Int)?
-  /// `,"at_ns":…,"rt":…,"batch":…` for `stamp`.
+  private var stamp: (at: Int64, received: Int64, batch: Int, venue: Int)?
+  /// `,"at_ns":…,"rt":…,"batch":…` for `stamp` (led by `,"venue":…` when `namesVenues`).
   private var stampBytes: [UInt8] = []
+  /// Whether the current section is of several venues: its steps say whose they are (a section
+  /// of one stays byte for byte what it was before several venues could be recorded).
+  private var namesVenues = false
 
   public init() {}
 
@@ -21,10 +24,22 @@ public struct RecordingEncoder: Sendable {
     case .header(let header):
       out.append(contentsOf: #"{"kind":"recording","format":"#.utf8)
       Self.appendDecimal(Int64(header.format), to: &out)
-      out.append(contentsOf: #","provider":"#.utf8)
-      JSONEscaping.appendQuoted(header.provider, to: &out)
-      out.append(contentsOf: #","symbols":"#.utf8)
-      Self.appendList(header.symbols, to: &out)
+      if header.format == RecordingHeader.currentFormat {
+        out.append(contentsOf: #","provider":"#.utf8)
+        JSONEscaping.appendQuoted(header.provider, to: &out)
+        out.append(contentsOf: #","symbols":"#.utf8)
+        Self.appendList(header.symbols, to: &out)
+      } else {
+        out.append(contentsOf: #","venues":["#.utf8)
+        for (index, venue) in header.venues.enumerated() {
+          out.append(contentsOf: (index == 0 ? #"{"provider":"# : #",{"provider":"#).utf8)
+          JSONEscaping.appendQuoted(venue.provider, to: &out)
+          out.append(contentsOf: #","symbols":"#.utf8)
+          Self.appendList(venue.symbols, to: &out)
+          out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "]"))
+      }
       out.append(contentsOf: #","started":""#.utf8)
       UTCTimestamp.append(milliseconds: header.startedMilliseconds, to: &out)
       out.append(contentsOf: #"","started_ms":"#.utf8)
@@ -32,6 +47,7 @@ public struct RecordingEncoder: Sendable {
       out.append(contentsOf: "}\n".utf8)
       previousMilliseconds = 0
       stamp = nil
+      namesVenues = header.format != RecordingHeader.currentFormat
     case .step(let step):
       append(step, to: &out)
     }
@@ -41,9 +57,13 @@ public struct RecordingEncoder: Sendable {
     let ms = step.at / 1_000_000
     let after = max(0, ms - previousMilliseconds)
     previousMilliseconds = ms
-    if stamp == nil || stamp! != (step.at, step.received, step.batch) {
-      stamp = (step.at, step.received, step.batch)
+    if stamp == nil || stamp! != (step.at, step.received, step.batch, step.venue) {
+      stamp = (step.at, step.received, step.batch, step.venue)
       stampBytes.removeAll(keepingCapacity: true)
+      if namesVenues {
+        stampBytes.append(contentsOf: #","venue":"#.utf8)
+        Self.appendDecimal(Int64(step.venue), to: &stampBytes)
+      }
       stampBytes.append(contentsOf: #","at_ns":"#.utf8)
       Self.appendDecimal(step.at, to: &stampBytes)
       stampBytes.append(contentsOf: #","rt":"#.utf8)
@@ -86,6 +106,8 @@ public struct RecordingEncoder: Sendable {
       JSONEscaping.appendQuoted(reason, to: &out)
     case .opened:
       head(#"{"dir":"--","kind":"opened"#)
+    case .tick:
+      head(#"{"dir":"--","kind":"tick"#)
     case .command(let command):
       head(#"{"dir":"--","kind":"command"#)
       let (op, symbols): (String, [String]) =

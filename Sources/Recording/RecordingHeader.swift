@@ -1,19 +1,55 @@
-/// The first line of a run section.
+/// The first line of a run section: the venues the run followed and when it started.
+///
+/// A run of one venue is format 1 (`provider`, `symbols`), as every recording before several
+/// venues could be recorded. A run of several is format 2: `venues` lists them, and each step
+/// line names its venue by index into that list (`RecordedStep.venue`).
 public struct RecordingHeader: Sendable, Equatable {
+  /// One venue of the run and its starting symbols (canonical for it).
+  public struct Venue: Sendable, Equatable {
+    public var provider: String
+    public var symbols: [String]
+
+    public init(provider: String, symbols: [String]) {
+      self.provider = provider
+      self.symbols = symbols
+    }
+  }
+
+  /// The format of a run of one venue.
   public static let currentFormat = 1
+  /// The format of a run of several venues.
+  public static let severalVenuesFormat = 2
+  /// The most venues a run follows (`Quote.venue` is a byte).
+  public static let maximumVenues = 256
+
   public var format: Int
-  public var provider: String
-  /// Canonical for the provider.
-  public var symbols: [String]
+  /// At least one.
+  public var venues: [Venue]
   /// The wall-clock time the run started (ms since the epoch).
   public var startedMilliseconds: Int64
+
+  /// The first venue's name: the only one of a format 1 section.
+  public var provider: String { venues[0].provider }
+  /// The first venue's starting symbols.
+  public var symbols: [String] { venues[0].symbols }
+  /// Whether the section is of several venues (its steps name theirs).
+  public var isSeveral: Bool { venues.count > 1 }
+  /// The venues' names, in order ("binance, coinbase").
+  public var providerNames: String { venues.map(\.provider).joined(separator: ", ") }
 
   public init(
     format: Int = Self.currentFormat, provider: String, symbols: [String], startedMilliseconds: Int64
   ) {
     self.format = format
-    self.provider = provider
-    self.symbols = symbols
+    self.venues = [Venue(provider: provider, symbols: symbols)]
+    self.startedMilliseconds = startedMilliseconds
+  }
+
+  /// A run of `venues` (format 2 when there are several, else format 1).
+  public init(venues: [Venue], startedMilliseconds: Int64) {
+    precondition(!venues.isEmpty && venues.count <= Self.maximumVenues, "1 to 256 venues")
+    self.format = venues.count > 1 ? Self.severalVenuesFormat : Self.currentFormat
+    self.venues = venues
     self.startedMilliseconds = startedMilliseconds
   }
 }

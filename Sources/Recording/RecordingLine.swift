@@ -10,7 +10,9 @@ import WebSocketClient
 ///   a binary frame that is not UTF-8 with `"encoding":"base64"`;
 /// - what else the feed saw, `dir` `"--"`: `connected` (`attempt`), `disconnected` (`attempt`,
 ///   `retry_ns`, `reason`), `opened` (a connection asked for its subscription), `command` (`op`
-///   add/remove/replace, `symbols`), `control` (`line`), and `end` (`outcome`), the last line.
+///   add/remove/replace, `symbols`), `control` (`line`), `tick` (a venue's timer fired; in a run
+///   of several venues only), and `end` (`outcome`), the last line;
+/// - in a run of several venues (a format 2 header listing `venues`), every step's `venue`.
 ///
 /// `at_ns` is the instant the feed's machine was given (nanoseconds since the run's start), `rt`
 /// the wall-clock receive time stamped on quotes (ms since the epoch), `batch` numbers the runs

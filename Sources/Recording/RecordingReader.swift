@@ -14,8 +14,9 @@ public struct RecordingReader: Sendable {
   public private(set) var header: RecordingHeader?
   /// The number of the last line given (1-based).
   public private(set) var lineNumber = 0
-  /// The current section's last `at_ns`: time never goes back within a section.
-  private var lastAt: Int64 = 0
+  /// The current section's last `at_ns` of each venue: a venue's time never goes back within a
+  /// section (each venue's feed counts from its own start, so venues' times interleave).
+  private var lastAt: [Int64] = [0]
   private let parser = JSONParser(maxDepth: 8)
   /// Whether the first line must be a header (`--replay`), or may be a step (a script).
   private let requiresHeader: Bool
@@ -44,23 +45,35 @@ public struct RecordingReader: Sendable {
     let kind = value["kind"]?.stringValue
     if kind == "recording" {
       let next = try Self.header(value, line: line)
-      if let header, header.provider != next.provider {
-        throw .providerChanged(line, from: header.provider, to: next.provider)
+      if let header, header.venues.map(\.provider) != next.venues.map(\.provider) {
+        throw .providerChanged(line, from: header.providerNames, to: next.providerNames)
       }
       header = next
-      lastAt = 0
+      lastAt = Array(repeating: 0, count: next.venues.count)
       return .header(next)
     }
     guard header != nil || !requiresHeader else {
       throw .notARecording("line 1 is not a recording header: {\"kind\":\"recording\",…}")
     }
-    let step = try Self.step(
-      value, kind: kind, line: line, after: lastAt, started: header?.startedMilliseconds ?? 0)
-    guard step.at >= lastAt else {
-      throw .invalidLine(line, "\"at_ns\" goes back in time (\(step.at) after \(lastAt))")
+    let venue = try Self.venue(value, line: line, count: lastAt.count)
+    var step = try Self.step(
+      value, kind: kind, line: line, after: lastAt[venue], started: header?.startedMilliseconds ?? 0)
+    guard step.at >= lastAt[venue] else {
+      throw .invalidLine(line, "\"at_ns\" goes back in time (\(step.at) after \(lastAt[venue]))")
     }
-    lastAt = step.at
+    lastAt[venue] = step.at
+    step.venue = venue
     return .step(step)
+  }
+
+  /// A step's venue: `"venue"` in a section of several (0 when it names none), always 0 in one
+  /// of one venue.
+  static func venue(_ value: JSONValue, line: Int, count: Int) throws(RecordingError) -> Int {
+    guard count > 1, let field = value["venue"] else { return 0 }
+    guard let text = field.numberText, let venue = Int(text), venue >= 0, venue < count else {
+      throw .invalidLine(line, "\"venue\" must be an index into the header's \(count) venues")
+    }
+    return venue
   }
 
   static func header(_ value: JSONValue, line: Int) throws(RecordingError) -> RecordingHeader {
@@ -70,22 +83,43 @@ public struct RecordingReader: Sendable {
     guard let formatText = value["format"]?.numberText, let format = Int(formatText) else {
       throw fail("the header has no \"format\"")
     }
-    guard format == RecordingHeader.currentFormat else {
-      throw fail("recording format \(format); this ticker reads format \(RecordingHeader.currentFormat)")
+    guard format == RecordingHeader.currentFormat || format == RecordingHeader.severalVenuesFormat else {
+      throw fail(
+        "recording format \(format); this ticker reads formats \(RecordingHeader.currentFormat) "
+          + "and \(RecordingHeader.severalVenuesFormat)")
     }
-    guard let provider = value["provider"]?.stringValue, !provider.isEmpty else {
-      throw fail("the header names no \"provider\"")
+    func venue(_ object: JSONValue) throws(RecordingError) -> RecordingHeader.Venue {
+      guard let provider = object["provider"]?.stringValue, !provider.isEmpty else {
+        throw fail("the header names no \"provider\"")
+      }
+      guard let items = object["symbols"]?.arrayValue else {
+        throw fail("the header has no \"symbols\" list")
+      }
+      var symbols: [String] = []
+      for item in items {
+        guard let symbol = item.stringValue else { throw fail("a symbol in the header is not a string") }
+        symbols.append(symbol)
+      }
+      return RecordingHeader.Venue(provider: provider, symbols: symbols)
     }
-    guard let items = value["symbols"]?.arrayValue else { throw fail("the header has no \"symbols\" list") }
-    var symbols: [String] = []
-    for item in items {
-      guard let symbol = item.stringValue else { throw fail("a symbol in the header is not a string") }
-      symbols.append(symbol)
+    var venues: [RecordingHeader.Venue] = []
+    if format == RecordingHeader.currentFormat {
+      venues = [try venue(value)]
+    } else {
+      guard let items = value["venues"]?.arrayValue, items.count >= 2,
+        items.count <= RecordingHeader.maximumVenues
+      else {
+        throw fail("a format \(format) header lists 2 to \(RecordingHeader.maximumVenues) \"venues\"")
+      }
+      for item in items {
+        guard case .object = item else { throw fail("a venue in the header is not an object") }
+        venues.append(try venue(item))
+      }
     }
     guard let startedText = value["started_ms"]?.numberText, let started = Int64(startedText) else {
       throw fail("the header has no \"started_ms\"")
     }
-    return RecordingHeader(format: format, provider: provider, symbols: symbols, startedMilliseconds: started)
+    return RecordingHeader(venues: venues, startedMilliseconds: started)
   }
 
   /// One step line. Its stamps (`at_ns`, `rt`, `batch`) are all there (a recording) or none (a
@@ -154,6 +188,8 @@ public struct RecordingReader: Sendable {
         reason: try string("reason"))
     case "opened":
       what = .opened
+    case "tick":
+      what = .tick
     case "command":
       guard let items = value["symbols"]?.arrayValue else {
         throw .invalidLine(line, "\"symbols\" must be a list")

@@ -25,6 +25,9 @@ public final class Replay: QuoteFeed {
     public var mode: PriceStageMode
     /// `--alert` and `--until` (symbols canonical for the recording's provider).
     public var alerts: [AlertBook.Rule]
+    /// Of a recording of several venues: each venue's `--alert` and `--until` rules, by the
+    /// header's order (`alerts` is then not used).
+    public var alertsByVenue: [[AlertBook.Rule]]
     /// The longest line read (a frame of the largest message size, escaped, and its fields).
     public var maximumLineLength: Int
     /// How long, in recorded time, a run stopped by the machine (`--until`) goes on: as a live
@@ -33,14 +36,23 @@ public final class Replay: QuoteFeed {
 
     public init(
       path: String, speed: ReplaySpeed = .default, mode: PriceStageMode = .default,
-      alerts: [AlertBook.Rule] = [], maximumMessageSize: Int = 16 << 20, stopGrace: Duration = .seconds(2)
+      alerts: [AlertBook.Rule] = [], alertsByVenue: [[AlertBook.Rule]] = [],
+      maximumMessageSize: Int = 16 << 20,
+      stopGrace: Duration = .seconds(2)
     ) {
+      self.alertsByVenue = alertsByVenue
       self.path = path
       self.speed = speed
       self.mode = mode
       self.alerts = alerts
       self.maximumLineLength = Self.lineLength(forMessageSize: maximumMessageSize)
       self.stopGrace = stopGrace
+    }
+
+    /// The rules of the recording's venue `index`.
+    public func alerts(of index: Int) -> [AlertBook.Rule] {
+      if alertsByVenue.indices.contains(index) { return alertsByVenue[index] }
+      return index == 0 ? alerts : []
     }
 
     /// Every byte of a message escaped as `\u00XX` (6 bytes), plus the line's other fields.
@@ -50,11 +62,15 @@ public final class Replay: QuoteFeed {
   }
 
   public let bus = QuoteBus()
-  /// The first run section's header: the provider and symbols.
+  /// The first run section's header: the venues and their symbols.
   public let header: RecordingHeader
-  public let provider: any Provider
+  /// The recording's venues, in the header's order.
+  public let providers: [any Provider]
+  /// The first venue (the only one of a recording of one).
+  public var provider: any Provider { providers[0] }
   private let settings: Settings
-  private let report: @Sendable (FeedReport) -> Void
+  /// Told what each venue's machine reports (its index into `providers`).
+  private let report: @Sendable (_ venue: Int, FeedReport) -> Void
   private let inbox = Mutex<[Request]>([])
   private let source: Mutex<Source?>
   private let failure = Mutex<RecordingError?>(nil)
@@ -102,27 +118,38 @@ public final class Replay: QuoteFeed {
   public static func open(
     _ settings: Settings, report: @escaping @Sendable (FeedReport) -> Void = { _ in }
   ) throws(RecordingError) -> Replay {
+    try open(settings, venueReport: { _, feedReport in report(feedReport) })
+  }
+
+  /// `open`, each report with the index of the venue that made it (in a recording of several).
+  public static func open(
+    _ settings: Settings, venueReport report: @escaping @Sendable (_ venue: Int, FeedReport) -> Void
+  ) throws(RecordingError) -> Replay {
     var file = try RecordingFile(path: settings.path, maximumLineLength: settings.maximumLineLength)
     var reader = RecordingReader()
     guard let first = try firstLine(&file) else { throw .empty }
     guard case .header(let header)? = try reader.read(first) else {
       throw .notARecording("line 1 is not a recording header")
     }
-    guard let provider = ProviderCatalog.provider(named: header.provider) else {
-      throw .notARecording("unknown provider \(JSONEscaping.quoted(header.provider))")
+    var providers: [any Provider] = []
+    for venue in header.venues {
+      guard let provider = ProviderCatalog.provider(named: venue.provider) else {
+        throw .notARecording("unknown provider \(JSONEscaping.quoted(venue.provider))")
+      }
+      providers.append(provider)
     }
     return Replay(
-      settings: settings, header: header, provider: provider, source: Source(file: file, reader: reader),
+      settings: settings, header: header, providers: providers, source: Source(file: file, reader: reader),
       report: report)
   }
 
   private init(
-    settings: Settings, header: RecordingHeader, provider: any Provider, source: consuming Source,
-    report: @escaping @Sendable (FeedReport) -> Void
+    settings: Settings, header: RecordingHeader, providers: [any Provider], source: consuming Source,
+    report: @escaping @Sendable (_ venue: Int, FeedReport) -> Void
   ) {
     self.settings = settings
     self.header = header
-    self.provider = provider
+    self.providers = providers
     self.source = Mutex(source)
     self.report = report
   }
@@ -164,34 +191,49 @@ public final class Replay: QuoteFeed {
   /// One replay's state, run by `run()`'s task alone.
   private struct Player {
     let replay: Replay
-    var machine: FeedMachine<RecordedInstant>
-    /// The instant the machine last saw.
-    var now = RecordedInstant(offset: .zero)
-    /// Events of one recorded batch, not yet given to the machine.
+    /// The current section's header.
+    var header: RecordingHeader
+    /// Each venue of the section: its machine and where it is.
+    var venues: [VenueState]
+    /// Events of one recorded batch (of one venue), not yet given to its machine.
     var group: [SessionEvent] = []
-    var groupKey: (batch: Int, at: Int64, received: Int64)?
+    var groupKey: (venue: Int, batch: Int, at: Int64, received: Int64)?
     var groupBytes = 0
     static let groupLimit = 1 << 16
     static let groupByteLimit = 64 << 20
-    /// The machine ended the run (`--until`, a refusal) at this instant.
+    /// A machine ended the run (`--until`, a refusal) at this instant (of its venue's time).
     var machineStop: (outcome: FeedOutcome, at: RecordedInstant)?
     /// Where the current section's recorded time starts, on the replay's clock.
     var sectionStart = ContinuousClock.now
-    var sawEnd: RecordedEnd?
-    /// Whether the current section said its connection opened. A script's frames (a section
-    /// without the recorder's `--` lines) are played as one connection's, opened at the first.
-    var sawConnected = false
+
+    /// One venue's machine in a section.
+    struct VenueState {
+      var machine: FeedMachine<RecordedInstant>
+      /// The instant the machine last saw (its venue's recorded time).
+      var now = RecordedInstant(offset: .zero)
+      var sawEnd: RecordedEnd?
+      /// Whether the section said this venue's connection opened. A script's frames (a section
+      /// without the recorder's `--` lines) are played as one connection's, opened at the first.
+      var sawConnected = false
+    }
 
     init(replay: Replay, header: RecordingHeader) {
       self.replay = replay
-      machine = Self.machine(replay, header)
+      self.header = header
+      venues = Self.venues(replay, header)
     }
 
-    static func machine(_ replay: Replay, _ header: RecordingHeader) -> FeedMachine<RecordedInstant> {
-      FeedMachine(
-        provider: replay.provider, symbols: header.symbols, mode: replay.settings.mode,
-        ticketPrefix: "replay", alerts: replay.settings.alerts)
+    static func venues(_ replay: Replay, _ header: RecordingHeader) -> [VenueState] {
+      header.venues.indices.map { index in
+        VenueState(
+          machine: FeedMachine(
+            provider: replay.providers[index], symbols: header.venues[index].symbols,
+            mode: replay.settings.mode, ticketPrefix: "replay", alerts: replay.settings.alerts(of: index)))
+      }
     }
+
+    /// Whether every venue's end line was played.
+    var allEnded: Bool { venues.allSatisfy { $0.sawEnd != nil } }
 
     mutating func play(_ source: inout Source) async -> FeedOutcome {
       while true {
@@ -211,16 +253,15 @@ public final class Replay: QuoteFeed {
         }
         guard let line else { continue }
         switch line {
-        case .header(let header):
+        case .header(let next):
           await endSection()
-          machine = Self.machine(replay, header)
-          now = RecordedInstant(offset: .zero)
+          header = next
+          venues = Self.venues(replay, next)
           machineStop = nil
-          sawEnd = nil
-          sawConnected = false
           sectionStart = ContinuousClock.now
         case .step(let step):
-          if sawEnd != nil { continue }  // after a section's end, only a new header counts
+          // After a venue's end, only a new header counts for it.
+          if venues[step.venue].sawEnd != nil { continue }
           if let stop = machineStop,
             RecordedInstant(nanoseconds: step.at) > stop.at.advanced(by: replay.settings.stopGrace)
           {
@@ -228,7 +269,7 @@ public final class Replay: QuoteFeed {
             return stop.outcome
           }
           if let outcome = await handle(step) { return outcome }
-          if sawEnd != nil, let stop = machineStop {
+          if allEnded, let stop = machineStop {
             // The run the machine ended is over; later sections are other runs.
             await endSection()
             return stop.outcome
@@ -246,25 +287,74 @@ public final class Replay: QuoteFeed {
       await flushGroup()
       for request in requests {
         switch request {
-        case .command(let command): await execute(machine.handle(command, at: now))
-        case .control(let line): await execute(machine.handle(controlLine: line, at: now))
+        case .command(let command): await route(command)
+        case .control(let line) where venues.count == 1:
+          await execute(venues[0].machine.handle(controlLine: line, at: venues[0].now), venue: 0)
+        case .control(let line):
+          switch ControlLine.parse(line) {
+          case .success(.command(let command)): await route(command)
+          case .success(.query):
+            for index in venues.indices {
+              await execute(
+                venues[index].machine.handle(controlLine: "?", at: venues[index].now), venue: index)
+            }
+          case .success(.nothing): break
+          case .failure(let error): replay.report(0, .controlError(error))
+          }
         case .stop(let reason):
           let outcome = FeedOutcome.stopped(reason)
-          if RecordedEnd(outcome).printedPending { await replay.bus.publish(machine.flush(at: now)) }
+          if RecordedEnd(outcome).printedPending {
+            for index in venues.indices {
+              await publish(venues[index].machine.flush(at: venues[index].now), venue: index)
+            }
+          }
           return outcome
         }
       }
       return nil
     }
 
+    /// A subscription change, each symbol to its venue (`binance/BTCUSDT`; an unqualified one is
+    /// the first venue's), as `MultiFeed` routes them.
+    mutating func route(_ command: SubscriptionCommand) async {
+      guard venues.count > 1 else {
+        await execute(venues[0].machine.handle(command, at: venues[0].now), venue: 0)
+        return
+      }
+      let symbols: [String]
+      switch command {
+      case .add(let list), .remove(let list), .replace(let list): symbols = list
+      }
+      var shares = [[String]](repeating: [], count: venues.count)
+      for symbol in symbols {
+        let (venue, bare) = ProviderCatalog.qualified(symbol)
+        let name = venue?.name ?? header.provider
+        guard let index = header.venues.firstIndex(where: { $0.provider == name }) else { continue }
+        shares[index].append(bare)
+      }
+      for (index, share) in shares.enumerated() {
+        let part: SubscriptionCommand
+        switch command {
+        case .add: part = .add(share)
+        case .remove: part = .remove(share)
+        case .replace: part = .replace(share)
+        }
+        // A replacement replaces every venue's set; an addition or removal touches the named.
+        if share.isEmpty, case .add = part { continue }
+        if share.isEmpty, case .remove = part { continue }
+        await execute(venues[index].machine.handle(part, at: venues[index].now), venue: index)
+      }
+    }
+
     mutating func handle(_ step: RecordedStep) async -> FeedOutcome? {
+      let venue = step.venue
       switch step.what {
-      case .connected: sawConnected = true
-      case .message where !sawConnected:
-        sawConnected = true
+      case .connected: venues[venue].sawConnected = true
+      case .message where !venues[venue].sawConnected:
+        venues[venue].sawConnected = true
         for what in [RecordedStep.What.opened, .connected(attempt: 0)] {
           if let outcome = await handle(
-            RecordedStep(at: step.at, received: step.received, batch: step.batch, what: what))
+            RecordedStep(at: step.at, received: step.received, batch: step.batch, what: what, venue: venue))
           {
             return outcome
           }
@@ -281,7 +371,7 @@ public final class Replay: QuoteFeed {
       default: event = nil
       }
       if let event {
-        let key = (step.batch, step.at, step.received)
+        let key = (venue, step.batch, step.at, step.received)
         if let groupKey, groupKey != key { await flushGroup() }
         groupKey = key
         group.append(event)
@@ -292,40 +382,47 @@ public final class Replay: QuoteFeed {
         return nil
       }
       await flushGroup()
-      guard await advance(to: at) else { return nil }
-      machine.received = step.received
+      guard await advance(venue, to: at) else { return nil }
+      venues[venue].machine.received = step.received
       switch step.what {
-      case .opened: _ = machine.opened(at: at)
-      case .command(let command): await execute(machine.handle(command, at: at))
-      case .control(let line): await execute(machine.handle(controlLine: line, at: at))
-      case .end(let end): sawEnd = end
+      case .opened: _ = venues[venue].machine.opened(at: at)
+      case .command(let command): await execute(venues[venue].machine.handle(command, at: at), venue: venue)
+      case .control(let line):
+        await execute(venues[venue].machine.handle(controlLine: line, at: at), venue: venue)
+      case .end(let end):
+        venues[venue].sawEnd = end
+        // Of several venues, each printed what it held when its own feed ended, the others going on.
+        if header.isSeveral, end.printedPending {
+          await publish(venues[venue].machine.flush(at: venues[venue].now), venue: venue)
+        }
       default: break
       }
       return nil
     }
 
-    /// Gives the machine one recorded batch, as `FeedShell.handle` does.
+    /// Gives a machine one recorded batch, as `FeedShell.handle` does.
     mutating func flushGroup() async {
       guard let key = groupKey else { return }
       let events = group
       group.removeAll(keepingCapacity: true)
       groupKey = nil
       groupBytes = 0
+      let venue = key.venue
       let at = RecordedInstant(nanoseconds: key.at)
-      guard await advance(to: at) else { return }
-      machine.received = key.received
+      guard await advance(venue, to: at) else { return }
+      venues[venue].machine.received = key.received
       var start = 0
       while start < events.count {
-        let (actions, stoppedAt) = machine.handle(events, from: start, at: at)
-        await execute(actions)
+        let (actions, stoppedAt) = venues[venue].machine.handle(events, from: start, at: at)
+        await execute(actions, venue: venue)
         guard let index = stoppedAt else { break }
         if case .message(let message) = events[index] {
-          var (chunks, actions) = machine.large(message, at: at)
-          await execute(actions)
+          var (chunks, actions) = venues[venue].machine.large(message, at: at)
+          await execute(actions, venue: venue)
           if var remaining = chunks {
             var quotes: [Quote] = []
             while remaining.next(into: &quotes) {
-              await execute(machine.handleChunk(quotes, at: at))
+              await execute(venues[venue].machine.handleChunk(quotes, at: at), venue: venue)
               quotes.removeAll(keepingCapacity: true)
             }
             chunks = nil
@@ -335,20 +432,20 @@ public final class Replay: QuoteFeed {
       }
     }
 
-    /// Ticks the machine at each of its deadlines up to `instant` (as the live timer did), then
-    /// makes `instant` the machine's time, waiting as the speed asks. False when the recording
-    /// goes back in time (a later instant was already seen): the step is skipped.
-    mutating func advance(to instant: RecordedInstant) async -> Bool {
-      guard instant >= now else { return false }
-      while let deadline = machine.nextDeadline, deadline <= instant {
-        let at = max(deadline, now)
+    /// Ticks a venue's machine at each of its deadlines up to `instant` (as the live timer did),
+    /// then makes `instant` the machine's time, waiting as the speed asks. False when the
+    /// recording goes back in time (a later instant was already seen): the step is skipped.
+    mutating func advance(_ venue: Int, to instant: RecordedInstant) async -> Bool {
+      guard instant >= venues[venue].now else { return false }
+      while let deadline = venues[venue].machine.nextDeadline, deadline <= instant {
+        let at = max(deadline, venues[venue].now)
         await wait(until: at)
-        now = at
-        await execute(machine.tick(at: at))
-        if let next = machine.nextDeadline, next <= at { break }  // never spin
+        venues[venue].now = at
+        await execute(venues[venue].machine.tick(at: at), venue: venue)
+        if let next = venues[venue].machine.nextDeadline, next <= at { break }  // never spin
       }
       await wait(until: instant)
-      now = instant
+      venues[venue].now = instant
       return true
     }
 
@@ -365,14 +462,22 @@ public final class Replay: QuoteFeed {
       }
     }
 
-    mutating func execute(_ actions: [FeedAction]) async {
+    /// Quotes of `venue`, stamped with it (as `MultiFeed` stamps a live venue's).
+    func publish(_ quotes: [Quote], venue: Int) async {
+      guard !quotes.isEmpty else { return }
+      var stamped = quotes
+      if venue != 0 { for i in stamped.indices { stamped[i].venue = UInt8(venue) } }
+      await replay.bus.publish(stamped)
+    }
+
+    mutating func execute(_ actions: [FeedAction], venue: Int) async {
       for action in actions {
         switch action {
-        case .publish(let quotes): await replay.bus.publish(quotes)
-        case .report(let feedReport): replay.report(feedReport)
+        case .publish(let quotes): await publish(quotes, venue: venue)
+        case .report(let feedReport): replay.report(venue, feedReport)
         case .send, .reconnect: break  // nobody to send to
         case .stop(let outcome, _):
-          if machineStop == nil { machineStop = (outcome, now) }
+          if machineStop == nil { machineStop = (outcome, venues[venue].now) }
         }
       }
     }
@@ -381,12 +486,20 @@ public final class Replay: QuoteFeed {
     /// released, then what is pending, unless the live run did not print it.
     mutating func endSection(at instant: RecordedInstant? = nil) async {
       await flushGroup()
-      if let instant { _ = await advance(to: instant) }
-      let printsPending = sawEnd?.printedPending ?? true
-      if printsPending { await replay.bus.publish(machine.flush(at: now)) }
-      machine = Self.machine(replay, replay.header)
+      for venue in venues.indices {
+        if let instant { _ = await advance(venue, to: instant) }
+        // A venue of several whose end line was played printed what it held then.
+        if header.isSeveral, venues[venue].sawEnd != nil { continue }
+        let printsPending = venues[venue].sawEnd?.printedPending ?? true
+        if printsPending { await publish(venues[venue].machine.flush(at: venues[venue].now), venue: venue) }
+      }
+      header = replay.header
+      venues = Self.venues(replay, replay.header)
     }
   }
 }
 
-extension Replay: QuoteSource {}
+extension Replay: QuoteSource {
+  /// The recording's venues: a qualified symbol (`coinbase/BTC-USD`) names one of them.
+  public var venues: [any Provider] { providers }
+}

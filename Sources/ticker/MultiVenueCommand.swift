@@ -1,6 +1,7 @@
 import CLI
 import FeedRuntime
 import Outputs
+import Recording
 import Synchronization
 import Venues
 
@@ -17,9 +18,6 @@ enum MultiVenueCommand {
       return "--format price prints bare numbers, which cannot say which venue (\(names)) they come from: "
         + "use --format tsv"
     }
-    if config.record != nil {
-      return "--record records one venue; this run follows \(names)"
-    }
     return nil
   }
 
@@ -33,11 +31,22 @@ enum MultiVenueCommand {
     defer { for upstream in upstreams { upstream.close() } }
     for member in plan.members {
       switch await Upstream.open(
-        context, member, diagnostics: context.diagnostics.about(member.provider.displayName))
+        context, member, diagnostics: context.diagnostics.about(member.provider.displayName), records: false)
       {
       case .success(let opened): upstreams.append(opened)
       case .failure(let stop): return stop.code
       }
+    }
+    // --record: one file for every venue, each venue's lines naming it.
+    let recording = RecordingTarget()
+    switch RecordingTarget.open(
+      config.record, venues: plan.members.map { .init(provider: $0.provider.name, symbols: $0.symbols) },
+      recording, context.diagnostics)
+    {
+    case .success(let recorder?):
+      for index in upstreams.indices { upstreams[index].recorder = recorder.venue(index) }
+    case .success(nil): break
+    case .failure(let stop): return stop.code
     }
     let providers = plan.members.map(\.provider)
     let output = OutputPlan(
@@ -69,10 +78,12 @@ enum MultiVenueCommand {
         codes.withLock { $0.append(code) }
       },
       report: { control.write($0) })
+    recording.feed = feed
     let outcome = await output.run(feed) {
       if config.control == .stdin { ControlReader.start(fd: 0, feed: feed) }
     }
     for writer in writers { writer.summary() }
+    if recording.failure != nil { return .ioError }
     // Each venue that ended on its own was reported as it ended.
     return exitCode(
       outcome, failed: codes.withLock { $0.first { $0 != .ok } }, provider: providers[0], config: config,

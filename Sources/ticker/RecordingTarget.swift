@@ -27,16 +27,15 @@ final class RecordingTarget: Sendable {
   }
 
   /// `--record PATH`'s recorder, its failures reported to `target`; nil when not recording.
+  /// - Parameter venues: the run's venues and their starting symbols (several: one file for all).
   static func open(
-    _ path: String?, provider: any Provider, symbols: [String], _ target: RecordingTarget,
-    _ diagnostics: Diagnostics
+    _ path: String?, venues: [RecordingHeader.Venue], _ target: RecordingTarget, _ diagnostics: Diagnostics
   ) -> Result<Recorder?, Stop> {
     guard let path else { return .success(nil) }
     do {
       let recorder = try Recorder.open(
         path: path,
-        header: RecordingHeader(
-          provider: provider.name, symbols: symbols, startedMilliseconds: WallClock.epochMilliseconds()),
+        header: RecordingHeader(venues: venues, startedMilliseconds: WallClock.epochMilliseconds()),
         onFailure: { [diagnostics] code in
           diagnostics.error("cannot write the recording \(path): \(FailureText.systemError(code))")
           target.failed(code)

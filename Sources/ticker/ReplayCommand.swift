@@ -12,10 +12,17 @@ enum ReplayCommand {
   static func run(_ path: String, _ context: RunContext) async -> ExitCode {
     let config = context.config
     let header: RecordingHeader
-    let provider: any Provider
+    let providers: [any Provider]
     switch opening(path, context) {
-    case .success(let opened): (header, provider) = opened
+    case .success(let opened): (header, providers) = opened
     case .failure(let stop): return stop.code
+    }
+    let provider = providers[0]
+    if config.format == .price && header.isSeveral {
+      context.diagnostics.error(
+        "--format price prints bare numbers, which cannot say which of the recording's venues "
+          + "(\(header.providerNames)) they come from: use --format tsv")
+      return .usage
     }
     if config.format == .price && header.symbols.count > 1 {
       context.diagnostics.error(
@@ -23,20 +30,27 @@ enum ReplayCommand {
           + "\(header.symbols.count) symbols they belong to: use --format tsv")
       return .usage
     }
-    guard
-      let alerts = AlertRules.make(
-        config, plan: VenuePlan(members: [.init(provider: provider, symbols: header.symbols)]),
-        context.diagnostics
-      )?.first
-    else { return .usage }
-    let plan = OutputPlan(
-      context, provider: provider, venue: provider.displayName + " (replay)", symbols: header.symbols)
+    let venuePlan = VenuePlan(
+      members: zip(providers, header.venues).map { .init(provider: $0, symbols: $1.symbols) })
+    guard let alerts = AlertRules.make(config, plan: venuePlan, context.diagnostics) else { return .usage }
+    // A recording of several venues prints as their live run did: a venue column, each venue's
+    // symbols in its own notation.
+    let plan =
+      header.isSeveral
+      ? OutputPlan(
+        context, provider: provider,
+        venue: providers.map(\.displayName).joined(separator: ", ") + " (replay)",
+        symbols: venuePlan.members.flatMap { member in member.symbols.map(member.provider.serverSymbol(for:))
+        },
+        venues: providers)
+      : OutputPlan(
+        context, provider: provider, venue: provider.displayName + " (replay)", symbols: header.symbols)
     let reports = plan.reportWriter()
     let replay: Replay
     do {
       replay = try Replay.open(
         Replay.Settings(
-          path: path, speed: config.speed, mode: plan.stageMode, alerts: alerts,
+          path: path, speed: config.speed, mode: plan.stageMode, alerts: alerts[0], alertsByVenue: alerts,
           maximumMessageSize: config.maxMessageSize)
       ) { [board = plan.board] in
         reports.write($0)
@@ -45,7 +59,7 @@ enum ReplayCommand {
     } catch {
       return refuse(error, path: path, context.diagnostics)
     }
-    plan.diagnostics.info("replaying \(describe(path, header, provider, config.speed))")
+    plan.diagnostics.info("replaying \(describe(path, header, providers, config.speed))")
     let outcome = await plan.run(replay)
     reports.summary()
     if let error = replay.error {
@@ -58,19 +72,26 @@ enum ReplayCommand {
       awaitingUntil: !config.until.isEmpty, plan.diagnostics)
   }
 
-  /// "FILE: Finnhub, AAPL, MSFT, recorded 2026-…Z, speed 1", for what `-v` says.
+  /// "FILE: Finnhub, AAPL, MSFT, recorded 2026-…Z, speed 1", for what `-v` says; of several
+  /// venues, "FILE: Binance BTCUSDT; Coinbase BTC-USD, recorded …".
   static func describe(
-    _ path: String, _ header: RecordingHeader, _ provider: any Provider, _ speed: ReplaySpeed
+    _ path: String, _ header: RecordingHeader, _ providers: [any Provider], _ speed: ReplaySpeed
   )
     -> String
   {
-    "\(path): \(provider.displayName), \(header.symbols.joined(separator: ", ")), "
+    let venues =
+      header.isSeveral
+      ? zip(providers, header.venues).map { "\($0.displayName) \($1.symbols.joined(separator: ", "))" }
+        .joined(separator: "; ")
+      : "\(providers[0].displayName), \(header.symbols.joined(separator: ", "))"
+    return "\(path): \(venues), "
       + "recorded \(UTCTimestamp.string(milliseconds: header.startedMilliseconds)), speed \(speed)"
   }
 
-  /// A recording's first line and the venue it names, or the exit code (after saying why).
-  static func opening(_ path: String, _ context: RunContext) -> Result<(RecordingHeader, any Provider), Stop>
-  {
+  /// A recording's first line and the venues it names, or the exit code (after saying why).
+  static func opening(_ path: String, _ context: RunContext) -> Result<
+    (RecordingHeader, [any Provider]), Stop
+  > {
     let header: RecordingHeader
     do {
       header = try Replay.header(
@@ -79,12 +100,16 @@ enum ReplayCommand {
     } catch {
       return .failure(Stop(code: refuse(error, path: path, context.diagnostics)))
     }
-    guard let provider = ProviderCatalog.provider(named: header.provider) else {
-      context.diagnostics.error(
-        "cannot replay \(path): a recording of an unknown venue \"\(header.provider)\"")
-      return .failure(Stop(code: .refused))
+    var providers: [any Provider] = []
+    for venue in header.venues {
+      guard let provider = ProviderCatalog.provider(named: venue.provider) else {
+        context.diagnostics.error(
+          "cannot replay \(path): a recording of an unknown venue \"\(venue.provider)\"")
+        return .failure(Stop(code: .refused))
+      }
+      providers.append(provider)
     }
-    return .success((header, provider))
+    return .success((header, providers))
   }
 
   static func refuse(_ error: RecordingError, path: String, _ diagnostics: Diagnostics) -> ExitCode {

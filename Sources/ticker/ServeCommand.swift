@@ -15,8 +15,8 @@ import WebSocketClient
   import Darwin
 #endif
 
-/// `ticker serve`: one upstream (a live feed, or a recording), every trade, served to local
-/// clients as Finnhub's WebSocket API by `ServeHub`. stdout gets one line, the address clients
+/// `ticker serve`: upstreams (live feeds, one per venue, or a recording), every trade, served to
+/// local clients as Finnhub's WebSocket API by `ServeHub`. stdout gets one line, the address clients
 /// connect to; stderr a status line per client connected, disconnected or dropped (more with
 /// `-v`).
 enum ServeCommand {
@@ -30,34 +30,84 @@ enum ServeCommand {
     return nil
   }
 
-  /// `ticker serve`: a live upstream. `serve --record` records it as serve sees it (every trade;
-  /// the clients' subscription changes as commands), replayable with `--replay` or `serve --replay`.
+  /// `ticker serve`: live upstreams, one per venue (`VenueFeeds`): the venue of unqualified
+  /// symbols (`--provider`, or the one venue given) and those given with `--symbol`/`--url
+  /// VENUE=URL` open at start, any other venue of the catalog when a client first asks for a
+  /// symbol of it (`coinbase/BTC-USD`). `serve --record` records the one venue's upstream as serve
+  /// sees it (every trade; the clients' subscription changes as commands), replayable with
+  /// `--replay` or `serve --replay`; it serves that venue only.
   static func live(_ context: RunContext) async -> ExitCode {
-    let member: VenuePlan.Member
+    let config = context.config
+    let plan: VenuePlan
     switch Upstream.plan(context) {
-    case .success(let plan) where plan.isSeveral:
+    case .success(let made): plan = made
+    case .failure(let stop): return stop.code
+    }
+    if config.record != nil, plan.isSeveral {
       context.diagnostics.error(
-        "ticker serve follows one venue; this run names \(plan.members.map(\.provider.name).joined(separator: ", "))"
+        "serve --record records one venue; this run names \(plan.members.map(\.provider.name).joined(separator: ", "))"
       )
       return .usage
-    case .success(let plan): member = plan.members[0]
-    case .failure(let stop): return stop.code
     }
-    let (provider, symbols) = (member.provider, member.symbols)
-    let upstream: Upstream
-    switch await Upstream.open(context, member, diagnostics: context.diagnostics) {
-    case .success(let opened): upstream = opened
-    case .failure(let stop): return stop.code
+    let first =
+      plan.isSeveral
+      ? ProviderCatalog.provider(named: config.provider) ?? plan.members[0].provider
+      : plan.members[0].provider
+    let venues =
+      config.record != nil ? [first] : [first] + ProviderCatalog.all.filter { $0.name != first.name }
+    let members = venues.map { venue in
+      plan.members.first { $0.provider.name == venue.name } ?? VenuePlan.Member(provider: venue, symbols: [])
     }
-    defer { upstream.close() }
-    var settings = upstream.feedSettings(context.config, mode: .everyTrade, diagnostics: context.diagnostics)
-    settings.endsWhenEverySymbolRefused = false
-    let code = await serve(context, provider: provider, pinned: symbols) { report in
-      let feed = Feed(settings, report: report)
-      upstream.recording.feed = feed
-      return feed
+    // One venue's messages read as before; with several, each names its venue.
+    let diagnostics = venues.indices.map { index in
+      index == 0 && !plan.isSeveral
+        ? context.diagnostics : context.diagnostics.about(venues[index].displayName)
     }
-    return upstream.recording.failure != nil ? .ioError : code
+    let upstreams = UpstreamStore()
+    defer { upstreams.closeAll() }
+    var startWith: [Int: [String]] = [:]
+    for index in venues.indices where plan.members.contains(where: { $0.provider.name == venues[index].name })
+    {
+      switch await Upstream.open(context, members[index], diagnostics: diagnostics[index]) {
+      case .success(let opened): upstreams.put(opened, at: index)
+      case .failure(let stop): return stop.code
+      }
+      startWith[index] = members[index].symbols
+    }
+    let recording = upstreams.recording(of: 0)
+    let pinned = venues.indices.flatMap { index in
+      (startWith[index] ?? []).map { index == 0 ? $0 : venues[index].name + "/" + $0 }
+    }
+    let code = await serve(context, venues: venues, pinned: pinned, diagnostics: diagnostics) { report, hub in
+      VenueFeeds(
+        venues: venues, startWith: startWith,
+        opener: { index in
+          var upstream = upstreams.take(at: index)
+          if upstream == nil {
+            guard
+              case .success(let opened) = await Upstream.open(
+                context, members[index], diagnostics: diagnostics[index])
+            else { return nil }
+            upstreams.keep(opened)
+            upstream = opened
+          }
+          guard let upstream else { return nil }
+          var settings = upstream.feedSettings(config, mode: .everyTrade, diagnostics: diagnostics[index])
+          settings.endsWhenEverySymbolRefused = false
+          return { [settings] symbols in
+            var settings = settings
+            settings.symbols = symbols
+            let feed = Feed(settings) { report(index, $0) }
+            upstream.recording.feed = feed
+            return feed
+          }
+        },
+        ended: { index, outcome in
+          _ = ErrorReport.report(outcome, provider: venues[index], diagnostics[index])
+        },
+        unavailable: { index in hub.hub?.venueUnavailable(index) })
+    }
+    return recording?.failure != nil ? .ioError : code
   }
 
   /// `ticker serve --replay FILE`: the recording served as Finnhub's API, every trade, played
@@ -66,10 +116,14 @@ enum ServeCommand {
   static func replay(_ path: String, _ context: RunContext) async -> ExitCode {
     let config = context.config
     let header: RecordingHeader
-    let provider: any Provider
+    let providers: [any Provider]
     switch ReplayCommand.opening(path, context) {
-    case .success(let opened): (header, provider) = opened
+    case .success(let opened): (header, providers) = opened
     case .failure(let stop): return stop.code
+    }
+    // Of several venues, each venue's reports name it, and clients qualify their symbols.
+    let diagnostics = providers.map {
+      header.isSeveral ? context.diagnostics.about($0.displayName) : context.diagnostics
     }
     // The replay is opened (and a bad file refused) before anything listens; its reports go
     // where serve sends the upstream's, once serve has said where.
@@ -79,15 +133,15 @@ enum ServeCommand {
       replay = try Replay.open(
         Replay.Settings(
           path: path, speed: config.speed, mode: .everyTrade, alerts: [],
-          maximumMessageSize: config.maxMessageSize)
-      ) { relay.forward($0) }
+          maximumMessageSize: config.maxMessageSize),
+        venueReport: { relay.forward($0, $1) })
     } catch {
       return ReplayCommand.refuse(error, path: path, context.diagnostics)
     }
     context.diagnostics.info(
-      "serving the recording \(ReplayCommand.describe(path, header, provider, config.speed)); "
+      "serving the recording \(ReplayCommand.describe(path, header, providers, config.speed)); "
         + "it plays when the first client subscribes")
-    let code = await serve(context, provider: provider, pinned: []) { report in
+    let code = await serve(context, venues: providers, pinned: [], diagnostics: diagnostics) { report, _ in
       relay.target.withLock { $0 = report }
       return DeferredSource(replay)
     }
@@ -98,20 +152,27 @@ enum ServeCommand {
     return code
   }
 
-  /// Serves whatever `makeSource` makes (told where its reports go): a live `Feed`, or any other
-  /// `QuoteSource` (a recording played back) whose symbols follow `provider`'s rules.
+  /// Serves whatever `makeSource` makes (told where each venue's reports go, and given the hub
+  /// once there is one): live feeds, or any other `QuoteSource` (a recording played back) whose
+  /// symbols follow `venues`' rules.
   static func serve(
-    _ context: RunContext, provider: any Provider, pinned: [String],
-    makeSource: (@escaping @Sendable (FeedReport) -> Void) -> any QuoteSource
+    _ context: RunContext, venues: [any Provider], pinned: [String],
+    diagnostics venueDiagnostics: [Diagnostics],
+    makeSource: (@escaping @Sendable (_ venue: Int, FeedReport) -> Void, HubBox) -> any QuoteSource
   ) async -> ExitCode {
     let (config, diagnostics) = (context.config, context.diagnostics)
-    let reports = ReportWriter<ContinuousClock.Instant>(
-      diagnostics: diagnostics, provider: provider, now: { ContinuousClock.now }, bell: false)
-    let box = HubBox()
-    let feed = makeSource { report in
-      reports.write(report)
-      box.hub?.upstream(report)
+    let provider = venues[0]
+    let reports = venues.indices.map { index in
+      ReportWriter<ContinuousClock.Instant>(
+        diagnostics: venueDiagnostics[index], provider: venues[index], now: { ContinuousClock.now },
+        bell: false)
     }
+    let box = HubBox()
+    let feed = makeSource(
+      { venue, report in
+        reports[venue].write(report)
+        box.hub?.upstream(report, venue: venue)
+      }, box)
     let hub: ServeHub
     do {
       hub = try ServeHub(
@@ -143,8 +204,10 @@ enum ServeCommand {
         done.resume()
       }
     }
-    reports.summary()
-    return ErrorReport.report(outcome, provider: provider, diagnostics)
+    for writer in reports { writer.summary() }
+    // Of several venues, the one whose end ended the run says how.
+    let ended = (feed as? VenueFeeds)?.lastEnded ?? 0
+    return ErrorReport.report(outcome, provider: venues[ended], venueDiagnostics[ended])
   }
 
   /// The address on stdout (for scripts), and what is served on stderr.
@@ -174,7 +237,7 @@ enum ServeCommand {
 }
 
 /// Lets the feed's report closure reach the hub made after it.
-private final class HubBox: Sendable {
+final class HubBox: Sendable {
   private let stored = Mutex<ServeHub?>(nil)
   var hub: ServeHub? {
     get { stored.withLock { $0 } }
@@ -182,8 +245,8 @@ private final class HubBox: Sendable {
   }
 }
 
-/// Hands reports on to a target set later.
+/// Hands reports (each with its venue's index) on to a target set later.
 private final class ReportRelay: Sendable {
-  let target = Mutex<(@Sendable (FeedReport) -> Void)?>(nil)
-  func forward(_ report: FeedReport) { target.withLock { $0 }?(report) }
+  let target = Mutex<(@Sendable (Int, FeedReport) -> Void)?>(nil)
+  func forward(_ venue: Int, _ report: FeedReport) { target.withLock { $0 }?(venue, report) }
 }

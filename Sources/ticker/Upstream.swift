@@ -14,7 +14,8 @@ struct Upstream: Sendable {
   var symbols: [String]
   var url: WebSocketURL
   var demo: FeedServer?
-  var recorder: Recorder?
+  /// `--record`'s recorder (in a run of several venues, this venue's share of the one file).
+  var recorder: (any FeedRecorder)?
   /// Where a failed `--record` write stops the run.
   var recording: RecordingTarget
   var engine: any WebSocketEngine
@@ -31,8 +32,12 @@ struct Upstream: Sendable {
   }
 
   /// The endpoint, the recorder and the engine for one venue of the run and its symbols.
-  /// - Parameter diagnostics: where what is said goes (in a run of several, about that venue).
-  static func open(_ context: RunContext, _ member: VenuePlan.Member, diagnostics: Diagnostics) async
+  /// - Parameters:
+  ///   - diagnostics: where what is said goes (in a run of several, about that venue).
+  ///   - records: whether to open `--record`'s file (a run of several opens one for all).
+  static func open(
+    _ context: RunContext, _ member: VenuePlan.Member, diagnostics: Diagnostics, records: Bool = true
+  ) async
     -> Result<Upstream, Stop>
   {
     let config = context.config
@@ -54,7 +59,10 @@ struct Upstream: Sendable {
     }
     let recording = RecordingTarget()
     let recorder: Recorder?
-    switch RecordingTarget.open(config.record, provider: provider, symbols: symbols, recording, diagnostics) {
+    switch RecordingTarget.open(
+      records ? config.record : nil, venues: [.init(provider: provider.name, symbols: symbols)], recording,
+      diagnostics)
+    {
     case .success(let opened): recorder = opened
     case .failure(let stop):
       demo?.stop()

@@ -116,8 +116,13 @@ import WebSocketClient
     ),
     ("[1,2,3]", "line 1 is not a JSON object"),
     (
+      #"{"kind":"recording","format":3,"provider":"finnhub","symbols":[],"started_ms":0}"#,
+      "recording format 3; this ticker reads formats 1 and 2"
+    ),
+    // Format 2 is a run of several venues: one venue, or a list of one, is not.
+    (
       #"{"kind":"recording","format":2,"provider":"finnhub","symbols":[],"started_ms":0}"#,
-      "recording format 2; this ticker reads format 1"
+      #"a format 2 header lists 2 to 256 "venues""#
     ),
     (#"{"kind":"recording","format":1,"symbols":[],"started_ms":0}"#, #"the header names no "provider""#),
   ])

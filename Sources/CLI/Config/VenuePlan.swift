@@ -51,7 +51,7 @@ public struct VenuePlan: Sendable {
     }
     if let failure = plan.addAssets(config) { return .failure(failure) }
     if plan.members.isEmpty { plan.members.append(Member(provider: base, symbols: [], endpoint: nil)) }
-    if let failure = plan.applyEndpoints(config.endpoints) { return .failure(failure) }
+    if let failure = plan.applyEndpoints(config.endpoints, serving: serving) { return .failure(failure) }
     return .success(plan)
   }
 
@@ -96,9 +96,16 @@ public struct VenuePlan: Sendable {
     }
   }
 
-  private mutating func applyEndpoints(_ endpoints: [VenueEndpoint]) -> VenuePlanError? {
+  /// - Parameter serving: `ticker serve` follows any venue its clients ask for: `--url VENUE=URL`
+  ///   of a venue without symbols adds it (opened at start, at that endpoint).
+  private mutating func applyEndpoints(_ endpoints: [VenueEndpoint], serving: Bool) -> VenuePlanError? {
     for endpoint in endpoints {
       if let venue = endpoint.venue {
+        if serving, !members.contains(where: { $0.provider.name == venue }),
+          let provider = ProviderCatalog.provider(named: venue)
+        {
+          members.append(Member(provider: provider, symbols: [], endpoint: nil))
+        }
         guard let index = members.firstIndex(where: { $0.provider.name == venue }) else {
           return .endpointForVenueNotFollowed(venue, following: members.map(\.provider.name))
         }
