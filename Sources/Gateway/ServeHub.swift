@@ -186,21 +186,21 @@ public final class ServeHub: Sendable {
       }
       let picked = pick.indices
       guard !picked.isEmpty else { continue }
-      // A trade a client asked for by its qualified name names it so (`coinbase/BTC-USD`).
-      var renamed: [Int: ArraySlice<UInt8>] = [:]
-      for (slot, name) in (pick.names ?? []).enumerated() {
-        guard let name else { continue }
-        var quote = quotes[picked[slot]]
-        quote.symbol = name
-        var bytes: [UInt8] = []
-        FinnhubWire.appendTrade(quote, to: &bytes)
-        renamed[slot] = bytes[...]
-      }
-      func trade(_ slot: Int) -> ArraySlice<UInt8> { renamed[slot] ?? encoded[ranges[picked[slot]]] }
       let frames: [[UInt8]]
       if let done = made[pick] {
         frames = done
       } else {
+        // A trade a client asked for by its qualified name names it so (`coinbase/BTC-USD`).
+        var renamed: [Int: ArraySlice<UInt8>] = [:]
+        for (slot, name) in (pick.names ?? []).enumerated() {
+          guard let name else { continue }
+          var quote = quotes[picked[slot]]
+          quote.symbol = name
+          var bytes: [UInt8] = []
+          FinnhubWire.appendTrade(quote, to: &bytes)
+          renamed[slot] = bytes[...]
+        }
+        func trade(_ slot: Int) -> ArraySlice<UInt8> { renamed[slot] ?? encoded[ranges[picked[slot]]] }
         // A batch can hold thousands of trades; a message holds at most about
         // `messageBytes` of them, as a venue's would (websocat refuses messages over 64 KiB
         // by default, and such a client would lose trades).
@@ -233,6 +233,7 @@ public final class ServeHub: Sendable {
 
     mutating func rename(slot: Int, to name: String) {
       var list = names ?? []
+      names = nil  // the only reference left: the appends below do not copy
       list.append(contentsOf: repeatElement(nil, count: max(0, slot - list.count)))
       list.append(name)
       names = list

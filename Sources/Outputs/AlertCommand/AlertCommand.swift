@@ -121,25 +121,27 @@ public final class AlertCommand: Sendable {
     if dropped > 0 {
       diagnostics.warning("\(dropped) alert(s) did not run --on-alert: the run ended first")
     }
-    let clock = ContinuousClock()
-    let deadline = clock.now + limit
-    while !running().isEmpty, clock.now < deadline {
-      try? await Task.sleep(for: .milliseconds(20))
-    }
+    await waitForRunning(within: limit)
     let left = running()
     guard !left.isEmpty else { return }
     state.withLock { $0.ended.formUnion(left.map(\.0)) }
     for (condition, child) in left {
       diagnostics.warning(
         "the --on-alert command for \(condition) was still running when the run ended "
-          + "(after \(Self.seconds(limit))); ending it")
+          + "(after \(FailureText.seconds(limit))); ending it")
       child.signalGroup(SIGTERM)
     }
-    let killAt = clock.now + .seconds(1)
-    while !running().isEmpty, clock.now < killAt {
+    await waitForRunning(within: .seconds(1))
+    for (_, child) in running() { child.signalGroup(SIGKILL) }
+  }
+
+  /// Returns once no command runs, or after `limit`.
+  private func waitForRunning(within limit: Duration) async {
+    let clock = ContinuousClock()
+    let deadline = clock.now + limit
+    while !running().isEmpty, clock.now < deadline {
       try? await Task.sleep(for: .milliseconds(20))
     }
-    for (_, child) in running() { child.signalGroup(SIGKILL) }
   }
 
   private func running() -> [(String, ChildProcess)] {
@@ -162,7 +164,7 @@ public final class AlertCommand: Sendable {
       let still = state.withLock { $0.slots[condition]?.running?.pid == child.pid }
       if still {
         diagnostics.warning(
-          "the --on-alert command for \(condition) has run for \(Self.seconds(slowAfter)); "
+          "the --on-alert command for \(condition) has run for \(FailureText.seconds(slowAfter)); "
             + "alerts for it wait until it ends")
       }
     }
@@ -240,11 +242,6 @@ public final class AlertCommand: Sendable {
     case .signalled(let signal):
       diagnostics.warning("the --on-alert command for \(condition) was ended by signal \(signal)")
     }
-  }
-
-  private static func seconds(_ duration: Duration) -> String {
-    let (seconds, attoseconds) = duration.components
-    return attoseconds == 0 ? "\(seconds) s" : "\(Double(seconds) + Double(attoseconds) / 1e18) s"
   }
 }
 

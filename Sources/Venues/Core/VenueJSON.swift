@@ -32,8 +32,9 @@ enum VenueJSON {
   }
 
   /// `symbol` in upper case when it is made of ASCII letters and digits in `parts` groups joined
-  /// by single hyphens (`parts` 1: `BTCUSDT`; 2: `KRW-BTC`); nil otherwise.
-  static func upperCaseSymbol(_ symbol: String, parts: Int) -> String? {
+  /// by single `separator`s (`parts` 1: `BTCUSDT`; 2: `KRW-BTC`, or Kraken's `BTC/USD`); nil
+  /// otherwise.
+  static func upperCaseSymbol(_ symbol: String, parts: Int, separator: UInt8 = UInt8(ascii: "-")) -> String? {
     var out: [UInt8] = []
     out.reserveCapacity(symbol.utf8.count)
     var groups = 1
@@ -46,7 +47,7 @@ enum VenueJSON {
       case UInt8(ascii: "a")...UInt8(ascii: "z"):
         out.append(b - 0x20)
         groupLength += 1
-      case UInt8(ascii: "-"):
+      case separator:
         guard groupLength > 0 else { return nil }
         out.append(b)
         groups += 1

@@ -53,29 +53,7 @@ public struct KrakenProvider: Provider {
   /// `symbol` in upper case when it is two groups of ASCII letters and digits joined by one `/`;
   /// nil otherwise.
   static func pair(_ symbol: String) -> String? {
-    var out: [UInt8] = []
-    out.reserveCapacity(symbol.utf8.count)
-    var groups = 1
-    var groupLength = 0
-    for b in symbol.utf8 {
-      switch b {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
-        out.append(b)
-        groupLength += 1
-      case UInt8(ascii: "a")...UInt8(ascii: "z"):
-        out.append(b - 0x20)
-        groupLength += 1
-      case UInt8(ascii: "/"):
-        guard groupLength > 0, groups == 1 else { return nil }
-        out.append(b)
-        groups += 1
-        groupLength = 0
-      default:
-        return nil
-      }
-    }
-    guard groupLength > 0, groups == 2 else { return nil }
-    return String(decoding: out, as: UTF8.self)
+    VenueJSON.upperCaseSymbol(symbol, parts: 2, separator: UInt8(ascii: "/"))
   }
 
   // MARK: Subscriptions
