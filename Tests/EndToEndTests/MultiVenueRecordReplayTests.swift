@@ -10,7 +10,7 @@ import WebSocketClient
 /// `--record` and `--replay` of a run of several venues, end to end: three emulated venues
 /// (`--url VENUE=URL`) recorded into one file, whose replay prints every venue's lines exactly as
 /// the live run did.
-@Suite("record and replay of several venues")
+@Suite("record and replay of several venues", .serialized)
 struct MultiVenueRecordReplayTests {
   /// The three venues' recorded sessions, each closed with 1000 at its end (the run exits 0).
   static func servers() throws -> [FeedServer] {
