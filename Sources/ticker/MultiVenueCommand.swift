@@ -27,27 +27,13 @@ enum MultiVenueCommand {
       context.diagnostics.error(refusal)
       return .usage
     }
-    var upstreams: [Upstream] = []
-    defer { for upstream in upstreams { upstream.close() } }
-    for member in plan.members {
-      switch await Upstream.open(
-        context, member, diagnostics: context.diagnostics.about(member.provider.displayName), records: false)
-      {
-      case .success(let opened): upstreams.append(opened)
-      case .failure(let stop): return stop.code
-      }
-    }
-    // --record: one file for every venue, each venue's lines naming it.
+    let upstreams: [Upstream]
     let recording = RecordingTarget()
-    switch RecordingTarget.open(
-      config.record, venues: plan.members.map { .init(provider: $0.provider.name, symbols: $0.symbols) },
-      recording, context.diagnostics)
-    {
-    case .success(let recorder?):
-      for index in upstreams.indices { upstreams[index].recorder = recorder.venue(index) }
-    case .success(nil): break
+    switch await openUpstreams(context, plan, recording) {
+    case .success(let opened): upstreams = opened
     case .failure(let stop): return stop.code
     }
+    defer { for upstream in upstreams { upstream.close() } }
     let providers = plan.members.map(\.provider)
     let output = OutputPlan(
       context, provider: providers[0],
@@ -88,6 +74,37 @@ enum MultiVenueCommand {
     return exitCode(
       outcome, failed: codes.withLock { $0.first { $0 != .ok } }, provider: providers[0], config: config,
       output.diagnostics)
+  }
+
+  /// Each venue's upstream, and `--record`'s one file for every venue (each venue's lines naming
+  /// it). On a failure, what was opened is closed.
+  private static func openUpstreams(_ context: RunContext, _ plan: VenuePlan, _ recording: RecordingTarget)
+    async -> Result<[Upstream], Stop>
+  {
+    var upstreams: [Upstream] = []
+    for member in plan.members {
+      switch await Upstream.open(
+        context, member, diagnostics: context.diagnostics.about(member.provider.displayName), records: false)
+      {
+      case .success(let opened): upstreams.append(opened)
+      case .failure(let stop):
+        for upstream in upstreams { upstream.close() }
+        return .failure(stop)
+      }
+    }
+    switch RecordingTarget.open(
+      context.config.record,
+      venues: plan.members.map { .init(provider: $0.provider.name, symbols: $0.symbols) },
+      recording, context.diagnostics)
+    {
+    case .success(let recorder?):
+      for index in upstreams.indices { upstreams[index].recorder = recorder.venue(index) }
+    case .success(nil): break
+    case .failure(let stop):
+      for upstream in upstreams { upstream.close() }
+      return .failure(stop)
+    }
+    return .success(upstreams)
   }
 
   /// The run's exit code once every venue has ended or the run was stopped; `failed` is the first

@@ -9,6 +9,20 @@ import Venues
 /// run. The venue and the symbols come from the file; filtering, format and alerts from the
 /// settings.
 enum ReplayCommand {
+  /// What the settings cannot do with this recording: bare prices of several venues or symbols.
+  static func refusal(_ config: TickerConfig, _ header: RecordingHeader) -> String? {
+    guard config.format == .price else { return nil }
+    if header.isSeveral {
+      return "--format price prints bare numbers, which cannot say which of the recording's venues "
+        + "(\(header.providerNames)) they come from: use --format tsv"
+    }
+    if header.symbols.count > 1 {
+      return "--format price prints bare numbers, which cannot say which of the recording's "
+        + "\(header.symbols.count) symbols they belong to: use --format tsv"
+    }
+    return nil
+  }
+
   static func run(_ path: String, _ context: RunContext) async -> ExitCode {
     let config = context.config
     let header: RecordingHeader
@@ -18,16 +32,8 @@ enum ReplayCommand {
     case .failure(let stop): return stop.code
     }
     let provider = providers[0]
-    if config.format == .price && header.isSeveral {
-      context.diagnostics.error(
-        "--format price prints bare numbers, which cannot say which of the recording's venues "
-          + "(\(header.providerNames)) they come from: use --format tsv")
-      return .usage
-    }
-    if config.format == .price && header.symbols.count > 1 {
-      context.diagnostics.error(
-        "--format price prints bare numbers, which cannot say which of the recording's "
-          + "\(header.symbols.count) symbols they belong to: use --format tsv")
+    if let refusal = refusal(config, header) {
+      context.diagnostics.error(refusal)
       return .usage
     }
     let venuePlan = VenuePlan(

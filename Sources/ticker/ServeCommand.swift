@@ -49,20 +49,7 @@ enum ServeCommand {
       )
       return .usage
     }
-    let first =
-      plan.isSeveral
-      ? ProviderCatalog.provider(named: config.provider) ?? plan.members[0].provider
-      : plan.members[0].provider
-    let venues =
-      config.record != nil ? [first] : [first] + ProviderCatalog.all.filter { $0.name != first.name }
-    let members = venues.map { venue in
-      plan.members.first { $0.provider.name == venue.name } ?? VenuePlan.Member(provider: venue, symbols: [])
-    }
-    // One venue's messages read as before; with several, each names its venue.
-    let diagnostics = venues.indices.map { index in
-      index == 0 && !plan.isSeveral
-        ? context.diagnostics : context.diagnostics.about(venues[index].displayName)
-    }
+    let (venues, members, diagnostics) = servedVenues(context, plan)
     let upstreams = UpstreamStore()
     defer { upstreams.closeAll() }
     var startWith: [Int: [String]] = [:]
@@ -81,33 +68,65 @@ enum ServeCommand {
     let code = await serve(context, venues: venues, pinned: pinned, diagnostics: diagnostics) { report, hub in
       VenueFeeds(
         venues: venues, startWith: startWith,
-        opener: { index in
-          var upstream = upstreams.take(at: index)
-          if upstream == nil {
-            guard
-              case .success(let opened) = await Upstream.open(
-                context, members[index], diagnostics: diagnostics[index])
-            else { return nil }
-            upstreams.keep(opened)
-            upstream = opened
-          }
-          guard let upstream else { return nil }
-          var settings = upstream.feedSettings(config, mode: .everyTrade, diagnostics: diagnostics[index])
-          settings.endsWhenEverySymbolRefused = false
-          return { [settings] symbols in
-            var settings = settings
-            settings.symbols = symbols
-            let feed = Feed(settings) { report(index, $0) }
-            upstream.recording.feed = feed
-            return feed
-          }
-        },
+        opener: opener(context, members, diagnostics, upstreams, report: report),
         ended: { index, outcome in
           _ = ErrorReport.report(outcome, provider: venues[index], diagnostics[index])
         },
         unavailable: { index in hub.hub?.venueUnavailable(index) })
     }
     return recording?.failure != nil ? .ioError : code
+  }
+
+  /// The venues serve can open, by index: the first is the venue of unqualified symbols (the
+  /// only one with `--record`), the rest the catalog's; each with its symbols from the settings
+  /// and where its messages go (with several venues, each names its venue).
+  private static func servedVenues(_ context: RunContext, _ plan: VenuePlan)
+    -> (venues: [any Provider], members: [VenuePlan.Member], diagnostics: [Diagnostics])
+  {
+    let config = context.config
+    let first =
+      plan.isSeveral
+      ? ProviderCatalog.provider(named: config.provider) ?? plan.members[0].provider
+      : plan.members[0].provider
+    let venues =
+      config.record != nil ? [first] : [first] + ProviderCatalog.all.filter { $0.name != first.name }
+    let members = venues.map { venue in
+      plan.members.first { $0.provider.name == venue.name } ?? VenuePlan.Member(provider: venue, symbols: [])
+    }
+    let diagnostics = venues.indices.map { index in
+      index == 0 && !plan.isSeveral
+        ? context.diagnostics : context.diagnostics.about(venues[index].displayName)
+    }
+    return (venues, members, diagnostics)
+  }
+
+  /// Opens a venue's feed for `VenueFeeds`: the upstream opened at start if there is one, else a
+  /// new one; every trade, kept open when all its symbols are refused (clients may ask again).
+  private static func opener(
+    _ context: RunContext, _ members: [VenuePlan.Member], _ diagnostics: [Diagnostics],
+    _ upstreams: UpstreamStore, report: @escaping @Sendable (_ venue: Int, FeedReport) -> Void
+  ) -> VenueFeeds.Opener {
+    { index in
+      var upstream = upstreams.take(at: index)
+      if upstream == nil {
+        guard
+          case .success(let opened) = await Upstream.open(
+            context, members[index], diagnostics: diagnostics[index])
+        else { return nil }
+        upstreams.keep(opened)
+        upstream = opened
+      }
+      guard let upstream else { return nil }
+      var settings = upstream.feedSettings(context.config, mode: .everyTrade, diagnostics: diagnostics[index])
+      settings.endsWhenEverySymbolRefused = false
+      return { [settings] symbols in
+        var settings = settings
+        settings.symbols = symbols
+        let feed = Feed(settings) { report(index, $0) }
+        upstream.recording.feed = feed
+        return feed
+      }
+    }
   }
 
   /// `ticker serve --replay FILE`: the recording served as Finnhub's API, every trade, played
