@@ -25,7 +25,8 @@ final class NATSConnection: Sendable {
 
   /// Connects and completes the handshake within `timeout` seconds.
   static func open(
-    url: NATSURL, name: String, version: String, timeout: Double, maximumLineLength: Int
+    url: NATSURL, name: String, version: String, timeout: Double, maximumLineLength: Int,
+    maximumPayload: Int? = nil
   ) throws(NATSLinkError) -> NATSConnection {
     let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(timeout * 1000)))
     let stream: TCPStream
@@ -34,7 +35,7 @@ final class NATSConnection: Sendable {
     } catch {
       throw .transport(error)
     }
-    var parser = NATSServerParser(maximumLineLength: maximumLineLength)
+    var parser = NATSServerParser(maximumLineLength: maximumLineLength, maximumPayload: maximumPayload)
     do throws(NATSLinkError) {
       guard case .info(var info) = try next(&parser, stream, deadline: deadline, timeout: timeout) else {
         throw .protocolViolation(.badInfo("the server's first line is not INFO"))
@@ -50,6 +51,7 @@ final class NATSConnection: Sendable {
         case .info(let update): info = update
         case .ping: try write(NATSCommands.pong, to: stream, timeout: timeout)
         case .error(let error): throw .refused(error)
+        case .message: throw .protocolViolation(.unexpectedMessage("MSG"))
         }
       }
     } catch {

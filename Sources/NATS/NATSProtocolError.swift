@@ -4,10 +4,14 @@ public enum NATSProtocolError: Error, Sendable, Equatable, CustomStringConvertib
   case lineTooLong(limit: Int)
   /// An operation the client protocol does not have (its first bytes).
   case unknownOperation(String)
-  /// `MSG`/`HMSG`: the publisher never subscribed.
+  /// `MSG` to a publisher, which never subscribes, or `HMSG` (headers are never asked for).
   case unexpectedMessage(String)
   /// An `INFO` whose JSON cannot be used.
   case badInfo(String)
+  /// A `MSG` that does not follow the protocol.
+  case badMessage(String)
+  /// A `MSG` larger than the subscriber takes.
+  case payloadTooLarge(size: Int, limit: Int)
 
   public var description: String {
     switch self {
@@ -15,6 +19,9 @@ public enum NATSProtocolError: Error, Sendable, Equatable, CustomStringConvertib
     case .unknownOperation(let op): "the NATS server sent an unknown operation \"\(op)\""
     case .unexpectedMessage(let op): "the NATS server sent \(op) although nothing was subscribed"
     case .badInfo(let why): "the NATS server's INFO is unusable: \(why)"
+    case .badMessage(let why): "the NATS server sent a broken MSG: \(why)"
+    case .payloadTooLarge(let size, let limit):
+      "the NATS server sent a message of \(size) bytes, more than the \(limit) taken"
     }
   }
 }

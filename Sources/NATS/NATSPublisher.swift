@@ -296,7 +296,7 @@ public final class NATSPublisher: Sendable {
           if current({ $0.pongsOwed = min($0.pongsOwed + 1, 1_000_000) }) { wake.signal() }
         case .pong:
           if current({ $0.pongsReceived += 1 }) { wake.signal() }
-        case .ok, .info: break
+        case .ok, .info, .message: break
         case .error(let error) where error.keepsConnection:
           if current({ _ in }) { report(.serverError(error)) }
         case .error(let error):

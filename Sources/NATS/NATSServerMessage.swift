@@ -4,14 +4,28 @@ import Outputs
 import Venues
 import WebSocketClient
 
-/// One line from a NATS server, as `NATSServerParser` reads it. A publisher never subscribes, so
-/// `MSG` is not among them (it is a protocol error here).
+/// One operation from a NATS server, as `NATSServerParser` reads it. `message` only reaches a
+/// subscriber (to a publisher, `MSG` is a protocol error).
 public enum NATSServerMessage: Sendable, Equatable {
   case info(NATSServerInfo)
   case ping
   case pong
   case ok
   case error(NATSServerError)
+  case message(NATSDelivery)
+}
+
+/// A `MSG`: what was published on `subject`, delivered for the subscription `sid`.
+public struct NATSDelivery: Sendable, Equatable {
+  public var subject: String
+  public var sid: String
+  public var payload: [UInt8]
+
+  public init(subject: String, sid: String, payload: [UInt8]) {
+    self.subject = subject
+    self.sid = sid
+    self.payload = payload
+  }
 }
 
 /// What the server's `INFO` says that the publisher uses. Every field is optional on the wire.

@@ -18,10 +18,12 @@ struct NATSServerParserTests {
     .info(NATSServerInfo(tlsRequired: true)),
   ]
 
-  static func parse(_ bytes: [UInt8], chunk: Int, limit: Int = NATSServerParser.defaultMaximumLineLength)
+  static func parse(
+    _ bytes: [UInt8], chunk: Int, limit: Int = NATSServerParser.defaultMaximumLineLength, payload: Int? = nil
+  )
     throws(NATSProtocolError) -> [NATSServerMessage]
   {
-    var parser = NATSServerParser(maximumLineLength: limit)
+    var parser = NATSServerParser(maximumLineLength: limit, maximumPayload: payload)
     var out: [NATSServerMessage] = []
     var offset = 0
     while offset < bytes.count {
@@ -115,5 +117,47 @@ struct NATSServerParserTests {
       return
     }
     #expect(error.text.utf8.count == 256)
+  }
+
+  // MARK: A subscriber's MSG
+
+  static let deliveries =
+    "PING\r\nMSG ticker.binance.BTCUSDT 1 5\r\nhello\r\nmsg a.b 22 reply.to 0\r\n\r\n"
+    + "MSG x 3 12\r\nMSG in\r\nside\r\nPONG\r\n"
+
+  static let delivered: [NATSServerMessage] = [
+    .ping, .message(NATSDelivery(subject: "ticker.binance.BTCUSDT", sid: "1", payload: Array("hello".utf8))),
+    .message(NATSDelivery(subject: "a.b", sid: "22", payload: [])),
+    .message(NATSDelivery(subject: "x", sid: "3", payload: Array("MSG in\r\nside".utf8))), .pong,
+  ]
+
+  @Test(
+    "MSG and its payload (which may hold CRLF and look like a command), in any chunks",
+    arguments: [1, 3, 7, 1000])
+  func messages(chunk: Int) throws {
+    #expect(try Self.parse(Array(Self.deliveries.utf8), chunk: chunk, payload: 1024) == Self.delivered)
+  }
+
+  @Test(
+    "a MSG a subscriber cannot accept",
+    arguments: [
+      ("MSG a 1 2048\r\n", NATSProtocolError.payloadTooLarge(size: 2048, limit: 1024)),
+      ("MSG a 1 99999999999999999999\r\n", .badMessage("MSG's size is not a number")),
+      ("MSG a 1 -1\r\n", .badMessage("MSG's size is not a number")),
+      ("MSG a 1\r\n", .badMessage("MSG has 2 fields, not 3 or 4")),
+      ("MSG a 1 b c 2\r\n", .badMessage("MSG has 5 fields, not 3 or 4")),
+      ("MSG a 1 2\r\nhello\r\n", .badMessage("the payload is longer than its size")),
+      ("MSG a 1 2\r\nhi\rX", .badMessage("the payload is not followed by CRLF")),
+      ("HMSG a 1 2 2\r\nhi\r\n", .unexpectedMessage("HMSG")),
+    ])
+  func rejectsMessages(text: String, expected: NATSProtocolError) {
+    #expect(throws: expected) { try Self.parse(Array(text.utf8), chunk: 3, payload: 1024) }
+  }
+
+  @Test("a payload size over the limit fails before any of the payload is held")
+  func hugePayload() {
+    var parser = NATSServerParser(maximumPayload: 1 << 20)
+    parser.append(Array("MSG a 1 1073741824\r\n".utf8))
+    #expect(throws: NATSProtocolError.payloadTooLarge(size: 1 << 30, limit: 1 << 20)) { try parser.next() }
   }
 }
