@@ -369,8 +369,10 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
       quotes.removeAll(keepingCapacity: true)
       return
     }
+    // A quote that knows when it was received (one read back from NATS: when the publisher
+    // received it) keeps that.
     if received != 0 {
-      for index in quotes.indices { quotes[index].received = received }
+      for index in quotes.indices where quotes[index].received == 0 { quotes[index].received = received }
     }
     var ending = false
     if !alerts.isEmpty {
