@@ -29,7 +29,7 @@ enum ErrorReport {
     case .invalidURL: .usage
     case .tls, .certificateVerification: .protocolError
     case .resolve, .connect, .timeout, .syscall, .connectionClosed, .cancelled, .tlsUnavailable,
-      .tlsLibraryMissing:
+      .tlsLibraryMissing, .peer:
       .unavailable
     }
   }

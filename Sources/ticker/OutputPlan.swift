@@ -71,7 +71,11 @@ struct OutputPlan: Sendable {
 
   /// What the stage lets through: the board takes every trade (it redraws at most 10 times a
   /// second itself, and counts trades per second).
-  var stageMode: PriceStageMode { board == nil ? context.config.stageMode : .everyTrade }
+  /// The board shows every trade; a `--source` run prints what the publisher printed, already
+  /// debounced and deduplicated there.
+  var stageMode: PriceStageMode {
+    board == nil && context.config.source == nil ? context.config.stageMode : .everyTrade
+  }
 
   /// The warnings and the summary of what the feed reports; in a run of several venues, of one
   /// of them (`venue`), each line saying which.

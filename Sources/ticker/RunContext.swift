@@ -25,8 +25,10 @@ struct RunContext: Sendable {
     case .success(let config): loaded = config
     case .failure(let stop): return .failure(stop)
     }
-    let config = loaded.config
-    let secrets = [environment["FINNHUB_TOKEN"] ?? "", config.token ?? ""] + (config.publish?.secrets ?? [])
+    var config = loaded.config
+    let secrets =
+      [environment["FINNHUB_TOKEN"] ?? "", config.token ?? ""] + (config.publish?.secrets ?? [])
+      + (config.source?.secrets ?? [])
     let context = RunContext(
       config: config, arguments: arguments, environment: environment,
       diagnostics: Diagnostics(secrets: secrets, verbose: config.verbose), serving: command.serve)
@@ -35,6 +37,15 @@ struct RunContext: Sendable {
     }
     if let warning = loaded.permissionWarning { context.diagnostics.warning(warning) }
     if let stop = context.check() { return .failure(stop) }
+    // Having warned (ConfigConflicts): --demo, only ever given on the command line, outranks a
+    // saved --source; a --source run records nothing.
+    if config.source != nil {
+      if config.demo { config.source = nil } else { config.record = nil }
+      return .success(
+        RunContext(
+          config: config, arguments: arguments, environment: environment, diagnostics: context.diagnostics,
+          serving: command.serve))
+    }
     return .success(context)
   }
 

@@ -1,6 +1,7 @@
 import CLI
 import Emulators
 import FeedRuntime
+import NATS
 import Outputs
 import Recording
 import Venues
@@ -42,6 +43,7 @@ struct Upstream: Sendable {
   {
     let config = context.config
     let (provider, symbols) = (member.provider, member.symbols)
+    if let source = config.source { return .success(sourced(from: source, member, diagnostics)) }
     var demo: FeedServer?
     let url: WebSocketURL
     if config.demo {
@@ -89,6 +91,20 @@ struct Upstream: Sendable {
         engine: selected.engine))
   }
 
+  /// `--source`: the venue's prices as another ticker published them on NATS.
+  static func sourced(from source: NATSURL, _ member: VenuePlan.Member, _ diagnostics: Diagnostics)
+    -> Upstream
+  {
+    let engine = NATSSourceEngine(
+      url: source, version: String(HelpText.version.split(separator: " ").last ?? ""))
+    diagnostics.info(
+      "reading \(member.provider.displayName)'s prices from \(source), as another ticker publishes them")
+    return Upstream(
+      provider: PublishedVenue(member.provider), symbols: member.symbols, url: engine.placeholderURL,
+      demo: nil,
+      recorder: nil, recording: RecordingTarget(), engine: engine)
+  }
+
   /// The feed the settings describe, its handshake negotiation reported to `diagnostics`.
   func feedSettings(
     _ config: TickerConfig, mode: PriceStageMode, alerts: [AlertBook.Rule] = [], diagnostics: Diagnostics
@@ -106,8 +122,16 @@ struct Upstream: Sendable {
         maxRetries: config.maxRetries,
         pingInterval: config.pingInterval == .zero ? nil : config.pingInterval,
         pongTimeout: config.pongTimeout,
-        silenceTimeout: config.silenceTimeout == .zero ? nil : config.silenceTimeout),
+        silenceTimeout: Self.silenceTimeout(config)),
       mode: mode, symbols: symbols, ticketPrefix: Self.ticketPrefix(), alerts: alerts, recorder: recorder)
+  }
+
+  /// A venue that stops sending is dead; a bus may be quiet for as long as the publisher's
+  /// symbols are (its liveness is the pings), so `--source` has none unless one is given.
+  static func silenceTimeout(_ config: TickerConfig) -> Duration? {
+    if config.silenceTimeout == .zero { return nil }
+    if config.source != nil, config.sources["--silence-timeout"] == nil { return nil }
+    return config.silenceTimeout
   }
 
   /// The demo's server stops with the run.

@@ -67,12 +67,27 @@ public enum ConfigConflicts {
           message: "--spread adds JSON records to the price lines: it needs --format json, "
             + "not \(config.format.rawValue)\(origin)"))
     }
-    if config.publish?.credentials != nil, config.sources["--publish"] == .commandLine {
+    if config.source != nil {
+      let why = "--source reads prices from NATS, not from a venue"
+      pair("--source", "--demo", why)
+      pair("--source", "--url", why + ", so --url would be ignored")
+      pair("--source", "--engine", why + ", so --engine would be ignored")
+      pair("--source", "--compression", why + ", so --compression would be ignored")
+      pair("--source", "--cacert", "--source speaks plain nats:// only, so --cacert would be ignored")
+      pair(
+        "--source", "--record",
+        "--record keeps a venue's own messages, and a --source run has none: record on the publisher")
+    }
+    for flag in ["--source", "--publish"] {
+      guard let url = flag == "--source" ? config.source : config.publish, url.credentials != nil,
+        config.sources[flag] == .commandLine
+      else { continue }
       found.append(
         Conflict(
           fatal: true,
-          message: "--publish with user:password@ or token@ on the command line shows the secret to "
-            + "other users (ps, shell history): set TICKER_PUBLISH or \"publish\" in the config file instead")
+          message: "\(flag) with user:password@ or token@ on the command line shows the secret to "
+            + "other users (ps, shell history): set TICKER_\(flag.dropFirst(2).uppercased()) or "
+            + "\"\(flag.dropFirst(2))\" in the config file instead")
       )
     }
     if config.sources["--publish-buffer"] != nil, config.publish == nil {

@@ -55,6 +55,9 @@ public struct TickerConfig: Sendable, Equatable {
   public var control: ControlSource? = nil
   /// A live board on a terminal (one row per symbol, updated in place) instead of lines.
   public var board: Bool = false
+  /// `--source`: read the prices another ticker publishes on this NATS server instead of the
+  /// venues'.
+  public var source: NATSURL? = nil
   /// `--publish`: also send each printed price to this NATS server.
   public var publish: NATSURL? = nil
   /// `--publish-buffer`: prices held while NATS is unreachable (the oldest dropped beyond).
@@ -142,6 +145,7 @@ extension TickerConfig: CustomStringConvertible, CustomReflectable {
     parts.append("pingInterval: \(pingInterval)")
     parts.append("pongTimeout: \(pongTimeout)")
     parts.append("silenceTimeout: \(silenceTimeout)")
+    parts.append("source: \(source.map(\.description) ?? "the venues")")
     parts.append("publish: \(publish.map(\.description) ?? "off")")
     parts.append("publishBuffer: \(publishBuffer)")
     parts.append("alerts: \(alerts.map(\.description))")

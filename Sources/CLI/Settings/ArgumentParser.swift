@@ -78,7 +78,7 @@ public enum ArgumentParser {
       }
       let text = try value()
       guard let assignment = setting.fromText(text) else {
-        let isURL = setting.key == "url" || setting.key == "publish"
+        let isURL = setting.key == "url" || setting.key == "publish" || setting.key == "source"
         throw .invalidValue(
           option: name, value: isURL ? SettingValue.printableURL(text) : text,
           requirement: setting.requirement(for: text),

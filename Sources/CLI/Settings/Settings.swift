@@ -44,6 +44,13 @@ public enum Settings {
       help: "the venues --asset follows, separated by commas", parser: ValueParsers.venueNames,
       defaultText: "every venue"
     ).scoped(sources: [.venue]),
+    .value(
+      \.source, key: "source", flags: ["--source"], environment: "TICKER_SOURCE", group: .feed,
+      valueName: "URL",
+      help: "read the prices another ticker publishes (--publish) from NATS at nats://HOST:PORT "
+        + "instead of the venues; --symbol, --provider and --asset pick the subjects",
+      parser: ValueParsers.natsURL.orNil, defaultText: "the venues"
+    ).scoped(sources: [.venue]),
     .toggle(
       \.demo, key: nil, flags: ["--demo"], group: .feed,
       help:

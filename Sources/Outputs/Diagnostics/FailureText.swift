@@ -65,6 +65,7 @@ public enum FailureText {
     case .tlsUnavailable: "TLS is not available in this build; use --engine urlsession"
     case .tlsLibraryMissing(let why):
       "wss:// needs OpenSSL (libssl.so.3), which could not be loaded (\(why)); install libssl3"
+    case .peer(let why, _): why
     }
   }
 

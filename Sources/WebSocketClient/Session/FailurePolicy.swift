@@ -34,6 +34,7 @@ public enum FailurePolicy {
     // Bad URL; TLS setup or protocol errors (unreadable CA file, no common version, alerts);
     // a certificate that failed verification; no TLS in this build.
     case .invalidURL, .tls, .certificateVerification, .tlsUnavailable, .tlsLibraryMissing: .fatal
+    case .peer(_, let retry): retry ? .reconnect : .fatal
     }
   }
 

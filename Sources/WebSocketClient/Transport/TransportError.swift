@@ -22,4 +22,7 @@ public enum TransportError: Error, Sendable, Equatable {
   case tlsUnavailable
   /// OpenSSL (loaded for the first `wss://` connection) could not be loaded: the loader's reason.
   case tlsLibraryMissing(String)
+  /// The server of a transport other than WebSocket (a NATS server under `--source`) failed or
+  /// refused, in its words; `retry`: whether a new connection may fare better.
+  case peer(String, retry: Bool)
 }

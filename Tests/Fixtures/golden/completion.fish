@@ -7,6 +7,7 @@ complete -c ticker -l symbol -s s -x -d 'symbol to follow, in the venue\'s notat
 complete -c ticker -l url -x -d 'WebSocket endpoint instead of the venue\'s (Finnhub still gets its token parameter); VENUE=URL for one venue of several; repeatable'
 complete -c ticker -l asset -x -d 'follow ASSET (BTC) on every venue at once: each keyless venue\'s main market, and Finnhub\'s with a token; repeat the flag or separate with commas'
 complete -c ticker -l venues -x -d 'the venues --asset follows, separated by commas'
+complete -c ticker -l source -x -d 'read the prices another ticker publishes (--publish) from NATS at nats://HOST:PORT instead of the venues; --symbol, --provider and --asset pick the subjects'
 complete -c ticker -l demo -d 'replay the venue\'s built-in session from a local server: no token, no internet; any symbol trades'
 complete -c ticker -l count -x -d 'exit 0 after printing N price lines'
 complete -c ticker -l control -x -a 'stdin' -d 'change the subscription while running, a line each on stdin: +SYM[,SYM…] add, -SYM remove, =A,B replace, ? list (on stderr)'

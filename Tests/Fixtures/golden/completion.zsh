@@ -10,6 +10,7 @@ _arguments -s \
     ''--url'[WebSocket endpoint instead of the venue'\''s (Finnhub still gets its token parameter); VENUE=URL for one venue of several; repeatable]:value: ' \
     ''--asset'[follow ASSET (BTC) on every venue at once\: each keyless venue'\''s main market, and Finnhub'\''s with a token; repeat the flag or separate with commas]:value: ' \
     ''--venues'[the venues --asset follows, separated by commas]:value: ' \
+    ''--source'[read the prices another ticker publishes (--publish) from NATS at nats\://HOST\:PORT instead of the venues; --symbol, --provider and --asset pick the subjects]:value: ' \
     ''--demo'[replay the venue'\''s built-in session from a local server\: no token, no internet; any symbol trades]' \
     ''--count'[exit 0 after printing N price lines]:value: ' \
     ''--control'[change the subscription while running, a line each on stdin\: +SYM\[,SYM…\] add, -SYM remove, =A,B replace, ? list (on stderr)]:value:(stdin)' \

@@ -1,0 +1,65 @@
+import Synchronization
+import TickerSupport
+import WebSocketClient
+
+/// NATS core as the transport of a `Feed` (`--source`): `connect` opens a connection to `url`
+/// (whatever WebSocket URL it is given: the feed's URL only names the server in messages) and
+/// returns a `NATSSourceConnection`. The session above it reconnects with backoff, as it does for a
+/// venue.
+public struct NATSSourceEngine: WebSocketEngine {
+  public let url: NATSURL
+  /// The client name and version sent in `CONNECT` (shown by the server's monitoring).
+  public let clientName: String
+  public let version: String
+
+  public init(url: NATSURL, clientName: String = "ticker", version: String) {
+    self.url = url
+    self.clientName = clientName
+    self.version = version
+  }
+
+  public var name: String { "nats" }
+
+  /// The WebSocket URL a feed is given for `url`: it names the server in messages.
+  public var placeholderURL: WebSocketURL {
+    WebSocketURL(isSecure: false, host: url.host, port: url.port, target: "/")
+  }
+
+  public func connect(to _: WebSocketURL, options: ConnectOptions) async throws(WebSocketError)
+    -> any WebSocketConnection
+  {
+    let (url, clientName, version) = (self.url, self.clientName, self.version)
+    // Connecting blocks (TCP, then the handshake): on a thread of its own, never the pool's.
+    let opened: Result<NATSConnection, NATSLinkError> = await withCheckedContinuation { continuation in
+      DedicatedThread.start {
+        do throws(NATSLinkError) {
+          continuation.resume(
+            returning: .success(
+              try NATSConnection.open(
+                url: url, name: clientName, version: version, timeout: options.connectTimeout,
+                maximumLineLength: NATSServerParser.defaultMaximumLineLength,
+                maximumPayload: options.maximumMessageSize)))
+        } catch {
+          continuation.resume(returning: .failure(error))
+        }
+      }
+    }
+    switch opened {
+    case .success(let connection): return NATSSourceConnection(connection)
+    case .failure(let error): throw Self.webSocketError(error)
+    }
+  }
+
+  /// How the session should take a NATS failure: a server that refused the credentials or wants
+  /// TLS refuses again; anything else may go better on a new connection.
+  static func webSocketError(_ error: NATSLinkError) -> WebSocketError {
+    switch error {
+    case .transport(let transport): .transport(transport)
+    case .refused(let refusal) where refusal.isAuthorization:
+      .transport(.peer("NATS: \(error)", retry: false))
+    case .tlsRequired:
+      .transport(.peer("NATS: the server requires TLS, which --source does not speak yet", retry: false))
+    default: .transport(.peer("NATS: \(error)", retry: true))
+    }
+  }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `--source nats://…` against a real `nats-server`: consumers print what a publisher printed,
+/// byte for byte; a consumer outlives a restart of the server without printing anything twice;
+/// a server that is not there is said so. Serialized, as the publishing suite is.
+@Suite(
+  "NATS as a source", .serialized,
+  .requires(.natsServer, .pythonWebsockets),
+  .timeLimit(.minutes(3)))
+struct NATSSourceTests {
+  static let environment = TickerProcess.cleanEnvironment()
+
+  /// A consumer of `server`, verbose so that the test can see it subscribed.
+  static func consumer(_ server: NATSServerProcess, _ arguments: [String]) async throws -> RunningTicker {
+    let ticker = try RunningTicker(["--source", server.url, "-v"] + arguments, environment: environment)
+    // Said once the server has the subscription (the PONG after the SUB came back).
+    let subscribed = await eventually { ticker.stderrSoFar.contains("subscribed to") }
+    #expect(subscribed, "\(ticker.stderrSoFar)")
+    return ticker
+  }
+
+  @Test("two consumers print exactly the publisher's lines: text, and csv of several venues")
+  func consumersPrintThePublishersLines() async throws {
+    let server = try await NATSServerProcess.start()
+    for flags in [
+      ["--provider", "binance", "-s", "BTCUSDT,ETHUSDT", "--count", "12"],
+      ["-s", "binance/BTCUSDT", "-s", "coinbase/BTC-USD", "--format", "csv", "--count", "12"],
+    ] {
+      let first = try await Self.consumer(server, flags)
+      let second = try await Self.consumer(server, flags)
+      let published = try await TickerProcess.run(
+        ["--demo", "--publish", server.url] + flags, environment: Self.environment)
+      #expect(published.status == 0, "\(published.stderr)")
+      #expect(published.stdoutLines.count >= 12, "\(published.stdoutLines)")
+      for consumer in [first, second] {
+        let (status, stderr) = await consumer.exit()
+        #expect(status == 0, "\(stderr)")
+        let printed = consumer.allLines()
+        if flags.contains("csv") {
+          // Each venue comes on its own connection: the interleaving of two venues may differ,
+          // each venue's lines may not.
+          for venue in ["binance", "coinbase"] {
+            #expect(
+              printed.filter { $0.contains(",\(venue),") }
+                == published.stdoutLines.filter { $0.contains(",\(venue),") })
+          }
+          #expect(printed.first == published.stdoutLines.first, "the csv header")
+          #expect(printed.count == published.stdoutLines.count)
+        } else {
+          #expect(printed == published.stdoutLines)
+        }
+        #expect(!stderr.contains("warning"), "\(stderr)")
+      }
+    }
+  }
+
+  @Test("a consumer outlives a restart of nats-server, says so, and prints nothing twice")
+  func serverRestart() async throws {
+    let server = try await NATSServerProcess.start()
+    let consumer = try await Self.consumer(
+      server, ["--provider", "binance", "-s", "BTCUSDT", "--format", "json", "--max-backoff", "0.5"])
+    let publisher = try RunningTicker(
+      [
+        "--demo", "--provider", "binance", "-s", "BTCUSDT", "--every-trade", "--format", "json", "--publish",
+        server.url,
+      ],
+      environment: Self.environment)
+    let before = await consumer.lines(5)
+    #expect(before.count >= 5)
+    await server.stopped()
+    #expect(
+      await eventually { consumer.stderrSoFar.contains("reconnect attempt") }, "\(consumer.stderrSoFar)")
+    try server.start()
+    // Once both are back, prices flow again.
+    let again = await consumer.lines(before.count + 5, within: 60)
+    #expect(again.count >= before.count + 5, "\(consumer.stderrSoFar)")
+    publisher.signal(SIGINT)
+    consumer.signal(SIGINT)
+    let (status, stderr) = await consumer.exit()
+    _ = await publisher.exit()
+    #expect(status == 130, "\(stderr)")
+    let consumed = consumer.allLines()
+    let published = publisher.allLines()
+    // Each line once, in the publisher's order (the ones published while NATS was down never
+    // reach anyone).
+    #expect(Set(consumed).count == consumed.count, "a line printed twice")
+    let positions = consumed.compactMap { published.firstIndex(of: $0) }
+    #expect(positions.count == consumed.count, "a line the publisher never printed")
+    #expect(positions == positions.sorted())
+  }
+
+  @Test("no server there: said on stderr, retried, and given up on with exit 75, as a venue is")
+  func unreachable() async throws {
+    let server = try await NATSServerProcess.start()
+    let url = server.url
+    await server.stopped()
+    let result = try await TickerProcess.run(
+      [
+        "--source", url, "--provider", "binance", "-s", "BTCUSDT", "--max-retries", "1", "--max-backoff",
+        "0.1",
+      ],
+      environment: Self.environment)
+    #expect(result.status == 75, "\(result.stderr)")
+    #expect(result.stderr.contains("gave up after 1 reconnect attempt"), "\(result.stderr)")
+    #expect(result.stderr.contains("cannot connect to 127.0.0.1 port \(server.port)"), "\(result.stderr)")
+  }
+
+  @Test("credentials in --source on the command line are refused; from the environment they are never shown")
+  func credentials() async throws {
+    let refused = try await TickerProcess.run(
+      ["--source", "nats://me:s3cret-pass@127.0.0.1:1", "-s", "BTCUSDT", "--provider", "binance"],
+      environment: Self.environment)
+    #expect(refused.status == 64)
+    #expect(refused.stderr.contains("TICKER_SOURCE"), "\(refused.stderr)")
+    #expect(!refused.stderr.contains("s3cret-pass"))
+    let server = try await NATSServerProcess.start(arguments: ["--user", "me", "--pass", "s3cret-pass"])
+    var environment = Self.environment
+    environment["TICKER_SOURCE"] = "nats://me:wrong-pass@127.0.0.1:\(server.port)"
+    let wrong = try await TickerProcess.run(
+      ["--provider", "binance", "-s", "BTCUSDT", "-v"], environment: environment)
+    #expect(wrong.status == 69, "\(wrong.stderr)")
+    #expect(wrong.stderr.contains("refused the credentials"), "\(wrong.stderr)")
+    #expect(!wrong.stderr.contains("wrong-pass"), "\(wrong.stderr)")
+    environment["TICKER_SOURCE"] = "nats://me:s3cret-pass@127.0.0.1:\(server.port)"
+    let consumer = try RunningTicker(
+      ["--provider", "binance", "-s", "BTCUSDT", "-v", "--count", "3"], environment: environment)
+    #expect(await eventually { consumer.stderrSoFar.contains("subscribed to") }, "\(consumer.stderrSoFar)")
+    var publishing = Self.environment
+    publishing["TICKER_PUBLISH"] = environment["TICKER_SOURCE"]
+    let published = try await TickerProcess.run(
+      ["--demo", "--provider", "binance", "-s", "BTCUSDT", "--count", "3"], environment: publishing)
+    #expect(published.status == 0, "\(published.stderr)")
+    let (status, stderr) = await consumer.exit()
+    #expect(status == 0, "\(stderr)")
+    #expect(consumer.allLines() == published.stdoutLines)
+    #expect(!stderr.contains("s3cret-pass"), "\(stderr)")
+  }
+
+  @Test(
+    "ticker serve --source: a Python client gets the trades another ticker published, qualified venues too")
+  func serveFromTheBus() async throws {
+    let server = try await NATSServerProcess.start()
+    let serve = try await ServeRun.start(["--source", server.url, "--provider", "binance", "-v"])
+    let (client, first) = try await serve.python()
+    #expect(first == "OPEN")
+    client.send(subscribe("BTCUSDT"))
+    client.send(subscribe("coinbase/BTC-USD"))
+    // Subscribed upstream on the bus: both venues' subjects.
+    #expect(
+      await eventually {
+        serve.process.stderrSoFar.contains("subscribed to BTCUSDT")
+          && serve.process.stderrSoFar.contains("subscribed to BTC-USD")
+      }, "\(serve.process.stderrSoFar)")
+    let published = try await TickerProcess.run(
+      [
+        "--demo", "-s", "binance/BTCUSDT", "-s", "coinbase/BTC-USD", "--every-trade", "--format", "json",
+        "--count", "20", "--publish", server.url,
+      ], environment: Self.environment)
+    #expect(published.status == 0, "\(published.stderr)")
+    let binance = await client.expect { $0.hasPrefix("TEXT ") && $0.contains(#""s":"BTCUSDT""#) }
+    let coinbase = await client.expect { $0.hasPrefix("TEXT ") && $0.contains(#""s":"coinbase/BTC-USD""#) }
+    #expect(binance != nil && coinbase != nil, "\(client.all)")
+    // The first Binance trade the client got is one the publisher printed, its price as printed.
+    let firstBinance = published.stdoutLines.first { $0.contains(#""provider":"binance""#) } ?? ""
+    let price =
+      firstBinance.split(separator: ",").first { $0.hasPrefix(#""price":"#) }?.dropFirst(8) ?? "none"
+    #expect(binance?.contains(#""p":\#(price),"#) == true, "\(binance ?? "") vs \(firstBinance)")
+    await client.finish()
+    serve.process.signal(SIGINT)
+    let (status, stderr) = await serve.process.exit()
+    #expect(status == 130, "\(stderr)")
+  }
+}

@@ -1,0 +1,85 @@
+import Testing
+import Venues
+import WebSocketClient
+
+@testable import NATS
+
+@Suite("PublishedVenue: a venue's prices read back from NATS")
+struct PublishedVenueTests {
+  static let binance = PublishedVenue(BinanceProvider())
+
+  @Test("the published JSON line gives back the quote exactly, received time included")
+  func decodesWhatWasPublished() {
+    let line =
+      #"{"symbol":"BTCUSDT","price":78860.00000000,"time":"2026-09-14T16:52:56.250Z","t":1789404776250,"volume":0.00100000,"received":"2026-09-14T16:52:56.300Z","rt":1789404776300,"provider":"binance"}"#
+    let event = Self.binance.decode(.text(line))
+    guard case .quotes(let quotes) = event, let quote = quotes.first else {
+      Issue.record("\(event)")
+      return
+    }
+    #expect(quotes.count == 1)
+    #expect(quote.symbol == "BTCUSDT")
+    #expect(quote.price.text == "78860.00000000")
+    #expect(quote.volume?.text == "0.00100000")
+    #expect(quote.time == 1_789_404_776_250)
+    #expect(quote.received == 1_789_404_776_300)
+  }
+
+  @Test("null volume and received are taken as absent")
+  func nulls() {
+    let line =
+      #"{"symbol":"BTCUSDT","price":1.5,"t":7,"volume":null,"received":null,"rt":null,"provider":"binance"}"#
+    #expect(
+      Self.binance.decode(.text(line)) == .quotes([Quote(symbol: "BTCUSDT", price: Price("1.5")!, time: 7)]))
+  }
+
+  @Test(
+    "what is not a published price is said so, never a quote",
+    arguments: [
+      ("nope", "not JSON"), ("[1]", "not a JSON object"), (#"{"price":1,"t":1}"#, "no \"symbol\" string"),
+      (#"{"symbol":"A","price":"1","t":1}"#, "no \"price\" number"),
+      (#"{"symbol":"A","price":1,"t":1.5}"#, "no \"t\" whole number"),
+      (#"{"symbol":"A","price":1,"t":1,"volume":"x"}"#, "\"volume\" is not a number"),
+      (#"{"symbol":"A","price":1,"t":1,"rt":true}"#, "\"rt\" is not a whole number"),
+    ])
+  func malformed(line: String, why: String) {
+    guard case .malformed(let said) = Self.binance.decode(.text(line)) else {
+      Issue.record("not malformed: \(line)")
+      return
+    }
+    #expect(said.hasPrefix(why), "\(said)")
+  }
+
+  @Test("another venue's price on the subject is ignored")
+  func otherVenue() {
+    let line = #"{"symbol":"BTCUSDT","price":1,"t":1,"provider":"okx"}"#
+    #expect(Self.binance.decode(.text(line)) == .ignored("a price of okx"))
+  }
+
+  @Test("subscriptions are the subjects --publish uses, escaped the same way")
+  func subjects() {
+    var ids = RequestIDs(prefix: "t")
+    #expect(
+      Self.binance.subscriptionMessages(from: [], to: ["BTCUSDT", "ETHUSDT"], ids: &ids) == [
+        .text("SUB ticker.binance.BTCUSDT"), .text("SUB ticker.binance.ETHUSDT"),
+      ])
+    #expect(
+      Self.binance.subscriptionMessages(from: ["BTCUSDT", "ETHUSDT"], to: ["ETHUSDT", "SOLUSDT"], ids: &ids)
+        == [
+          .text("UNSUB ticker.binance.BTCUSDT"), .text("SUB ticker.binance.SOLUSDT"),
+        ])
+    let finnhub = PublishedVenue(FinnhubProvider())
+    #expect(
+      finnhub.subscriptionMessages(from: [], to: ["IC MARKETS:1"], ids: &ids) == [
+        .text("SUB ticker.finnhub.IC_20MARKETS:1")
+      ])
+    #expect(finnhub.name == "finnhub")
+  }
+
+  @Test("a server's -ERR, handed over as a binary message, is a venue error that does not end the run")
+  func serverError() {
+    #expect(
+      Self.binance.decode(.binary(Array("NATS: the server answered 'Permissions Violation'".utf8)))
+        == .error(VenueError(message: "NATS: the server answered 'Permissions Violation'", fatal: false)))
+  }
+}
