@@ -199,3 +199,14 @@ write("inflate", "mixed-plain-and-compressed", bytes([0x4C]) + frame(1, b"plain"
 bomb = zlib.compressobj(wbits=-15)
 write("inflate", "bomb", bytes([0x1C]) + frame(2, (bomb.compress(b"\0" * 200000) + bomb.flush(zlib.Z_SYNC_FLUSH))[:-4],
                                               rsv1=True))
+
+
+# nats: what a server sends a --source subscriber (INFO, PING, MSG with published lines).
+info = ('INFO {"server_id":"N","version":"2.9.10","proto":1,"max_payload":1048576,"headers":true}\r\n')
+line = ('{"symbol":"BTCUSDT","price":78860.00000000,"time":"2026-09-14T16:52:56.250Z","t":1789404776250,'
+        '"volume":0.00100000,"received":"2026-09-14T16:52:56.300Z","rt":1789404776300,"provider":"binance"}')
+write("nats", "session", info + "PONG\r\n" + f"MSG ticker.binance.BTCUSDT 1 {len(line)}\r\n{line}\r\nPING\r\n")
+write("nats", "reply-to", f"MSG ticker.binance.BTCUSDT 2 _INBOX.x {len(line)}\r\n{line}\r\n")
+write("nats", "payload-with-crlf", "MSG a 1 12\r\nMSG in\r\nside\r\n+OK\r\n-ERR 'Permissions Violation'\r\n")
+write("nats", "published-line", line)
+write("nats", "nulls", '{"symbol":"A","price":1.5,"t":7,"volume":null,"received":null,"rt":null,"provider":"binance"}')
