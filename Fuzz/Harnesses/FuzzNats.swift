@@ -19,7 +19,8 @@ private func parse(_ bytes: [UInt8], chunk: Int) -> ([NATSServerMessage], NATSPr
     let end = min(bytes.count, offset + chunk)
     parser.append(bytes[offset..<end])
     precondition(
-      parser.bufferedCount <= max(lineLimit, payloadLimit + 2) + chunk, "the parser holds \(parser.bufferedCount)")
+      parser.bufferedCount <= max(lineLimit, payloadLimit + 2) + chunk,
+      "the parser holds \(parser.bufferedCount)")
     offset = end
     do throws(NATSProtocolError) {
       while let message = try parser.next() { messages.append(message) }
