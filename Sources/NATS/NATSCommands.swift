@@ -47,6 +47,22 @@ public enum NATSCommands {
     out.append(0x0A)
   }
 
+  /// `PUB <subject> <reply-to> <size>\r\n<payload>\r\n`: a request, answered on `replyTo`.
+  public static func request(subject: String, replyTo: String, payload: [UInt8]) -> [UInt8] {
+    var out = Array("PUB \(subject) \(replyTo) ".utf8)
+    appendDecimal(payload.count, to: &out)
+    out += [0x0D, 0x0A] + payload + [0x0D, 0x0A]
+    return out
+  }
+
+  /// `SUB <subject> <sid>\r\n`.
+  public static func subscribe(_ subject: String, sid: String) -> [UInt8] {
+    Array("SUB \(subject) \(sid)\r\n".utf8)
+  }
+
+  /// `UNSUB <sid>\r\n`.
+  public static func unsubscribe(sid: String) -> [UInt8] { Array("UNSUB \(sid)\r\n".utf8) }
+
   /// `n` (≥ 0) in decimal digits, without making a String.
   static func appendDecimal(_ n: Int, to out: inout [UInt8]) {
     var divisor = 1

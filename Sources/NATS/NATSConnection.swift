@@ -118,6 +118,50 @@ final class NATSConnection: Sendable {
     try Self.write(bytes, to: stream, timeout: timeout)
   }
 
+  /// A request answered before the reader starts (on the opening thread): `PUB` to `subject`
+  /// with an inbox of its own to answer on; the answer's payload, or nil when none came within
+  /// `timeout` seconds (a JetStream request to a server without JetStream). PINGs meanwhile are
+  /// answered.
+  func request(_ subject: String, _ body: [UInt8], timeout: Double) throws(NATSLinkError) -> [UInt8]? {
+    guard var parser = handshakeParser.withLock({ $0.take() }) else {
+      preconditionFailure("NATSConnection.request after startReader")
+    }
+    defer { handshakeParser.withLock { $0 = parser } }
+    let inbox = "_INBOX." + NATSConnection.randomToken()
+    try write(
+      NATSCommands.subscribe(inbox, sid: "request")
+        + NATSCommands.request(subject: subject, replyTo: inbox, payload: body),
+      timeout: timeout)
+    let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(timeout * 1000)))
+    while true {
+      let message: NATSServerMessage
+      do throws(NATSLinkError) {
+        message = try Self.next(&parser, stream, deadline: deadline, timeout: timeout)
+      } catch {
+        if case .handshakeTimeout = error {
+          try write(NATSCommands.unsubscribe(sid: "request"), timeout: timeout)
+          return nil
+        }
+        throw error
+      }
+      switch message {
+      case .message(let delivery) where delivery.sid == "request":
+        try write(NATSCommands.unsubscribe(sid: "request"), timeout: timeout)
+        return delivery.payload
+      case .ping: try write(NATSCommands.pong, timeout: timeout)
+      case .error(let error) where !error.keepsConnection: throw .refused(error)
+      default: continue
+      }
+    }
+  }
+
+  /// 16 random hex digits, for inbox subjects.
+  static func randomToken() -> String {
+    var random = SystemRandomNumberGenerator()
+    let digits = String(random.next(), radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
+  }
+
   /// Reads the server's messages on a thread of its own until the connection ends: each message
   /// goes to `message`, then the reason it ended to `end` (once). Call once.
   func startReader(

@@ -42,14 +42,21 @@ public final class NATSPublisher: Sendable {
     /// The most bytes written at once (what a failing write can lose).
     public var writeChunk: Int
     public var maximumLineLength: Int
+    /// `--publish-stream`: the JetStream stream that keeps the last message of each subject,
+    /// made (or found as it is) on each connection before anything is published.
+    public var stream: String?
+    /// How long the server has to answer the stream's creation (none: it has no JetStream).
+    public var streamTimeout: Double = 2
 
     public init(
       url: NATSURL, name: String = "ticker", version: String = "", bufferCapacity: Int = 10_000,
       bufferBytes: Int = 8 << 20, connectTimeout: Double = 5, writeTimeout: Double = 5,
       pingInterval: Duration = .seconds(5), maxPingsOutstanding: Int = 2, finishTimeout: Double = 1,
       backoff: Backoff = Backoff(initialDelay: .milliseconds(250), maximumDelay: .seconds(10)),
-      writeChunk: Int = 256 << 10, maximumLineLength: Int = NATSServerParser.defaultMaximumLineLength
+      writeChunk: Int = 256 << 10, maximumLineLength: Int = NATSServerParser.defaultMaximumLineLength,
+      stream: String? = nil
     ) {
+      self.stream = stream
       self.url = url
       self.name = name
       self.version = version
@@ -201,7 +208,11 @@ public final class NATSPublisher: Sendable {
       do {
         connection = try NATSConnection.open(
           url: options.url, name: options.name, version: options.version, timeout: options.connectTimeout,
-          maximumLineLength: options.maximumLineLength)
+          maximumLineLength: options.maximumLineLength,
+          maximumPayload: options.stream == nil ? nil : NATSServerInfo.defaultMaxPayload)
+        if let stream = options.stream {
+          report(.stream(stream, Self.makeStream(stream, on: connection, timeout: options.streamTimeout)))
+        }
       } catch {
         retry += 1
         let delay = nextDelay(retry, &random)
@@ -241,6 +252,22 @@ public final class NATSPublisher: Sendable {
     }
     if !reported { report(.finished(summary)) }
     return summary
+  }
+
+  /// Creates `stream` on `connection` (before its reader starts): what came of it.
+  private static func makeStream(_ stream: String, on connection: NATSConnection, timeout: Double)
+    -> StreamOutcome
+  {
+    let (subject, body) = JetStreamAPI.createStream(stream)
+    do throws(NATSLinkError) {
+      guard let answer = try connection.request(subject, body, timeout: timeout) else { return .noJetStream }
+      switch JetStreamAPI.answer(answer) {
+      case .success: return .kept
+      case .failure(let error): return .refused(error)
+      }
+    } catch {
+      return .failed(error)
+    }
   }
 
   private func nextDelay(_ retry: Int, _ random: inout any RandomNumberGenerator) -> Duration {

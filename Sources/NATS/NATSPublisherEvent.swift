@@ -12,6 +12,20 @@ public enum NATSPublisherEvent: Sendable, Equatable {
   case serverError(NATSServerError)
   /// The publisher stopped.
   case finished(NATSPublisherSummary)
+  /// What came of making the `--publish-stream` stream on a new connection.
+  case stream(String, StreamOutcome)
+}
+
+/// What came of making the stream that keeps the last price of each subject.
+public enum StreamOutcome: Sendable, Equatable {
+  /// Made, or there already with this configuration.
+  case kept
+  /// The server did not answer: it has no JetStream.
+  case noJetStream
+  /// JetStream refused (a stream of that name with another configuration, overlapping subjects).
+  case refused(JetStreamError)
+  /// The connection failed while asking (the publisher goes on; the next connection asks again).
+  case failed(NATSLinkError)
 }
 
 /// What a publisher did, in messages.

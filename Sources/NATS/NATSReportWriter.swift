@@ -12,6 +12,8 @@ public final class NATSReportWriter: Sendable {
   private let limiter = Mutex(WarningLimiter<ContinuousClock.Instant>(burst: 1, window: .seconds(60)))
   /// Whether a problem was reported since the last connection (then the recovery is told).
   private let troubled = Mutex(false)
+  /// The stream outcomes said already: each is said once, not on every reconnect.
+  private let streamSaid = Mutex<[StreamOutcome]>([])
 
   public init(diagnostics: Diagnostics, url: NATSURL) {
     self.diagnostics = diagnostics
@@ -84,6 +86,28 @@ public final class NATSReportWriter: Sendable {
       }
       lines.append((.info, "published \(summary.published) prices to \(url)"))
       return lines
+    case .stream(let name, let outcome):
+      let first = streamSaid.withLock { said in
+        guard !said.contains(outcome) else { return false }
+        said.append(outcome)
+        return true
+      }
+      switch outcome {
+      case .kept: return [(.info, "JetStream stream \(name) keeps the last price of each subject")]
+      case .noJetStream where first:
+        return [
+          (
+            .warning,
+            "the NATS server at \(url) has no JetStream (start it with -js): --publish-stream \(name) "
+              + "keeps nothing; prices are published live only"
+          )
+        ]
+      case .refused(let error) where first:
+        return [(.warning, "JetStream did not make the stream \(name): \(error); prices are published live")]
+      case .failed(let error) where first:
+        return [(.warning, "could not make the JetStream stream \(name): \(error)")]
+      default: return []
+      }
     }
   }
 

@@ -23,7 +23,8 @@ struct NATSSourceTests {
 
   @Test("two consumers print exactly the publisher's lines: text, and csv of several venues")
   func consumersPrintThePublishersLines() async throws {
-    let server = try await NATSServerProcess.start()
+    // With JetStream (no stream): a server without it is the warning of a test of its own.
+    let server = try await NATSServerProcess.start(jetStream: true)
     for flags in [
       ["--provider", "binance", "-s", "BTCUSDT,ETHUSDT", "--count", "12"],
       ["-s", "binance/BTCUSDT", "-s", "coinbase/BTC-USD", "--format", "csv", "--count", "12"],
@@ -58,7 +59,9 @@ struct NATSSourceTests {
 
   @Test("a consumer outlives a restart of nats-server, says so, and prints nothing twice")
   func serverRestart() async throws {
-    let server = try await NATSServerProcess.start()
+    // With JetStream: each reconnect starts from the kept last price, which must not repeat one
+    // printed before.
+    let server = try await NATSServerProcess.start(jetStream: true)
     let consumer = try await Self.consumer(
       server, ["--provider", "binance", "-s", "BTCUSDT", "--format", "json", "--max-backoff", "0.5"])
     let publisher = try RunningTicker(
@@ -171,5 +174,56 @@ struct NATSSourceTests {
     serve.process.signal(SIGINT)
     let (status, stderr) = await serve.process.exit()
     #expect(status == 130, "\(stderr)")
+  }
+
+  @Test("a consumer started late begins with each symbol's last price from JetStream, then the live ones")
+  func lateConsumerStartsFull() async throws {
+    let server = try await NATSServerProcess.start(jetStream: true)
+    let symbols = [
+      "--provider", "binance", "-s", "BTCUSDT,ETHUSDT,SOLUSDT", "--every-trade", "--format", "json",
+    ]
+    let first = try await TickerProcess.run(
+      ["--demo", "--publish", server.url, "--publish-stream", "TICKER", "--count", "15", "-v"] + symbols,
+      environment: Self.environment)
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(
+      first.stderr.contains("JetStream stream TICKER keeps the last price of each subject"), "\(first.stderr)"
+    )
+    // Each symbol's last line of the first run.
+    var last: [String: String] = [:]
+    for line in first.stdoutLines { if let symbol = PublishNATSTests.symbol(of: line) { last[symbol] = line } }
+    #expect(last.count == 3, "\(first.stdoutLines)")
+    let consumer = try await Self.consumer(server, symbols + ["--count", "\(3 + 15)"])
+    // At once: the three last prices, nothing else (no publisher is running).
+    let seeded = await consumer.lines(3)
+    #expect(Set(seeded) == Set(last.values), "\(seeded)")
+    let second = try await TickerProcess.run(
+      ["--demo", "--publish", server.url, "--publish-stream", "TICKER", "--count", "15"] + symbols,
+      environment: Self.environment)
+    #expect(second.status == 0, "\(second.stderr)")
+    let (status, stderr) = await consumer.exit()
+    #expect(status == 0, "\(stderr)")
+    // Then exactly the live run's lines: no gap, no duplicate at the seam.
+    #expect(Array(consumer.allLines().dropFirst(3)) == second.stdoutLines)
+    #expect(!stderr.contains("warning"), "\(stderr)")
+  }
+
+  @Test("a server without JetStream: the publisher and the consumer each say so once, and go on live")
+  func noJetStream() async throws {
+    let server = try await NATSServerProcess.start()
+    let consumer = try await Self.consumer(
+      server, ["--provider", "binance", "-s", "BTCUSDT,ETHUSDT", "--every-trade", "--count", "10"])
+    let published = try await TickerProcess.run(
+      [
+        "--demo", "--provider", "binance", "-s", "BTCUSDT,ETHUSDT", "--every-trade", "--count", "10",
+        "--publish",
+        server.url, "--publish-stream", "TICKER",
+      ], environment: Self.environment)
+    #expect(published.status == 0, "\(published.stderr)")
+    #expect(published.stderr.components(separatedBy: "has no JetStream").count == 2, "\(published.stderr)")
+    let (status, stderr) = await consumer.exit()
+    #expect(status == 0, "\(stderr)")
+    #expect(consumer.allLines() == published.stdoutLines)
+    #expect(stderr.components(separatedBy: "has no JetStream").count == 2, "\(stderr)")
   }
 }

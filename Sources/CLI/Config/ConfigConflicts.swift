@@ -90,9 +90,9 @@ public enum ConfigConflicts {
             + "\"\(flag.dropFirst(2))\" in the config file instead")
       )
     }
-    if config.sources["--publish-buffer"] != nil, config.publish == nil {
-      found.append(
-        Conflict(fatal: false, message: "--publish-buffer does nothing without --publish"))
+    for flag in ["--publish-buffer", "--publish-stream"]
+    where config.sources[flag] != nil && config.publish == nil {
+      found.append(Conflict(fatal: false, message: "\(flag) does nothing without --publish"))
     }
     return found
   }

@@ -60,6 +60,8 @@ public struct TickerConfig: Sendable, Equatable {
   public var source: NATSURL? = nil
   /// `--publish`: also send each printed price to this NATS server.
   public var publish: NATSURL? = nil
+  /// `--publish-stream`: the JetStream stream that keeps each subject's last price.
+  public var publishStream: String? = nil
   /// `--publish-buffer`: prices held while NATS is unreachable (the oldest dropped beyond).
   public var publishBuffer: Int = 10_000
   /// `--alert`: a line on stderr each time one of these becomes true.
@@ -148,6 +150,7 @@ extension TickerConfig: CustomStringConvertible, CustomReflectable {
     parts.append("source: \(source.map(\.description) ?? "the venues")")
     parts.append("publish: \(publish.map(\.description) ?? "off")")
     parts.append("publishBuffer: \(publishBuffer)")
+    parts.append("publishStream: \(publishStream ?? "none")")
     parts.append("alerts: \(alerts.map(\.description))")
     parts.append("until: \(until.map(\.description))")
     parts.append("servePort: \(servePort)")

@@ -133,6 +133,13 @@ public enum Settings {
       help: "prices held for --publish while NATS is unreachable; beyond that the oldest are dropped",
       parser: ValueParsers.count
     ).scoped(outputs: [.lines, .board]),
+    .value(
+      \.publishStream, key: "publishStream", flags: ["--publish-stream"],
+      environment: "TICKER_PUBLISH_STREAM", group: .output, valueName: "NAME",
+      help: "keep the last price of every subject in JetStream stream NAME (made if missing), so "
+        + "that a --source started later begins with every symbol's last price",
+      parser: ValueParsers.streamName.orNil, defaultText: "none"
+    ).scoped(outputs: [.lines, .board]),
   ]
 
   static let alerts: [Setting] = [

@@ -76,6 +76,13 @@ enum ValueParsers {
     json: { value in value.stringValue.flatMap { $0.isEmpty ? nil : $0 } }, show: { _ in "***" },
     jsonText: { JSONEscaping.quoted($0) })
 
+  static let streamName = ValueParser<String>(
+    requirement:
+      "must be a JetStream stream name: 1 to 255 bytes, no white space, '.', '*', '>', '/' or '\\'",
+    text: { JetStreamAPI.isValidStreamName($0) ? $0 : nil },
+    json: { value in value.stringValue.flatMap { JetStreamAPI.isValidStreamName($0) ? $0 : nil } },
+    show: { $0 }, jsonText: { JSONEscaping.quoted($0) })
+
   static let url = ValueParser<WebSocketURL>(
     requirement: SettingValue.urlRequirement, text: SettingValue.url,
     json: { value in value.stringValue.flatMap(SettingValue.url) }, show: { $0.description },

@@ -11,6 +11,8 @@ public struct NATSSourceEngine: WebSocketEngine {
   /// The client name and version sent in `CONNECT` (shown by the server's monitoring).
   public let clientName: String
   public let version: String
+  /// What its connections remember between them.
+  let memory = NATSSourceMemory()
 
   public init(url: NATSURL, clientName: String = "ticker", version: String) {
     self.url = url
@@ -45,7 +47,7 @@ public struct NATSSourceEngine: WebSocketEngine {
       }
     }
     switch opened {
-    case .success(let connection): return NATSSourceConnection(connection)
+    case .success(let connection): return NATSSourceConnection(connection, memory: memory)
     case .failure(let error): throw Self.webSocketError(error)
     }
   }

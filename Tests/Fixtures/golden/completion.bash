@@ -23,6 +23,7 @@ _ticker() {
     --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
     --publish) return ;;
     --publish-buffer) return ;;
+    --publish-stream) return ;;
     --alert) return ;;
     --until) return ;;
     --on-alert) return ;;
@@ -49,6 +50,6 @@ _ticker() {
     COMPREPLY=($(compgen -W "completions serve" -- "$cur"))
     return
   fi
-  COMPREPLY=($(compgen -W "--provider --symbol -s --url --asset --venues --source --demo --count --control --debounce --max-wait --every-trade --format --timestamps --color --no-color --board --spread --publish --publish-buffer --alert --until --on-alert --record --replay --speed --engine --cacert --connect-timeout --max-message-size --compression --max-retries --max-backoff --ping-interval --pong-timeout --silence-timeout --port --bind --serve-token --max-clients --verbose -v --config --help -h --version" -- "$cur"))
+  COMPREPLY=($(compgen -W "--provider --symbol -s --url --asset --venues --source --demo --count --control --debounce --max-wait --every-trade --format --timestamps --color --no-color --board --spread --publish --publish-buffer --publish-stream --alert --until --on-alert --record --replay --speed --engine --cacert --connect-timeout --max-message-size --compression --max-retries --max-backoff --ping-interval --pong-timeout --silence-timeout --port --bind --serve-token --max-clients --verbose -v --config --help -h --version" -- "$cur"))
 }
 complete -F _ticker ticker
