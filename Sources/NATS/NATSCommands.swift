@@ -9,9 +9,13 @@ public enum NATSCommands {
   public static let pong = Array("PONG\r\n".utf8)
 
   /// `CONNECT {…}\r\n`: no `+OK` per command (`verbose` false), no subject checks by the server
-  /// beyond its own (`pedantic` false), plain TCP, the credentials from the URL if any.
-  public static func connect(name: String, version: String, credentials: NATSURL.Credentials?) -> [UInt8] {
-    var out = Array(#"CONNECT {"verbose":false,"pedantic":false,"tls_required":false,"name":"#.utf8)
+  /// beyond its own (`pedantic` false), whether over TLS, the credentials from the URL if any.
+  public static func connect(
+    name: String, version: String, credentials: NATSURL.Credentials?, tls: Bool = false
+  ) -> [UInt8] {
+    var out = Array(#"CONNECT {"verbose":false,"pedantic":false,"tls_required":"#.utf8)
+    out += Array((tls ? "true" : "false").utf8)
+    out += Array(#","name":"#.utf8)
     JSONEscaping.appendQuoted(name, to: &out)
     out += Array(#","lang":"swift","version":"#.utf8)
     JSONEscaping.appendQuoted(version, to: &out)

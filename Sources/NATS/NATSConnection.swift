@@ -11,38 +11,58 @@ import WebSocketClient
 /// thread (`startReader`) turns the server's bytes into messages; writes come from the
 /// publisher's thread.
 final class NATSConnection: Sendable {
-  /// Safe for one reader and one writer.
-  let stream: TCPStream
+  /// TCP, or TLS over it; safe for one reader and one writer.
+  let stream: any ByteStream
   let info: NATSServerInfo
   /// The handshake's parser (with what it read past the PONG), until the reader thread takes it.
   private let handshakeParser: Mutex<NATSServerParser?>
 
-  private init(stream: TCPStream, info: NATSServerInfo, parser: NATSServerParser) {
+  private init(stream: any ByteStream, info: NATSServerInfo, parser: NATSServerParser) {
     self.stream = stream
     self.info = info
     self.handshakeParser = Mutex(parser)
   }
 
-  /// Connects and completes the handshake within `timeout` seconds.
+  /// Connects and completes the handshake within `timeout` seconds: TCP, the server's INFO, then
+  /// TLS when `tls://` asks for it or the server requires it (NATS starts TLS after its plain
+  /// INFO; the certificate is checked against the system's CAs and `caCertificateFile`, and
+  /// must name the URL's host).
   static func open(
-    url: NATSURL, name: String, version: String, timeout: Double, maximumLineLength: Int,
-    maximumPayload: Int? = nil
+    url: NATSURL, name: String, version: String, timeout: Double, caCertificateFile: String? = nil,
+    maximumLineLength: Int, maximumPayload: Int? = nil
   ) throws(NATSLinkError) -> NATSConnection {
     let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(timeout * 1000)))
-    let stream: TCPStream
+    let tcp: TCPStream
     do {
-      stream = try TCPStream.connect(host: url.host, port: url.port, timeout: timeout)
+      tcp = try TCPStream.connect(host: url.host, port: url.port, timeout: timeout)
     } catch {
       throw .transport(error)
     }
+    var stream: any ByteStream = tcp
     var parser = NATSServerParser(maximumLineLength: maximumLineLength, maximumPayload: maximumPayload)
     do throws(NATSLinkError) {
       guard case .info(var info) = try next(&parser, stream, deadline: deadline, timeout: timeout) else {
         throw .protocolViolation(.badInfo("the server's first line is not INFO"))
       }
-      if info.tlsRequired { throw .tlsRequired }
+      let secure = url.isSecure || info.tlsRequired
+      if secure {
+        guard info.tlsRequired || info.tlsAvailable else { throw .tlsNotOffered }
+        guard parser.bufferedCount == 0 else {
+          throw .protocolViolation(.badInfo("the server sent more before TLS began"))
+        }
+        let (seconds, attoseconds) = ContinuousClock.now.duration(to: deadline).components
+        let left = max(0.001, Double(seconds) + Double(attoseconds) / 1e18)
+        do {
+          stream = try TLSStream(
+            over: tcp, serverName: url.host, caCertificateFile: caCertificateFile, timeout: min(timeout, left)
+          )
+        } catch {
+          throw .transport(error)
+        }
+      }
       try write(
-        NATSCommands.connect(name: name, version: version, credentials: url.credentials) + NATSCommands.ping,
+        NATSCommands.connect(name: name, version: version, credentials: url.credentials, tls: secure)
+          + NATSCommands.ping,
         to: stream, timeout: timeout)
       while true {
         switch try next(&parser, stream, deadline: deadline, timeout: timeout) {
@@ -62,7 +82,8 @@ final class NATSConnection: Sendable {
 
   /// The next message during the handshake, reading as needed until `deadline`.
   private static func next(
-    _ parser: inout NATSServerParser, _ stream: TCPStream, deadline: ContinuousClock.Instant, timeout: Double
+    _ parser: inout NATSServerParser, _ stream: any ByteStream, deadline: ContinuousClock.Instant,
+    timeout: Double
   ) throws(NATSLinkError) -> NATSServerMessage {
     var chunk = [UInt8](repeating: 0, count: 4096)
     while true {
@@ -88,7 +109,7 @@ final class NATSConnection: Sendable {
 
   /// One `read` into `chunk`. (A typed-throws closure passed to `withUnsafeMutableBytes` crashes
   /// the 6.3.1 compiler, so the error is carried out of the closure by hand.)
-  private static func read(_ stream: TCPStream, into chunk: inout [UInt8], timeout: Double?)
+  private static func read(_ stream: any ByteStream, into chunk: inout [UInt8], timeout: Double?)
     throws(TransportError) -> Int
   {
     var failure: TransportError?
@@ -104,7 +125,9 @@ final class NATSConnection: Sendable {
     return count
   }
 
-  private static func write(_ bytes: [UInt8], to stream: TCPStream, timeout: Double) throws(NATSLinkError) {
+  private static func write(_ bytes: [UInt8], to stream: any ByteStream, timeout: Double)
+    throws(NATSLinkError)
+  {
     do {
       try stream.write(bytes, timeout: timeout)
     } catch {

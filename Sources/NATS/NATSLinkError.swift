@@ -9,8 +9,8 @@ public enum NATSLinkError: Error, Sendable, Equatable, CustomStringConvertible {
   case transport(TransportError)
   /// The server broke the protocol (an endless line, an unknown operation, a bad INFO).
   case protocolViolation(NATSProtocolError)
-  /// The server's INFO says `tls_required`; the publisher speaks plain TCP only.
-  case tlsRequired
+  /// `tls://`, and the server's INFO offers no TLS.
+  case tlsNotOffered
   /// The server answered `-ERR` and closes the connection (`'Authorization Violation'`, …).
   case refused(NATSServerError)
   /// The server closed the connection.
@@ -27,9 +27,8 @@ public enum NATSLinkError: Error, Sendable, Equatable, CustomStringConvertible {
     case .transport(.connectionClosed): "the server closed the connection"
     case .transport(let error): FailureText.describe(error)
     case .protocolViolation(let error): "\(error)"
-    case .tlsRequired:
-      "the server requires TLS, which --publish does not speak (give it a plain nats:// listener, "
-        + "e.g. a leaf node on loopback)"
+    case .tlsNotOffered:
+      "the server offers no TLS (tls:// asks for it): use nats://, or give the server a certificate"
     case .refused(let error) where error.isAuthorization:
       "the server refused the credentials: \(error) (check the user, password or token in the URL)"
     case .refused(let error): "the server answered \(error)"

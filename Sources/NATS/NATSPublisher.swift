@@ -45,6 +45,8 @@ public final class NATSPublisher: Sendable {
     /// `--publish-stream`: the JetStream stream that keeps the last message of each subject,
     /// made (or found as it is) on each connection before anything is published.
     public var stream: String?
+    /// CA certificates trusted for TLS besides the system's (`--cacert`).
+    public var caCertificateFile: String?
     /// How long the server has to answer the stream's creation (none: it has no JetStream).
     public var streamTimeout: Double = 2
 
@@ -54,9 +56,10 @@ public final class NATSPublisher: Sendable {
       pingInterval: Duration = .seconds(5), maxPingsOutstanding: Int = 2, finishTimeout: Double = 1,
       backoff: Backoff = Backoff(initialDelay: .milliseconds(250), maximumDelay: .seconds(10)),
       writeChunk: Int = 256 << 10, maximumLineLength: Int = NATSServerParser.defaultMaximumLineLength,
-      stream: String? = nil
+      stream: String? = nil, caCertificateFile: String? = nil
     ) {
       self.stream = stream
+      self.caCertificateFile = caCertificateFile
       self.url = url
       self.name = name
       self.version = version
@@ -208,7 +211,7 @@ public final class NATSPublisher: Sendable {
       do {
         connection = try NATSConnection.open(
           url: options.url, name: options.name, version: options.version, timeout: options.connectTimeout,
-          maximumLineLength: options.maximumLineLength,
+          caCertificateFile: options.caCertificateFile, maximumLineLength: options.maximumLineLength,
           maximumPayload: options.stream == nil ? nil : NATSServerInfo.defaultMaxPayload)
         if let stream = options.stream {
           report(.stream(stream, Self.makeStream(stream, on: connection, timeout: options.streamTimeout)))

@@ -34,8 +34,10 @@ public struct NATSServerInfo: Sendable, Equatable {
   public var version: String
   /// The largest payload the server accepts (its `max_payload`; 1 MiB when absent).
   public var maxPayload: Int
-  /// The server accepts only TLS connections, which the publisher does not speak.
+  /// The server accepts only TLS connections.
   public var tlsRequired: Bool
+  /// The server accepts TLS, though it does not require it (`tls_available`, NATS 2.10 and later).
+  public var tlsAvailable: Bool = false
   public var authRequired: Bool
 
   public static let defaultMaxPayload = 1 << 20
@@ -75,6 +77,7 @@ public struct NATSServerInfo: Sendable, Equatable {
     serverID = try string("server_id") ?? ""
     version = try string("version") ?? ""
     tlsRequired = try bool("tls_required") ?? false
+    tlsAvailable = try bool("tls_available") ?? false
     authRequired = try bool("auth_required") ?? false
     if let field = object["max_payload"], !field.isNull {
       guard let text = field.numberText, let limit = Int(text), limit > 0 else {

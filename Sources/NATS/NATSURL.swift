@@ -1,7 +1,8 @@
-/// Where `--publish` sends prices: `nats://HOST[:PORT]`, with optional credentials
-/// `nats://USER:PASSWORD@HOST[:PORT]` or a token `nats://TOKEN@HOST[:PORT]` (what the NATS
-/// clients accept). The port defaults to 4222; IPv6 literals go in brackets. Nothing else is
-/// allowed: no path, query or fragment, no `tls://` (TLS is not spoken).
+/// A NATS server for `--publish` and `--source`: `nats://HOST[:PORT]`, or `tls://HOST[:PORT]` for
+/// TLS whatever the server offers (a `nats://` server that requires TLS gets it too), with
+/// optional credentials `nats://USER:PASSWORD@HOST[:PORT]` or a token `nats://TOKEN@HOST[:PORT]`
+/// (what the NATS clients accept). The port defaults to 4222; IPv6 literals go in brackets.
+/// Nothing else is allowed: no path, query or fragment.
 ///
 /// `description` never shows the credentials (`nats://***@host:4222`).
 public struct NATSURL: Sendable, Equatable, CustomStringConvertible {
@@ -15,27 +16,31 @@ public struct NATSURL: Sendable, Equatable, CustomStringConvertible {
   public var host: String
   public var port: Int
   public var credentials: Credentials?
+  /// `tls://`: TLS even where the server does not require it.
+  public var isSecure: Bool
 
   public static let defaultPort = 4222
 
-  public init(host: String, port: Int = NATSURL.defaultPort, credentials: Credentials? = nil) {
+  public init(
+    host: String, port: Int = NATSURL.defaultPort, credentials: Credentials? = nil, isSecure: Bool = false
+  ) {
     self.host = host
     self.port = port
     self.credentials = credentials
+    self.isSecure = isSecure
   }
 
-  /// Parses `nats://[user[:password]@]host[:port][/]`; the error says what is wrong.
+  /// Parses `nats://` or `tls://[user[:password]@]host[:port][/]`; the error says what is wrong.
   public init(parsing text: String) throws(NATSURLError) {
     if text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
       throw .invalid("the URL contains spaces or control characters")
     }
-    guard text.lowercased().hasPrefix("nats://") else {
-      if text.lowercased().hasPrefix("tls://") {
-        throw .invalid("TLS (tls://) is not supported: use a plain nats:// listener")
-      }
-      throw .invalid("the URL must start with nats://")
+    let lower = text.lowercased()
+    guard lower.hasPrefix("nats://") || lower.hasPrefix("tls://") else {
+      throw .invalid("the URL must start with nats:// or tls://")
     }
-    var authority = text.dropFirst(7)
+    isSecure = lower.hasPrefix("tls://")
+    var authority = text.dropFirst(isSecure ? 6 : 7)
     if authority.last == "/" { authority = authority.dropLast() }
     if authority.contains(where: { $0 == "/" || $0 == "?" || $0 == "#" }) {
       throw .invalid("a NATS URL has no path, query or fragment: nats://HOST:PORT")
@@ -92,7 +97,7 @@ public struct NATSURL: Sendable, Equatable, CustomStringConvertible {
 
   /// The URL without its credentials: safe to print.
   public var description: String {
-    "nats://" + (credentials == nil ? "" : "***@") + hostPort
+    (isSecure ? "tls://" : "nats://") + (credentials == nil ? "" : "***@") + hostPort
   }
 
   /// The secrets in the URL (for `Redaction`): the password or the token.

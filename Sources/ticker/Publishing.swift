@@ -15,7 +15,7 @@ enum Publishing {
     let publisher = NATSPublisher(
       .init(
         url: url, version: String(HelpText.version.split(separator: " ").last ?? ""),
-        bufferCapacity: config.publishBuffer, stream: config.publishStream),
+        bufferCapacity: config.publishBuffer, stream: config.publishStream, caCertificateFile: config.cacert),
       report: { reports.write($0) })
     return PublishOutput.start(
       on: feed, publisher: publisher, providers: providers.map(\.name), limit: config.count,

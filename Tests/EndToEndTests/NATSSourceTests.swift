@@ -191,7 +191,9 @@ struct NATSSourceTests {
     )
     // Each symbol's last line of the first run.
     var last: [String: String] = [:]
-    for line in first.stdoutLines { if let symbol = PublishNATSTests.symbol(of: line) { last[symbol] = line } }
+    for line in first.stdoutLines {
+      if let symbol = PublishNATSTests.symbol(of: line) { last[symbol] = line }
+    }
     #expect(last.count == 3, "\(first.stdoutLines)")
     let consumer = try await Self.consumer(server, symbols + ["--count", "\(3 + 15)"])
     // At once: the three last prices, nothing else (no publisher is running).
@@ -225,5 +227,37 @@ struct NATSSourceTests {
     #expect(status == 0, "\(stderr)")
     #expect(consumer.allLines() == published.stdoutLines)
     #expect(stderr.components(separatedBy: "has no JetStream").count == 2, "\(stderr)")
+  }
+
+  @Test("tls:// with the test CA and a user and password: publisher and consumer agree; no CA, no connection")
+  func tlsWithPassword() async throws {
+    let ca = try TestCA.shared()
+    let server = try await NATSServerProcess.start(arguments: [
+      "--tls", "--tlscert", ca.serverCertificate, "--tlskey", ca.serverKey, "--user", "desk", "--pass",
+      "tls-s3cret",
+    ])
+    var consuming = Self.environment
+    consuming["TICKER_SOURCE"] = "tls://desk:tls-s3cret@127.0.0.1:\(server.port)"
+    let symbols = ["--provider", "binance", "-s", "BTCUSDT", "--every-trade", "--count", "8"]
+    // Not trusting the test CA: refused at the handshake, said, no retry.
+    let untrusted = try await TickerProcess.run(symbols, environment: consuming)
+    #expect(untrusted.status == 76, "\(untrusted.stderr)")
+    #expect(untrusted.stderr.contains("failed verification"), "\(untrusted.stderr)")
+    #expect(!untrusted.stderr.contains("tls-s3cret"))
+    let consumer = try RunningTicker(symbols + ["--cacert", ca.caFile, "-v"], environment: consuming)
+    #expect(await eventually { consumer.stderrSoFar.contains("subscribed to") }, "\(consumer.stderrSoFar)")
+    // The publisher names nats://: the server requires TLS, so it gets TLS (and checks the
+    // certificate) all the same.
+    var publishing = Self.environment
+    publishing["TICKER_PUBLISH"] = "nats://desk:tls-s3cret@127.0.0.1:\(server.port)"
+    let published = try await TickerProcess.run(
+      ["--demo", "--cacert", ca.caFile, "-v"] + symbols, environment: publishing)
+    #expect(published.status == 0, "\(published.stderr)")
+    #expect(!published.stderr.contains("warning"), "\(published.stderr)")
+    let (status, stderr) = await consumer.exit()
+    #expect(status == 0, "\(stderr)")
+    #expect(consumer.allLines() == published.stdoutLines)
+    #expect(!stderr.contains("tls-s3cret") && !published.stderr.contains("tls-s3cret"))
+    #expect(stderr.contains("tls://***@127.0.0.1:\(server.port)"), "\(stderr)")
   }
 }

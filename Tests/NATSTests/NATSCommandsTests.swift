@@ -31,6 +31,9 @@ struct NATSCommandsTests {
     let token = String(
       decoding: NATSCommands.connect(name: "t", version: "1", credentials: .token("s3")), as: UTF8.self)
     #expect(token.hasSuffix(#","auth_token":"s3"}"# + "\r\n"))
+    let tls = String(
+      decoding: NATSCommands.connect(name: "t", version: "1", credentials: nil, tls: true), as: UTF8.self)
+    #expect(tls.hasPrefix(#"CONNECT {"verbose":false,"pedantic":false,"tls_required":true,"#))
   }
 
   @Test(
@@ -45,6 +48,11 @@ struct NATSCommandsTests {
         NATSURL(host: "h", port: 4223, credentials: .userPassword(user: "alice", password: "s@cret"))
       ),
       ("nats://tok@h", NATSURL(host: "h", credentials: .token("tok"))),
+      ("tls://h:4443", NATSURL(host: "h", port: 4443, isSecure: true)),
+      (
+        "TLS://u:p@[::1]",
+        NATSURL(host: "::1", credentials: .userPassword(user: "u", password: "p"), isSecure: true)
+      ),
     ])
   func parses(text: String, url: NATSURL) throws {
     #expect(try NATSURL(parsing: text) == url)
@@ -53,8 +61,8 @@ struct NATSCommandsTests {
   @Test(
     "URLs that do not, with the reason",
     arguments: [
-      ("http://h:4222", "the URL must start with nats://"),
-      ("tls://h:4222", "TLS (tls://) is not supported: use a plain nats:// listener"),
+      ("http://h:4222", "the URL must start with nats:// or tls://"),
+      ("tls://h:4222/x", "a NATS URL has no path, query or fragment: nats://HOST:PORT"),
       ("nats://h:0", "invalid port \"0\" (1 to 65535)"),
       ("nats://h:65536", "invalid port \"65536\" (1 to 65535)"),
       ("nats://h:http", "invalid port \"http\" (1 to 65535)"),
@@ -72,6 +80,7 @@ struct NATSCommandsTests {
   func redacted() throws {
     let url = try NATSURL(parsing: "nats://alice:hunter2@nats.example:4222")
     #expect(url.description == "nats://***@nats.example:4222")
+    #expect(try NATSURL(parsing: "tls://tok@h").description == "tls://***@h:4222")
     #expect(url.secrets == ["hunter2"])
     #expect(try NATSURL(parsing: "nats://[::1]").description == "nats://[::1]:4222")
   }

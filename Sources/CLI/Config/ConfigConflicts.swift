@@ -21,7 +21,11 @@ public enum ConfigConflicts {
     }
     if config.demo {
       pair("--demo", "--url", "the demo replays from its own local server, so --url would be ignored")
-      pair("--demo", "--cacert", "the demo's local server needs no certificate, so --cacert would be ignored")
+      // With --publish, the CA file may be for a tls:// NATS server.
+      if config.publish == nil {
+        pair(
+          "--demo", "--cacert", "the demo's local server needs no certificate, so --cacert would be ignored")
+      }
     }
     if config.replay != nil {
       let why = "--replay takes the venue, the symbols and every frame from the recording"
@@ -73,7 +77,6 @@ public enum ConfigConflicts {
       pair("--source", "--url", why + ", so --url would be ignored")
       pair("--source", "--engine", why + ", so --engine would be ignored")
       pair("--source", "--compression", why + ", so --compression would be ignored")
-      pair("--source", "--cacert", "--source speaks plain nats:// only, so --cacert would be ignored")
       pair(
         "--source", "--record",
         "--record keeps a venue's own messages, and a --source run has none: record on the publisher")

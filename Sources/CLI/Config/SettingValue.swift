@@ -17,7 +17,7 @@ enum SettingValue {
   static let stringRequirement = "must be a string"
   static let pathRequirement = "must be a non-empty file path"
   static let urlRequirement = "must be a ws:// or wss:// URL"
-  static let natsURLRequirement = "must be a nats://HOST:PORT URL"
+  static let natsURLRequirement = "must be a nats://HOST:PORT or tls://HOST:PORT URL"
   static let maxSeconds = 86_400.0
 
   static func choices<T: RawRepresentable & CaseIterable>(_: T.Type) -> String where T.RawValue == String {

@@ -47,7 +47,8 @@ public enum Settings {
     .value(
       \.source, key: "source", flags: ["--source"], environment: "TICKER_SOURCE", group: .feed,
       valueName: "URL",
-      help: "read the prices another ticker publishes (--publish) from NATS at nats://HOST:PORT "
+      help:
+        "read the prices another ticker publishes (--publish) from NATS at nats://HOST:PORT (tls:// for TLS) "
         + "instead of the venues; --symbol, --provider and --asset pick the subjects",
       parser: ValueParsers.natsURL.orNil, defaultText: "the venues"
     ).scoped(sources: [.venue]),
@@ -122,7 +123,7 @@ public enum Settings {
     .value(
       \.publish, key: "publish", flags: ["--publish"], environment: "TICKER_PUBLISH", group: .output,
       valueName: "URL",
-      help: "also send each printed price to NATS at nats://HOST:PORT: subject "
+      help: "also send each printed price to NATS at nats://HOST:PORT (tls:// for TLS): subject "
         + "ticker.<provider>.<symbol>, payload the JSON line",
       parser: ValueParsers.natsURL.orNil, defaultText: "off"
     ).scoped(outputs: [.lines, .board]),
@@ -194,7 +195,8 @@ public enum Settings {
     ).scoped(sources: [.venue]),
     .value(
       \.cacert, key: "cacert", flags: ["--cacert"], environment: "TICKER_CACERT", group: .connection,
-      valueName: "FILE", help: "also trust the CA certificates in this PEM file",
+      valueName: "FILE",
+      help: "also trust the CA certificates in this PEM file (wss://, and tls:// for NATS)",
       parser: ValueParsers.path.orNil,
       defaultText: "the system store only"
     ).scoped(sources: [.venue]),

@@ -138,7 +138,7 @@ enum ValueParsers {
     }
   }
 
-  /// `nats://HOST:PORT` (`NATSURL`); shown without its credentials.
+  /// `nats://HOST:PORT` or `tls://HOST:PORT` (`NATSURL`); shown without its credentials.
   static var natsURL: ValueParser<NATSURL> {
     var parser = ValueParser<NATSURL>(
       requirement: SettingValue.natsURLRequirement, text: SettingValue.natsURL,

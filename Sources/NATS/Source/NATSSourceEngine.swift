@@ -24,7 +24,7 @@ public struct NATSSourceEngine: WebSocketEngine {
 
   /// The WebSocket URL a feed is given for `url`: it names the server in messages.
   public var placeholderURL: WebSocketURL {
-    WebSocketURL(isSecure: false, host: url.host, port: url.port, target: "/")
+    WebSocketURL(isSecure: url.isSecure, host: url.host, port: url.port, target: "/")
   }
 
   public func connect(to _: WebSocketURL, options: ConnectOptions) async throws(WebSocketError)
@@ -39,6 +39,7 @@ public struct NATSSourceEngine: WebSocketEngine {
             returning: .success(
               try NATSConnection.open(
                 url: url, name: clientName, version: version, timeout: options.connectTimeout,
+                caCertificateFile: options.caCertificateFile,
                 maximumLineLength: NATSServerParser.defaultMaximumLineLength,
                 maximumPayload: options.maximumMessageSize)))
         } catch {
@@ -59,8 +60,7 @@ public struct NATSSourceEngine: WebSocketEngine {
     case .transport(let transport): .transport(transport)
     case .refused(let refusal) where refusal.isAuthorization:
       .transport(.peer("NATS: \(error)", retry: false))
-    case .tlsRequired:
-      .transport(.peer("NATS: the server requires TLS, which --source does not speak yet", retry: false))
+    case .tlsNotOffered: .transport(.peer("NATS: \(error)", retry: false))
     default: .transport(.peer("NATS: \(error)", retry: true))
     }
   }

@@ -10,7 +10,7 @@ _arguments -s \
     ''--url'[WebSocket endpoint instead of the venue'\''s (Finnhub still gets its token parameter); VENUE=URL for one venue of several; repeatable]:value: ' \
     ''--asset'[follow ASSET (BTC) on every venue at once\: each keyless venue'\''s main market, and Finnhub'\''s with a token; repeat the flag or separate with commas]:value: ' \
     ''--venues'[the venues --asset follows, separated by commas]:value: ' \
-    ''--source'[read the prices another ticker publishes (--publish) from NATS at nats\://HOST\:PORT instead of the venues; --symbol, --provider and --asset pick the subjects]:value: ' \
+    ''--source'[read the prices another ticker publishes (--publish) from NATS at nats\://HOST\:PORT (tls\:// for TLS) instead of the venues; --symbol, --provider and --asset pick the subjects]:value: ' \
     ''--demo'[replay the venue'\''s built-in session from a local server\: no token, no internet; any symbol trades]' \
     ''--count'[exit 0 after printing N price lines]:value: ' \
     ''--control'[change the subscription while running, a line each on stdin\: +SYM\[,SYM…\] add, -SYM remove, =A,B replace, ? list (on stderr)]:value:(stdin)' \
@@ -23,7 +23,7 @@ _arguments -s \
     ''--no-color'[same as --color never]' \
     ''--board'[on a terminal, one row per symbol updated in place\: price, change, sparkline, trade time, trades per second; with several venues, grouped by asset with the spreads (lines when stdout is not a terminal)]' \
     ''--spread'[with several venues and --format json, also a JSON record of each spread and premium the board shows, after the price that changed it]' \
-    ''--publish'[also send each printed price to NATS at nats\://HOST\:PORT\: subject ticker.<provider>.<symbol>, payload the JSON line]:value: ' \
+    ''--publish'[also send each printed price to NATS at nats\://HOST\:PORT (tls\:// for TLS)\: subject ticker.<provider>.<symbol>, payload the JSON line]:value: ' \
     ''--publish-buffer'[prices held for --publish while NATS is unreachable; beyond that the oldest are dropped]:value: ' \
     ''--publish-stream'[keep the last price of every subject in JetStream stream NAME (made if missing), so that a --source started later begins with every symbol'\''s last price]:value: ' \
     ''--alert'[a line on stderr (and the bell on a terminal) when COND becomes true\: SYM>PRICE, SYM<=PRICE, SYM±2% (a move from the first price); repeatable]:value: ' \
@@ -33,7 +33,7 @@ _arguments -s \
     ''--replay'[print a recording instead of connecting (venue and symbols from the file)\: the lines the live run printed with the same settings]:file:_files' \
     ''--speed'[--replay'\''s pace\: 1 as recorded, 2 twice as fast, max without waiting]:value: ' \
     ''--engine'[WebSocket engine (auto\: URLSession where it handles WebSockets correctly, else native)]:value:(auto urlsession native)' \
-    ''--cacert'[also trust the CA certificates in this PEM file]:file:_files' \
+    ''--cacert'[also trust the CA certificates in this PEM file (wss\://, and tls\:// for NATS)]:file:_files' \
     ''--connect-timeout'[limit for name lookup + TCP + TLS + upgrade]:value: ' \
     ''--max-message-size'[largest message accepted, after decompression (bigger\: close 1009)]:value: ' \
     ''--compression'[offer permessage-deflate, which the server may take (off\: never offer it)]:value:(on off)' \
