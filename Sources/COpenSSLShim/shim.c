@@ -39,7 +39,8 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
   X(SSL_get_verify_result) X(SSL_is_init_finished) X(SSL_new) X(SSL_read) X(SSL_set1_host) \
   X(SSL_set_bio) X(SSL_set_connect_state) X(SSL_set_hostflags) X(SSL_shutdown) X(SSL_write) \
   X(TLS_client_method) X(X509_VERIFY_PARAM_set1_ip_asc) X(X509_verify_cert_error_string) \
-  X(X509_get_default_cert_dir)
+  X(X509_get_default_cert_dir) X(EVP_PKEY_new_raw_private_key) X(EVP_PKEY_get_raw_public_key) \
+  X(EVP_PKEY_free) X(EVP_MD_CTX_new) X(EVP_MD_CTX_free) X(EVP_DigestSignInit) X(EVP_DigestSign)
 
 #define DECLARE_POINTER(name) static __typeof__(&name) p_##name = NULL;
 OPENSSL_FUNCTIONS(DECLARE_POINTER)
@@ -121,6 +122,21 @@ HIDDEN int X509_VERIFY_PARAM_set1_ip_asc(X509_VERIFY_PARAM *param, const char *i
   return p_X509_VERIFY_PARAM_set1_ip_asc(param, ipasc);
 }
 HIDDEN const char *X509_verify_cert_error_string(long n) { return p_X509_verify_cert_error_string(n); }
+HIDDEN EVP_PKEY *EVP_PKEY_new_raw_private_key(int type, ENGINE *e, const unsigned char *key, size_t len) {
+  return p_EVP_PKEY_new_raw_private_key(type, e, key, len);
+}
+HIDDEN int EVP_PKEY_get_raw_public_key(const EVP_PKEY *pkey, unsigned char *pub, size_t *len) {
+  return p_EVP_PKEY_get_raw_public_key(pkey, pub, len);
+}
+HIDDEN void EVP_PKEY_free(EVP_PKEY *pkey) { p_EVP_PKEY_free(pkey); }
+HIDDEN EVP_MD_CTX *EVP_MD_CTX_new(void) { return p_EVP_MD_CTX_new(); }
+HIDDEN void EVP_MD_CTX_free(EVP_MD_CTX *ctx) { p_EVP_MD_CTX_free(ctx); }
+HIDDEN int EVP_DigestSignInit(EVP_MD_CTX *ctx, EVP_PKEY_CTX **pctx, const EVP_MD *type, ENGINE *e, EVP_PKEY *pkey) {
+  return p_EVP_DigestSignInit(ctx, pctx, type, e, pkey);
+}
+HIDDEN int EVP_DigestSign(EVP_MD_CTX *ctx, unsigned char *sig, size_t *siglen, const unsigned char *tbs, size_t tbslen) {
+  return p_EVP_DigestSign(ctx, sig, siglen, tbs, tbslen);
+}
 
 const char *shim_openssl_linked_version(void) { return NULL; }
 #else
@@ -237,5 +253,23 @@ BIO *shim_BIO_new_nosigpipe_socket(int fd) {
 }
 
 int shim_accept_cloexec(int fd) { return accept4(fd, NULL, NULL, SOCK_CLOEXEC); }
+
+int shim_ed25519_sign(const unsigned char *seed, const unsigned char *message, size_t length,
+                      unsigned char *signature, unsigned char *public_key) {
+  int ok = 0;
+  EVP_MD_CTX *ctx = NULL;
+  EVP_PKEY *key = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, NULL, seed, 32);
+  if (key == NULL) goto done;
+  size_t public_length = 32;
+  if (EVP_PKEY_get_raw_public_key(key, public_key, &public_length) != 1 || public_length != 32) goto done;
+  ctx = EVP_MD_CTX_new();
+  if (ctx == NULL || EVP_DigestSignInit(ctx, NULL, NULL, NULL, key) != 1) goto done;
+  size_t signature_length = 64;
+  ok = EVP_DigestSign(ctx, signature, &signature_length, message, length) == 1 && signature_length == 64;
+done:
+  if (ctx != NULL) EVP_MD_CTX_free(ctx);
+  if (key != NULL) EVP_PKEY_free(key);
+  return ok;
+}
 
 #endif  // __linux__

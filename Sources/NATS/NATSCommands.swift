@@ -10,8 +10,16 @@ public enum NATSCommands {
 
   /// `CONNECT {…}\r\n`: no `+OK` per command (`verbose` false), no subject checks by the server
   /// beyond its own (`pedantic` false), whether over TLS, the credentials from the URL if any.
+  /// A key's answer to the server's nonce: the public key (an NKEY user) or the JWT (a credentials
+  /// file), and the signature, base64url.
+  public struct KeyFields: Sendable, Equatable {
+    public var nkey: String?
+    public var jwt: String?
+    public var signature: String
+  }
+
   public static func connect(
-    name: String, version: String, credentials: NATSURL.Credentials?, tls: Bool = false
+    name: String, version: String, credentials: NATSURL.Credentials?, tls: Bool = false, key: KeyFields? = nil
   ) -> [UInt8] {
     var out = Array(#"CONNECT {"verbose":false,"pedantic":false,"tls_required":"#.utf8)
     out += Array((tls ? "true" : "false").utf8)
@@ -30,6 +38,13 @@ public enum NATSCommands {
       out += Array(#","auth_token":"#.utf8)
       JSONEscaping.appendQuoted(token, to: &out)
     case nil: break
+    }
+    if let key {
+      for (name, value) in [("nkey", key.nkey), ("jwt", key.jwt), ("sig", key.signature)] {
+        guard let value else { continue }
+        out += Array(",\"\(name)\":".utf8)
+        JSONEscaping.appendQuoted(value, to: &out)
+      }
     }
     out += Array("}\r\n".utf8)
     return out

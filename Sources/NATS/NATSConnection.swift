@@ -29,7 +29,7 @@ final class NATSConnection: Sendable {
   /// must name the URL's host).
   static func open(
     url: NATSURL, name: String, version: String, timeout: Double, caCertificateFile: String? = nil,
-    maximumLineLength: Int, maximumPayload: Int? = nil
+    key: NATSKeyAuth? = nil, maximumLineLength: Int, maximumPayload: Int? = nil
   ) throws(NATSLinkError) -> NATSConnection {
     let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(timeout * 1000)))
     let tcp: TCPStream
@@ -60,8 +60,17 @@ final class NATSConnection: Sendable {
           throw .transport(error)
         }
       }
+      var fields: NATSCommands.KeyFields?
+      if let key, let nonce = info.nonce {
+        do {
+          fields = try key.connectFields(nonce: nonce)
+        } catch {
+          throw .transport(error)
+        }
+      }
       try write(
-        NATSCommands.connect(name: name, version: version, credentials: url.credentials, tls: secure)
+        NATSCommands.connect(
+          name: name, version: version, credentials: url.credentials, tls: secure, key: fields)
           + NATSCommands.ping,
         to: stream, timeout: timeout)
       while true {

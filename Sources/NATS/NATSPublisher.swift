@@ -47,6 +47,8 @@ public final class NATSPublisher: Sendable {
     public var stream: String?
     /// CA certificates trusted for TLS besides the system's (`--cacert`).
     public var caCertificateFile: String?
+    /// `--nats-nkey` or `--nats-creds`: the key to sign in with.
+    public var key: NATSKeyAuth?
     /// How long the server has to answer the stream's creation (none: it has no JetStream).
     public var streamTimeout: Double = 2
 
@@ -56,8 +58,9 @@ public final class NATSPublisher: Sendable {
       pingInterval: Duration = .seconds(5), maxPingsOutstanding: Int = 2, finishTimeout: Double = 1,
       backoff: Backoff = Backoff(initialDelay: .milliseconds(250), maximumDelay: .seconds(10)),
       writeChunk: Int = 256 << 10, maximumLineLength: Int = NATSServerParser.defaultMaximumLineLength,
-      stream: String? = nil, caCertificateFile: String? = nil
+      stream: String? = nil, caCertificateFile: String? = nil, key: NATSKeyAuth? = nil
     ) {
+      self.key = key
       self.stream = stream
       self.caCertificateFile = caCertificateFile
       self.url = url
@@ -211,7 +214,8 @@ public final class NATSPublisher: Sendable {
       do {
         connection = try NATSConnection.open(
           url: options.url, name: options.name, version: options.version, timeout: options.connectTimeout,
-          caCertificateFile: options.caCertificateFile, maximumLineLength: options.maximumLineLength,
+          caCertificateFile: options.caCertificateFile, key: options.key,
+          maximumLineLength: options.maximumLineLength,
           maximumPayload: options.stream == nil ? nil : NATSServerInfo.defaultMaxPayload)
         if let stream = options.stream {
           report(.stream(stream, Self.makeStream(stream, on: connection, timeout: options.streamTimeout)))

@@ -38,6 +38,8 @@ public struct NATSServerInfo: Sendable, Equatable {
   public var tlsRequired: Bool
   /// The server accepts TLS, though it does not require it (`tls_available`, NATS 2.10 and later).
   public var tlsAvailable: Bool = false
+  /// What the client signs for NKEY authentication (`nonce`), when the server asks.
+  public var nonce: String?
   public var authRequired: Bool
 
   public static let defaultMaxPayload = 1 << 20
@@ -78,6 +80,7 @@ public struct NATSServerInfo: Sendable, Equatable {
     version = try string("version") ?? ""
     tlsRequired = try bool("tls_required") ?? false
     tlsAvailable = try bool("tls_available") ?? false
+    nonce = try string("nonce")
     authRequired = try bool("auth_required") ?? false
     if let field = object["max_payload"], !field.isNull {
       guard let text = field.numberText, let limit = Int(text), limit > 0 else {

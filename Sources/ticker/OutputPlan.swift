@@ -99,8 +99,8 @@ struct OutputPlan: Sendable {
     beforeRun()
     let publishing = context.config.publish.map { url in
       Publishing.start(
-        to: url, config: context.config, feed: feed, providers: venues.isEmpty ? [provider] : venues,
-        diagnostics: diagnostics)
+        to: url, config: context.config, key: context.natsKey, feed: feed,
+        providers: venues.isEmpty ? [provider] : venues, diagnostics: diagnostics)
     }
     let outcome = await feed.run()
     await output.value

@@ -8,14 +8,15 @@ import Venues
 /// the feed (docs/nats.md). `providers`: the run's venues, in the order `Quote.venue` counts them.
 enum Publishing {
   static func start(
-    to url: NATSURL, config: TickerConfig, feed: any QuoteFeed, providers: [any Provider],
+    to url: NATSURL, config: TickerConfig, key: NATSKeyAuth?, feed: any QuoteFeed, providers: [any Provider],
     diagnostics: Diagnostics
   ) -> Task<Void, Never> {
     let reports = NATSReportWriter(diagnostics: diagnostics, url: url)
     let publisher = NATSPublisher(
       .init(
         url: url, version: String(HelpText.version.split(separator: " ").last ?? ""),
-        bufferCapacity: config.publishBuffer, stream: config.publishStream, caCertificateFile: config.cacert),
+        bufferCapacity: config.publishBuffer, stream: config.publishStream, caCertificateFile: config.cacert,
+        key: key),
       report: { reports.write($0) })
     return PublishOutput.start(
       on: feed, publisher: publisher, providers: providers.map(\.name), limit: config.count,

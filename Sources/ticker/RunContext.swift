@@ -1,4 +1,5 @@
 import CLI
+import NATS
 import Outputs
 import TickerSupport
 import Venues
@@ -13,6 +14,8 @@ struct RunContext: Sendable {
   var diagnostics: Diagnostics
   /// `ticker serve` (prices go to clients) rather than printed.
   var serving: Bool
+  /// `--nats-nkey` or `--nats-creds`: the key NATS connections sign in with.
+  var natsKey: NATSKeyAuth? = nil
   let stdout = FileDescriptorWriter(fd: 1)
 
   /// The settings from their three layers, then the checks every run shares, each of which may
@@ -26,12 +29,20 @@ struct RunContext: Sendable {
     case .failure(let stop): return .failure(stop)
     }
     var config = loaded.config
+    let natsKey: NATSKeyAuth?
+    switch NATSKeyFile.load(config) {
+    case .success(let key): natsKey = key
+    case .failure(let failure):
+      early.error(failure.message)
+      return .failure(Stop(code: failure.code))
+    }
     let secrets =
       [environment["FINNHUB_TOKEN"] ?? "", config.token ?? ""] + (config.publish?.secrets ?? [])
-      + (config.source?.secrets ?? [])
+      + (config.source?.secrets ?? []) + (natsKey?.secrets ?? [])
     let context = RunContext(
       config: config, arguments: arguments, environment: environment,
-      diagnostics: Diagnostics(secrets: secrets, verbose: config.verbose), serving: command.serve)
+      diagnostics: Diagnostics(secrets: secrets, verbose: config.verbose), serving: command.serve,
+      natsKey: natsKey)
     if let code = URLSessionAccess.runCompanionIfWanted(config, arguments: arguments, context.diagnostics) {
       return .failure(Stop(code: code))
     }
@@ -44,7 +55,7 @@ struct RunContext: Sendable {
       return .success(
         RunContext(
           config: config, arguments: arguments, environment: environment, diagnostics: context.diagnostics,
-          serving: command.serve))
+          serving: command.serve, natsKey: natsKey))
     }
     return .success(context)
   }

@@ -43,7 +43,9 @@ struct Upstream: Sendable {
   {
     let config = context.config
     let (provider, symbols) = (member.provider, member.symbols)
-    if let source = config.source { return .success(sourced(from: source, member, diagnostics)) }
+    if let source = config.source {
+      return .success(sourced(from: source, key: context.natsKey, member, diagnostics))
+    }
     var demo: FeedServer?
     let url: WebSocketURL
     if config.demo {
@@ -92,11 +94,11 @@ struct Upstream: Sendable {
   }
 
   /// `--source`: the venue's prices as another ticker published them on NATS.
-  static func sourced(from source: NATSURL, _ member: VenuePlan.Member, _ diagnostics: Diagnostics)
-    -> Upstream
-  {
+  static func sourced(
+    from source: NATSURL, key: NATSKeyAuth?, _ member: VenuePlan.Member, _ diagnostics: Diagnostics
+  ) -> Upstream {
     let engine = NATSSourceEngine(
-      url: source, version: String(HelpText.version.split(separator: " ").last ?? ""))
+      url: source, version: String(HelpText.version.split(separator: " ").last ?? ""), key: key)
     diagnostics.info(
       "reading \(member.provider.displayName)'s prices from \(source), as another ticker publishes them")
     return Upstream(

@@ -1,6 +1,9 @@
 import Foundation
 import TestSupport
 import Testing
+import WebSocketClient
+
+@testable import NATS
 
 /// `--source nats://…` against a real `nats-server`: consumers print what a publisher printed,
 /// byte for byte; a consumer outlives a restart of the server without printing anything twice;
@@ -259,5 +262,161 @@ struct NATSSourceTests {
     #expect(consumer.allLines() == published.stdoutLines)
     #expect(!stderr.contains("tls-s3cret") && !published.stderr.contains("tls-s3cret"))
     #expect(stderr.contains("tls://***@127.0.0.1:\(server.port)"), "\(stderr)")
+  }
+
+  /// A new user key: its seed file and its public key, as the server's configuration names it.
+  static func userKey(in directory: String) throws -> (seedFile: String, publicKey: String) {
+    var random = SystemRandomNumberGenerator()
+    let key = (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }
+    let seedFile = directory + "/user-\(UUID()).nk"
+    try (NKey.userSeedText(key) + "\n").write(toFile: seedFile, atomically: true, encoding: .utf8)
+    return (seedFile, NKey.userPublicKey(try Ed25519.sign([], seed: key).publicKey))
+  }
+
+  /// A consumer of `server`, then a publisher, both signing in with `auth`, 8 trades each: the
+  /// consumer prints exactly the publisher's lines. Their stderr.
+  static func consumeWhatIsPublished(_ server: NATSServerProcess, auth: [String]) async throws
+    -> (consumer: String, publisher: String)
+  {
+    let symbols = ["--provider", "binance", "-s", "BTCUSDT", "--every-trade", "--count", "8"]
+    let consumer = try RunningTicker(
+      ["--source", server.url, "-v"] + auth + symbols, environment: Self.environment)
+    #expect(await eventually { consumer.stderrSoFar.contains("subscribed to") }, "\(consumer.stderrSoFar)")
+    let published = try await TickerProcess.run(
+      ["--demo", "--publish", server.url, "-v"] + auth + symbols, environment: Self.environment)
+    #expect(published.status == 0, "\(published.stderr)")
+    let (status, stderr) = await consumer.exit()
+    #expect(status == 0, "\(stderr)")
+    #expect(consumer.allLines() == published.stdoutLines)
+    return (stderr, published.stderr)
+  }
+
+  @Test("an NKEY seed file: the server lets that user in and no other; the seed is never printed")
+  func nkeySeed() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ticker-nkey-\(UUID())")
+      .path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let user = try Self.userKey(in: directory)
+    let stranger = try Self.userKey(in: directory)
+    let configuration = directory + "/server.conf"
+    try "authorization { users = [ { nkey: \"\(user.publicKey)\" } ] }\n".write(
+      toFile: configuration, atomically: true, encoding: .utf8)
+    let server = try await NATSServerProcess.start(arguments: ["-c", configuration])
+    let symbols = ["--provider", "binance", "-s", "BTCUSDT", "--every-trade", "--count", "8"]
+    let refused = try await TickerProcess.run(
+      ["--source", server.url, "--nats-nkey", stranger.seedFile] + symbols, environment: Self.environment)
+    #expect(refused.status == 69, "\(refused.stderr)")
+    #expect(refused.stderr.contains("refused the credentials"), "\(refused.stderr)")
+    let (stderr, publisher) = try await Self.consumeWhatIsPublished(
+      server, auth: ["--nats-nkey", user.seedFile])
+    let seeds = try [user.seedFile, stranger.seedFile].map {
+      try String(contentsOfFile: $0, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    for text in [refused.stderr, stderr, publisher] {
+      #expect(!seeds.contains { text.contains($0) }, "a seed was printed")
+    }
+    // A file that is not a seed: said, exit 78, without quoting it.
+    let bad = directory + "/bad.nk"
+    try "SUNOTASEED\n".write(toFile: bad, atomically: true, encoding: .utf8)
+    let unusable = try await TickerProcess.run(
+      ["--source", server.url, "--nats-nkey", bad] + symbols, environment: Self.environment)
+    #expect(unusable.status == 78, "\(unusable.stderr)")
+    #expect(unusable.stderr.contains("cannot use the --nats-nkey file"), "\(unusable.stderr)")
+    #expect(!unusable.stderr.contains("SUNOTASEED"))
+  }
+
+  @Test("a credentials file against a server in operator mode: publisher and consumer agree")
+  func credentialsFile() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ticker-creds-\(UUID())")
+      .path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let mode = try OperatorMode(in: directory)
+    let server = try await NATSServerProcess.start(arguments: ["-c", mode.serverConfiguration])
+    let symbols = ["--provider", "binance", "-s", "BTCUSDT", "--every-trade", "--count", "8"]
+    let anonymous = try await TickerProcess.run(
+      ["--source", server.url] + symbols, environment: Self.environment)
+    #expect(anonymous.status == 69, "\(anonymous.stderr)")
+    let (stderr, publisher) = try await Self.consumeWhatIsPublished(
+      server, auth: ["--nats-creds", mode.credentials])
+    let seed = try #require(
+      try String(contentsOfFile: mode.credentials, encoding: .utf8).split(separator: "\n").first {
+        $0.hasPrefix("SU")
+      })
+    #expect(!stderr.contains(seed) && !publisher.contains(seed), "the seed was printed")
+  }
+}
+
+/// An operator, an account and a user, with the JWTs nats-server's operator mode reads
+/// (`nsc` would make them; it is not in Debian): each JWT is signed by its issuer's key.
+struct OperatorMode {
+  let serverConfiguration: String
+  let credentials: String
+
+  static func base64url(_ bytes: [UInt8]) -> String {
+    Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+      .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+  }
+
+  static func key() -> [UInt8] {
+    var random = SystemRandomNumberGenerator()
+    return (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }
+  }
+
+  static func jwt(issuer: [UInt8], issuerKey: String, subject: String, name: String, nats: [String: Any])
+    throws
+    -> String
+  {
+    let header = base64url(Array(#"{"typ":"JWT","alg":"ed25519-nkey"}"#.utf8))
+    let claims: [String: Any] = [
+      "jti": Base32.encode(key()), "iat": Int(Date().timeIntervalSince1970), "iss": issuerKey, "name": name,
+      "sub": subject, "nats": nats,
+    ]
+    let body = base64url(Array(try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])))
+    let signature = try Ed25519.sign(Array("\(header).\(body)".utf8), seed: issuer).signature
+    return "\(header).\(body).\(base64url(signature))"
+  }
+
+  init(in directory: String) throws {
+    let (operatorKey, accountKey, userKey) = (Self.key(), Self.key(), Self.key())
+    let operatorPublic = NKey.publicKey(try Ed25519.sign([], seed: operatorKey).publicKey, prefix: 14 << 3)
+    let accountPublic = NKey.publicKey(try Ed25519.sign([], seed: accountKey).publicKey, prefix: 0)
+    let userPublic = NKey.userPublicKey(try Ed25519.sign([], seed: userKey).publicKey)
+    let operatorJWT = try Self.jwt(
+      issuer: operatorKey, issuerKey: operatorPublic, subject: operatorPublic, name: "test operator",
+      nats: ["type": "operator", "version": 2])
+    let unlimited: [String: Any] = [
+      "subs": -1, "data": -1, "payload": -1, "imports": -1, "exports": -1, "wildcards": true, "conn": -1,
+      "leaf": -1,
+    ]
+    let accountJWT = try Self.jwt(
+      issuer: operatorKey, issuerKey: operatorPublic, subject: accountPublic, name: "desk",
+      nats: ["type": "account", "version": 2, "limits": unlimited])
+    let userJWT = try Self.jwt(
+      issuer: accountKey, issuerKey: accountPublic, subject: userPublic, name: "ticker",
+      nats: ["type": "user", "version": 2, "subs": -1, "data": -1, "payload": -1, "pub": [:], "sub": [:]])
+    serverConfiguration = directory + "/operator.conf"
+    try """
+    operator: "\(operatorJWT)"
+    resolver: MEMORY
+    resolver_preload: { \(accountPublic): "\(accountJWT)" }
+
+    """.write(toFile: serverConfiguration, atomically: true, encoding: .utf8)
+    credentials = directory + "/ticker.creds"
+    try """
+    -----BEGIN NATS USER JWT-----
+    \(userJWT)
+    ------END NATS USER JWT------
+
+    ************************* IMPORTANT *************************
+    NKEY Seed printed below can be used to sign and prove identity.
+    NKEYs are sensitive and should be treated as secrets.
+
+    -----BEGIN USER NKEY SEED-----
+    \(NKey.userSeedText(userKey))
+    ------END USER NKEY SEED------
+
+    """.write(toFile: credentials, atomically: true, encoding: .utf8)
   }
 }

@@ -97,6 +97,11 @@ public enum ConfigConflicts {
     where config.sources[flag] != nil && config.publish == nil {
       found.append(Conflict(fatal: false, message: "\(flag) does nothing without --publish"))
     }
+    for flag in ["--nats-nkey", "--nats-creds"]
+    where config.sources[flag] != nil && config.publish == nil && config.source == nil {
+      found.append(Conflict(fatal: false, message: "\(flag) does nothing without --publish or --source"))
+    }
+    pair("--nats-nkey", "--nats-creds", "each holds the key to sign in to NATS with: give one")
     return found
   }
 }

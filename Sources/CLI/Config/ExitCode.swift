@@ -49,8 +49,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     Entry(
       codes: [.noInput], brief: "config/CA/recording file unusable",
       meaning: "the config file named by `--config`/`$TICKER_CONFIG` does not exist or cannot be read, or it "
-        + "or the `--cacert` file is not a regular file; or the `--replay` file does not exist, cannot be read "
-        + "or is not a regular file"),
+        + "or the `--cacert`, `--nats-nkey` or `--nats-creds` file is not a readable regular file; or the "
+        + "`--replay` file does not exist, cannot be read or is not a regular file"),
     Entry(
       codes: [.unavailable], brief: "the service cannot be used from here",
       meaning: "the service cannot be used from here: `--engine urlsession` where URLSession cannot do "
@@ -81,7 +81,11 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     Entry(
       codes: [.authRefused], brief: "token refused (401/403)",
       meaning: "the server refused the token (HTTP 401/403 at the handshake); not retried"),
-    Entry(codes: [.config], brief: "invalid config", meaning: "invalid configuration file or value"),
+    Entry(
+      codes: [.config], brief: "invalid config",
+      meaning:
+        "invalid configuration file or value, or a `--nats-nkey`/`--nats-creds` file that holds no usable key"
+    ),
     Entry(
       codes: [.interrupted, .terminated], brief: "SIGINT/SIGTERM",
       meaning: "stopped by SIGINT (Ctrl-C) or SIGTERM, after unsubscribing and closing with 1000 (`ticker "

@@ -60,6 +60,10 @@ public struct TickerConfig: Sendable, Equatable {
   public var source: NATSURL? = nil
   /// `--publish`: also send each printed price to this NATS server.
   public var publish: NATSURL? = nil
+  /// `--nats-nkey`: a file holding the user NKEY seed for NATS (`--publish`, `--source`).
+  public var natsNkey: String? = nil
+  /// `--nats-creds`: a NATS credentials file (a user JWT and its seed).
+  public var natsCreds: String? = nil
   /// `--publish-stream`: the JetStream stream that keeps each subject's last price.
   public var publishStream: String? = nil
   /// `--publish-buffer`: prices held while NATS is unreachable (the oldest dropped beyond).
@@ -151,6 +155,8 @@ extension TickerConfig: CustomStringConvertible, CustomReflectable {
     parts.append("publish: \(publish.map(\.description) ?? "off")")
     parts.append("publishBuffer: \(publishBuffer)")
     parts.append("publishStream: \(publishStream ?? "none")")
+    parts.append("natsNkey: \(natsNkey ?? "none")")
+    parts.append("natsCreds: \(natsCreds ?? "none")")
     parts.append("alerts: \(alerts.map(\.description))")
     parts.append("until: \(until.map(\.description))")
     parts.append("servePort: \(servePort)")

@@ -141,6 +141,19 @@ public enum Settings {
         + "that a --source started later begins with every symbol's last price",
       parser: ValueParsers.streamName.orNil, defaultText: "none"
     ).scoped(outputs: [.lines, .board]),
+    .value(
+      \.natsNkey, key: "natsNkey", flags: ["--nats-nkey"], environment: "TICKER_NATS_NKEY", group: .output,
+      valueName: "FILE",
+      help: "sign in to NATS (--publish, --source) with the user NKEY seed (SU...) in FILE",
+      parser: ValueParsers.path.orNil, defaultText: "none"
+    ),
+    .value(
+      \.natsCreds, key: "natsCreds", flags: ["--nats-creds"], environment: "TICKER_NATS_CREDS",
+      group: .output,
+      valueName: "FILE",
+      help: "sign in to NATS (--publish, --source) with the credentials file FILE (a user JWT and its seed)",
+      parser: ValueParsers.path.orNil, defaultText: "none"
+    ),
   ]
 
   static let alerts: [Setting] = [

@@ -7,6 +7,7 @@
 #ifdef __linux__
 
 #include <openssl/err.h>
+#include <openssl/evp.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
@@ -63,6 +64,12 @@ BIO *shim_BIO_new_nosigpipe_socket(int fd);
 /// accept4(fd, NULL, NULL, SOCK_CLOEXEC): Swift's Glibc module does not import accept4
 /// (it needs _GNU_SOURCE). Returns -1 with errno set on failure.
 int shim_accept_cloexec(int fd);
+
+/// Signs `message` with the Ed25519 private key `seed` (32 bytes, RFC 8032): the 64-byte
+/// signature into `signature`, the 32-byte public key into `public_key`. Returns 1 on success.
+/// OpenSSL must be loaded (`shim_openssl_load`).
+int shim_ed25519_sign(const unsigned char *seed, const unsigned char *message, size_t length,
+                      unsigned char *signature, unsigned char *public_key);
 
 #endif  // __linux__
 

@@ -11,11 +11,14 @@ public struct NATSSourceEngine: WebSocketEngine {
   /// The client name and version sent in `CONNECT` (shown by the server's monitoring).
   public let clientName: String
   public let version: String
+  /// `--nats-nkey` or `--nats-creds`: the key to sign in with.
+  public let key: NATSKeyAuth?
   /// What its connections remember between them.
   let memory = NATSSourceMemory()
 
-  public init(url: NATSURL, clientName: String = "ticker", version: String) {
+  public init(url: NATSURL, clientName: String = "ticker", version: String, key: NATSKeyAuth? = nil) {
     self.url = url
+    self.key = key
     self.clientName = clientName
     self.version = version
   }
@@ -30,7 +33,7 @@ public struct NATSSourceEngine: WebSocketEngine {
   public func connect(to _: WebSocketURL, options: ConnectOptions) async throws(WebSocketError)
     -> any WebSocketConnection
   {
-    let (url, clientName, version) = (self.url, self.clientName, self.version)
+    let (url, clientName, version, key) = (self.url, self.clientName, self.version, self.key)
     // Connecting blocks (TCP, then the handshake): on a thread of its own, never the pool's.
     let opened: Result<NATSConnection, NATSLinkError> = await withCheckedContinuation { continuation in
       DedicatedThread.start {
@@ -39,7 +42,7 @@ public struct NATSSourceEngine: WebSocketEngine {
             returning: .success(
               try NATSConnection.open(
                 url: url, name: clientName, version: version, timeout: options.connectTimeout,
-                caCertificateFile: options.caCertificateFile,
+                caCertificateFile: options.caCertificateFile, key: key,
                 maximumLineLength: NATSServerParser.defaultMaximumLineLength,
                 maximumPayload: options.maximumMessageSize)))
         } catch {

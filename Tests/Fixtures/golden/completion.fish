@@ -23,6 +23,8 @@ complete -c ticker -l spread -d 'with several venues and --format json, also a J
 complete -c ticker -l publish -x -d 'also send each printed price to NATS at nats://HOST:PORT (tls:// for TLS): subject ticker.<provider>.<symbol>, payload the JSON line'
 complete -c ticker -l publish-buffer -x -d 'prices held for --publish while NATS is unreachable; beyond that the oldest are dropped'
 complete -c ticker -l publish-stream -x -d 'keep the last price of every subject in JetStream stream NAME (made if missing), so that a --source started later begins with every symbol\'s last price'
+complete -c ticker -l nats-nkey -r -F -d 'sign in to NATS (--publish, --source) with the user NKEY seed (SU...) in FILE'
+complete -c ticker -l nats-creds -r -F -d 'sign in to NATS (--publish, --source) with the credentials file FILE (a user JWT and its seed)'
 complete -c ticker -l alert -x -d 'a line on stderr (and the bell on a terminal) when COND becomes true: SYM>PRICE, SYM<=PRICE, SYM±2% (a move from the first price); repeatable'
 complete -c ticker -l until -x -d 'exit 0 the first time COND holds (as --alert); exit 1 if the run ends before; repeatable'
 complete -c ticker -l on-alert -x -d 'run CMD with /bin/sh -c each time an --alert or --until fires, the alert in its environment (TICKER_ALERT, TICKER_PROVIDER, TICKER_SYMBOL, TICKER_PRICE, TICKER_TIME); its output on stderr'

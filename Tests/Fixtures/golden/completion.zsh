@@ -26,6 +26,8 @@ _arguments -s \
     ''--publish'[also send each printed price to NATS at nats\://HOST\:PORT (tls\:// for TLS)\: subject ticker.<provider>.<symbol>, payload the JSON line]:value: ' \
     ''--publish-buffer'[prices held for --publish while NATS is unreachable; beyond that the oldest are dropped]:value: ' \
     ''--publish-stream'[keep the last price of every subject in JetStream stream NAME (made if missing), so that a --source started later begins with every symbol'\''s last price]:value: ' \
+    ''--nats-nkey'[sign in to NATS (--publish, --source) with the user NKEY seed (SU...) in FILE]:file:_files' \
+    ''--nats-creds'[sign in to NATS (--publish, --source) with the credentials file FILE (a user JWT and its seed)]:file:_files' \
     ''--alert'[a line on stderr (and the bell on a terminal) when COND becomes true\: SYM>PRICE, SYM<=PRICE, SYM±2% (a move from the first price); repeatable]:value: ' \
     ''--until'[exit 0 the first time COND holds (as --alert); exit 1 if the run ends before; repeatable]:value: ' \
     ''--on-alert'[run CMD with /bin/sh -c each time an --alert or --until fires, the alert in its environment (TICKER_ALERT, TICKER_PROVIDER, TICKER_SYMBOL, TICKER_PRICE, TICKER_TIME); its output on stderr]:value: ' \
