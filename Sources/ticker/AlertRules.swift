@@ -13,6 +13,7 @@ enum AlertRules {
     var rules = [[AlertBook.Rule]](repeating: [], count: plan.members.count)
     for (conditions, ends, flag) in [(config.alerts, false, "--alert"), (config.until, true, "--until")] {
       for var condition in conditions {
+        let written = condition.description
         let (named, symbol) = ProviderCatalog.qualified(condition.symbol)
         // A replay's one venue is its recording's, whatever --provider says.
         let venue = named?.name ?? (plan.isSeveral ? config.provider : plan.members[0].provider.name)
@@ -36,7 +37,7 @@ enum AlertRules {
           return nil
         }
         condition.symbol = canonical
-        rules[index].append(AlertBook.Rule(condition: condition, ends: ends))
+        rules[index].append(AlertBook.Rule(condition: condition, ends: ends, written: written))
       }
     }
     return rules

@@ -16,7 +16,9 @@ struct NATSSourceTests {
   static let environment = TickerProcess.cleanEnvironment()
 
   /// A consumer of `server`, verbose so that the test can see it subscribed.
-  static func consumer(_ server: NATSServerProcess, _ arguments: [String]) async throws -> RunningTicker {
+  static func consumer(
+    _ server: NATSServerProcess, _ arguments: [String], environment: [String: String] = Self.environment
+  ) async throws -> RunningTicker {
     let ticker = try RunningTicker(["--source", server.url, "-v"] + arguments, environment: environment)
     // Said once the server has the subscription (the PONG after the SUB came back).
     let subscribed = await eventually { ticker.stderrSoFar.contains("subscribed to") }
@@ -345,6 +347,66 @@ struct NATSSourceTests {
         $0.hasPrefix("SU")
       })
     #expect(!stderr.contains(seed) && !publisher.contains(seed), "the seed was printed")
+  }
+
+  @Test(
+    "--source --asset BTC --board on a terminal: the cross-venue board, full at once from the stream",
+    .requires(.tmux))
+  func boardFromTheBus() async throws {
+    let server = try await NATSServerProcess.start(jetStream: true)
+    // A publisher that has stopped: everything the board shows comes from the stream.
+    let published = try await TickerProcess.run(
+      [
+        "--demo", "--asset", "BTC", "--every-trade", "--format", "json", "--count", "250", "--publish",
+        server.url, "--publish-stream", "TICKER",
+      ], environment: Self.environment)
+    #expect(published.status == 0, "\(published.stderr)")
+    let traded = Set(published.stdoutLines.compactMap(PublishNATSTests.symbol(of:)))
+    #expect(traded.count == 6, "every market of the run traded: \(traded)")
+    try await TmuxSession.with(columns: 160, rows: 20) { tmux in
+      #expect(await tmux.waitForPrompt())
+      await tmux.type("echo BEFORE; $T --source \(server.url) --asset BTC --board; echo EXIT=$?")
+      let shown = await tmux.waitForScreen { CrossVenueBoardTerminalTests.complete($0) }
+      #expect(shown != nil, "the board never showed every venue: \(tmux.screen())")
+      #expect(shown?.last?.contains("connected · 6 symbols") == true, "\(shown ?? [])")
+      await tmux.keys("C-c")
+      _ = await BoardTerminalTests().expectRestored(tmux, exit: 130)
+    }
+  }
+
+  @Test(
+    "--source with --alert and --on-alert: the command runs for the bus's price, with it in its environment")
+  func alertsFromTheBus() async throws {
+    let server = try await NATSServerProcess.start(jetStream: true)
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ticker-alert-\(UUID())")
+      .path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let log = directory + "/alerts.log"
+    var environment = Self.environment
+    environment["LOG"] = log
+    let consumer = try await Self.consumer(
+      server,
+      [
+        "-s", "binance/BTCUSDT", "-s", "coinbase/BTC-USD", "--every-trade", "--count", "6",
+        "--alert", "binance/BTCUSDT>1", "--on-alert",
+        #"printf '%s %s %s\n' "$TICKER_ALERT" "$TICKER_PROVIDER" "$TICKER_PRICE" >> "$LOG""#,
+      ], environment: environment)
+    let published = try await TickerProcess.run(
+      [
+        "--demo", "-s", "binance/BTCUSDT", "-s", "coinbase/BTC-USD", "--every-trade", "--count", "6",
+        "--publish",
+        server.url,
+      ],
+      environment: Self.environment)
+    #expect(published.status == 0, "\(published.stderr)")
+    let (status, stderr) = await consumer.exit()
+    #expect(status == 0, "\(stderr)")
+    #expect(stderr.contains("alert: Binance: BTCUSDT>1: "), "\(stderr)")
+    let firstBinance = try #require(consumer.allLines().first { $0.contains("\tbinance\t") })
+    let price = try #require(firstBinance.split(separator: "\t").last)
+    let ran = try String(contentsOfFile: log, encoding: .utf8)
+    #expect(ran == "binance/BTCUSDT>1 binance \(price)\n", "\(ran)")
   }
 }
 

@@ -9,10 +9,14 @@ public struct AlertBook: Sendable {
   public struct Rule: Sendable, Hashable {
     public var condition: AlertCondition
     public var ends: Bool
+    /// The condition as the user wrote it (`binance/BTCUSDT>100000`, where `condition` has the
+    /// venue's symbol alone).
+    public var written: String
 
-    public init(condition: AlertCondition, ends: Bool) {
+    public init(condition: AlertCondition, ends: Bool, written: String? = nil) {
       self.condition = condition
       self.ends = ends
+      self.written = written ?? condition.description
     }
   }
 

@@ -35,7 +35,7 @@ public final class AlertCommand: Sendable {
 
     public init(_ firing: AlertBook.Firing, provider: String) {
       self.init(
-        condition: firing.rule.condition.description, provider: provider, symbol: firing.quote.symbol,
+        condition: firing.rule.written, provider: provider, symbol: firing.quote.symbol,
         price: firing.quote.price.text, time: UTCTimestamp.string(milliseconds: firing.quote.time))
     }
 
