@@ -14,7 +14,9 @@ import WebSocketClient
 /// a JetStream request answered on an inbox of the connection's own. Only the reader's thread
 /// hands messages over, so they keep their order.
 final class NATSSourceConnection: WebSocketConnection {
-  let messages = MessageChannel<WebSocketMessage>(capacity: 1024)
+  /// Bounded in messages and in payload bytes, as the native engine's: a server that sends faster
+  /// than the feed reads is held back by TCP, not buffered here.
+  let messages = MessageChannel<WebSocketMessage>(capacity: 512, costLimit: 256 << 10)
   private let connection: NATSConnection
   private let memory: NATSSourceMemory
   private let state = Mutex(State())
