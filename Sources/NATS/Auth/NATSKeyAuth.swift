@@ -36,7 +36,7 @@ public struct NATSKeyAuth: Sendable, Equatable {
   public static func credentialsFile(_ contents: String) throws(NATSKeyAuthError) -> NATSKeyAuth {
     let lines = Self.lines(contents)
     func after(_ marker: String) -> String? {
-      guard let index = lines.firstIndex(where: { $0.hasPrefix("-") && $0.contains(marker) }) else {
+      guard let index = lines.firstIndex(where: { $0.hasPrefix("-") && $0.contains(text: marker) }) else {
         return nil
       }
       return lines[(index + 1)...].first { !$0.isEmpty && !$0.hasPrefix("-") }
