@@ -408,6 +408,37 @@ struct NATSSourceTests {
     let ran = try String(contentsOfFile: log, encoding: .utf8)
     #expect(ran == "binance/BTCUSDT>1 binance \(price)\n", "\(ran)")
   }
+
+  @Test(
+    "a hostile NATS server: escapes, garbage and a 1 GiB MSG cost a warning and a reconnect, never memory")
+  func hostileServer() async throws {
+    let (peer, port) = try await LinePeer.python("nats_peer.py", ["hostile-source"])
+    let ticker = try RunningTicker(
+      [
+        "--source", "nats://127.0.0.1:\(port)", "--provider", "binance", "-s", "BTCUSDT", "--every-trade",
+        "--max-backoff", "0.2",
+      ], environment: Self.environment)
+    let first = await ticker.lines(1).first
+    #expect(first == "2026-12-04T00:00:00.000Z\tBTCUSDT\t70000.10")
+    #expect(await peer.expect { $0 == "CONNECTED" } != nil)
+    // The 1 GiB announced is refused before any of it is held; the subscriber reconnects.
+    let refused = await eventually {
+      ticker.stderrSoFar.contains("the NATS server sent a message of 1073741824 bytes")
+    }
+    #expect(refused, "\(ticker.stderrSoFar)")
+    #expect(await eventually { peer.all.filter { $0 == "CONNECTED" }.count >= 3 }, "\(peer.all)")
+    let peak = ticker.peakResidentKilobytes() ?? 0
+    ticker.signal(SIGINT)
+    let (status, stderr) = await ticker.exit()
+    await peer.finish()
+    #expect(status == 130, "\(stderr)")
+    #expect(peak > 0 && peak < 40_000, "peak RSS \(peak) KiB")
+    #expect(stderr.contains("not JSON"), "\(stderr)")
+    let everything = ticker.allLines().joined(separator: "\n") + stderr
+    #expect(!everything.unicodeScalars.contains("\u{1B}"), "an escape reached the terminal")
+    // Every connection printed the one valid price, and only it.
+    #expect(Set(ticker.allLines()) == ["2026-12-04T00:00:00.000Z\tBTCUSDT\t70000.10"])
+  }
 }
 
 /// An operator, an account and a user, with the JWTs nats-server's operator mode reads

@@ -24,6 +24,13 @@ Usage:
   nats_peer.py stall
       A fake server: prints "PORT <n>", completes each client's handshake (INFO; the PONG to the
       PING after CONNECT), prints "STALLED", then never reads nor answers again, until stdin closes.
+  nats_peer.py hostile-source
+      A fake server for a `--source` subscriber: prints "PORT <n>", and "CONNECTED" for each
+      client; answers PINGs; to each subscription sends a price whose symbol holds an escape
+      sequence (raw, then JSON-escaped), a payload that is not JSON and one valid price (BTCUSDT
+      at 70000.10); answers a
+      JetStream stream lookup with no stream; after the PONG that follows it, announces a MSG of
+      1 GiB (and sends none of it).
 """
 import asyncio
 import socket
@@ -139,6 +146,46 @@ def stall(client):
     SILENT_CLIENTS.append(client)  # kept open, never read again
 
 
+VALID = (b'{"symbol":"BTCUSDT","price":70000.10,"time":"2026-12-04T00:00:00.000Z","t":1796342400000,'
+         b'"volume":null,"received":null,"rt":null,"provider":"binance"}')
+
+
+def hostile_source(client):
+    print("CONNECTED", flush=True)
+    client.sendall(b'INFO {"server_id":"hostile","version":"0.0.0","max_payload":1048576}\r\n')
+    received = b""
+    pings = 0
+    try:
+        while True:
+            data = client.recv(4096)
+            if not data:
+                return
+            received += data
+            while b"\r\n" in received:
+                line, received = received.split(b"\r\n", 1)
+                words = line.split()
+                if line.startswith(b"PING"):
+                    pings += 1
+                    client.sendall(b"PONG\r\n")
+                    if pings == 3:  # after the CONNECT's, the SUB's and the one after the lookup
+                        client.sendall(b"MSG ticker.binance.BTCUSDT 1 1073741824\r\n")
+                elif line.startswith(b"SUB ") and not words[1].startswith(b"_INBOX"):
+                    subject, sid = words[1], words[2]
+
+                    def msg(payload):
+                        return b"MSG %s %s %d\r\n%s\r\n" % (subject, sid, len(payload), payload)
+
+                    client.sendall(
+                        msg(b'{"symbol":"BTC\x1b[2JUSDT","price":1,"t":1,"provider":"binance"}')
+                        + msg(b'{"symbol":"BTC\\u001b[2JUSDT","price":2,"t":2,"provider":"binance"}')
+                        + msg(b"\x1b[31mnot json") + msg(VALID))
+                elif line.startswith(b"PUB $JS.API.STREAM.NAMES "):
+                    answer = b'{"type":"io.nats.jetstream.api.v1.stream_names_response","streams":null}'
+                    client.sendall(b"MSG %s inbox %d\r\n%s\r\n" % (words[2], len(answer), answer))
+    except OSError:
+        pass
+
+
 def main():
     command = sys.argv[1]
     if command == "sub":
@@ -151,6 +198,8 @@ def main():
         fake_server(silent)
     elif command == "stall":
         fake_server(stall)
+    elif command == "hostile-source":
+        fake_server(hostile_source)
     else:
         sys.exit(f"unknown command {command}")
 

@@ -64,6 +64,8 @@ public struct NATSSourceEngine: WebSocketEngine {
     case .refused(let refusal) where refusal.isAuthorization:
       .transport(.peer("NATS: \(error)", retry: false))
     case .tlsNotOffered: .transport(.peer("NATS: \(error)", retry: false))
+    // Its own words already name the NATS server.
+    case .protocolViolation: .transport(.peer("\(error)", retry: true))
     default: .transport(.peer("NATS: \(error)", retry: true))
     }
   }
