@@ -32,15 +32,23 @@ struct BoardTerminalTests {
     return String(fields[arrow + 1])
   }
 
+  /// `line` without the `^C`s the terminal echoed at its start: a Ctrl-C typed once the run has
+  /// given the terminal back (echo on again) shows before what the shell prints next.
+  static func withoutEchoedInterrupts(_ line: String) -> String {
+    var rest = Substring(line)
+    while rest.hasPrefix("^C") { rest = rest.dropFirst(2) }
+    return String(rest)
+  }
+
   /// Checks that the terminal is as the shell left it: the normal screen, the cursor shown, the
   /// lines the run left between `BEFORE` and `EXIT=…` (what it wrote after giving the terminal
   /// back), typed keys echoed again and no attribute left on.
   func expectRestored(_ tmux: TmuxSession, exit: Int) async -> [String] {
-    let ended = await tmux.waitForScreen { $0.contains("EXIT=\(exit)") }
+    let ended = await tmux.waitForScreen { $0.map(Self.withoutEchoedInterrupts).contains("EXIT=\(exit)") }
     #expect(ended != nil, "no EXIT=\(exit): \(tmux.screen())")
     #expect(await tmux.display("#{alternate_on}") == "0")
     #expect(await tmux.display("#{cursor_flag}") == "1")
-    let screen = ended ?? []
+    let screen = (ended ?? []).map(Self.withoutEchoedInterrupts)
     guard let before = screen.firstIndex(of: "BEFORE"), let after = screen.firstIndex(of: "EXIT=\(exit)"),
       before < after
     else {
