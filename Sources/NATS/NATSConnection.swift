@@ -190,8 +190,7 @@ final class NATSConnection: Sendable {
   /// 16 random hex digits, for inbox subjects.
   static func randomToken() -> String {
     var random = SystemRandomNumberGenerator()
-    let digits = String(random.next(), radix: 16)
-    return String(repeating: "0", count: 16 - digits.count) + digits
+    return String(random.next(), radix: 16).leftPadded(to: 16)
   }
 
   /// Reads the server's messages on a thread of its own until the connection ends: each message

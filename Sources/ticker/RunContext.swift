@@ -28,7 +28,7 @@ struct RunContext: Sendable {
     case .success(let config): loaded = config
     case .failure(let stop): return .failure(stop)
     }
-    var config = loaded.config
+    let config = loaded.config
     let natsKey: NATSKeyAuth?
     switch NATSKeyFile.load(config) {
     case .success(let key): natsKey = key
@@ -39,7 +39,7 @@ struct RunContext: Sendable {
     let secrets =
       [environment["FINNHUB_TOKEN"] ?? "", config.token ?? ""] + (config.publish?.secrets ?? [])
       + (config.source?.secrets ?? []) + (natsKey?.secrets ?? [])
-    let context = RunContext(
+    var context = RunContext(
       config: config, arguments: arguments, environment: environment,
       diagnostics: Diagnostics(secrets: secrets, verbose: config.verbose), serving: command.serve,
       natsKey: natsKey)
@@ -51,11 +51,7 @@ struct RunContext: Sendable {
     // Having warned (ConfigConflicts): --demo, only ever given on the command line, outranks a
     // saved --source; a --source run records nothing.
     if config.source != nil {
-      if config.demo { config.source = nil } else { config.record = nil }
-      return .success(
-        RunContext(
-          config: config, arguments: arguments, environment: environment, diagnostics: context.diagnostics,
-          serving: command.serve, natsKey: natsKey))
+      if config.demo { context.config.source = nil } else { context.config.record = nil }
     }
     return .success(context)
   }

@@ -12,7 +12,7 @@ struct PublishedVenueTests {
   func decodesWhatWasPublished() {
     let line =
       #"{"symbol":"BTCUSDT","price":78860.00000000,"time":"2026-09-14T16:52:56.250Z","t":1789404776250,"volume":0.00100000,"received":"2026-09-14T16:52:56.300Z","rt":1789404776300,"provider":"binance"}"#
-    let event = Self.binance.decode(.text(line))
+    let event = Self.binance.decode(.binary(Array(line.utf8)))
     guard case .quotes(let quotes) = event, let quote = quotes.first else {
       Issue.record("\(event)")
       return
@@ -30,7 +30,8 @@ struct PublishedVenueTests {
     let line =
       #"{"symbol":"BTCUSDT","price":1.5,"t":7,"volume":null,"received":null,"rt":null,"provider":"binance"}"#
     #expect(
-      Self.binance.decode(.text(line)) == .quotes([Quote(symbol: "BTCUSDT", price: Price("1.5")!, time: 7)]))
+      Self.binance.decode(.binary(Array(line.utf8)))
+        == .quotes([Quote(symbol: "BTCUSDT", price: Price("1.5")!, time: 7)]))
   }
 
   @Test(
@@ -43,7 +44,7 @@ struct PublishedVenueTests {
       (#"{"symbol":"A","price":1,"t":1,"rt":true}"#, "\"rt\" is not a whole number"),
     ])
   func malformed(line: String, why: String) {
-    guard case .malformed(let said) = Self.binance.decode(.text(line)) else {
+    guard case .malformed(let said) = Self.binance.decode(.binary(Array(line.utf8))) else {
       Issue.record("not malformed: \(line)")
       return
     }
@@ -53,7 +54,7 @@ struct PublishedVenueTests {
   @Test("another venue's price on the subject is ignored")
   func otherVenue() {
     let line = #"{"symbol":"BTCUSDT","price":1,"t":1,"provider":"okx"}"#
-    #expect(Self.binance.decode(.text(line)) == .ignored("a price of okx"))
+    #expect(Self.binance.decode(.binary(Array(line.utf8))) == .ignored("a price of okx"))
   }
 
   @Test("subscriptions are the subjects --publish uses, escaped the same way")
@@ -76,10 +77,10 @@ struct PublishedVenueTests {
     #expect(finnhub.name == "finnhub")
   }
 
-  @Test("a server's -ERR, handed over as a binary message, is a venue error that does not end the run")
+  @Test("a server's -ERR, handed over as a text message, is a venue error that does not end the run")
   func serverError() {
     #expect(
-      Self.binance.decode(.binary(Array("NATS: the server answered 'Permissions Violation'".utf8)))
+      Self.binance.decode(.text("NATS: the server answered 'Permissions Violation'"))
         == .error(VenueError(message: "NATS: the server answered 'Permissions Violation'", fatal: false)))
   }
 }

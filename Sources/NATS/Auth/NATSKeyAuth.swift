@@ -55,11 +55,7 @@ public struct NATSKeyAuth: Sendable, Equatable {
 
   /// The lines of `text`, without the spaces and tabs around them.
   private static func lines(_ text: String) -> [String] {
-    text.split(whereSeparator: \.isNewline).map { line in
-      String(
-        line.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }
-          .reversed())
-    }
+    text.split(whereSeparator: \.isNewline).map(\.trimmingSpaces)
   }
 
   /// What `CONNECT` carries for the server's `nonce`.

@@ -1,3 +1,5 @@
+import TickerSupport
+
 /// NATS's NKEY text forms (base32 of a prefix, the key and a CRC-16), and the seed a user signs
 /// with. Pure.
 ///
@@ -10,7 +12,9 @@ public enum NKey {
 
   /// The 32-byte private key of a user seed (`SU…`), or why it is not one.
   public static func userSeed(_ text: String) throws(NKeyError) -> [UInt8] {
-    guard let raw = Base32.decode(text.trimmingASCIIWhitespace) else { throw .notBase32 }
+    guard let raw = Base32.decode(String(text.filter { !$0.isNewline }).trimmingSpaces) else {
+      throw .notBase32
+    }
     guard raw.count == 36 else { throw .wrongLength(raw.count) }
     guard crc16(raw[0..<34]) == UInt16(raw[34]) | UInt16(raw[35]) << 8 else { throw .badChecksum }
     guard raw[0] & 0xF8 == seedPrefix else { throw .notASeed }
@@ -109,16 +113,5 @@ enum Base32 {
       }
     }
     return out
-  }
-}
-
-extension String {
-  fileprivate var trimmingASCIIWhitespace: String {
-    let bytes = Array(utf8)
-    let space: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
-    guard let first = bytes.firstIndex(where: { !space.contains($0) }),
-      let last = bytes.lastIndex(where: { !space.contains($0) })
-    else { return "" }
-    return String(decoding: bytes[first...last], as: UTF8.self)
   }
 }

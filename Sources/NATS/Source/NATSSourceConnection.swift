@@ -4,8 +4,9 @@ import TickerSupport
 import WebSocketClient
 
 /// One subscriber's connection to a NATS server, as a `WebSocketConnection`: each delivered
-/// payload is a text message, a `-ERR` the server keeps the connection after (a permissions
-/// violation) a binary one (`PublishedVenue` reads both). `send` takes `SUB <subject>` and
+/// payload is a binary message, its bytes as they came (no UTF-8 round trip), and what is said
+/// about the server (a `-ERR` it keeps the connection after, no JetStream) a text one
+/// (`PublishedVenue` reads both). `send` takes `SUB <subject>` and
 /// `UNSUB <subject>` texts and numbers the subscriptions itself; `ping` is the protocol's PING.
 /// The server's PINGs are answered on the reader's thread.
 ///
@@ -73,7 +74,7 @@ final class NATSSourceConnection: WebSocketConnection {
       waiter?.resume(returning: .success(()))
     case .ok, .info: break
     case .error(let error) where error.keepsConnection:
-      _ = messages.push(.binary(Array("NATS: the server answered \(error)".utf8)))
+      _ = messages.push(.text("NATS: the server answered \(error)"))
     case .error(let error):
       end(NATSSourceEngine.webSocketError(.refused(error)))
       connection.shutdown()
@@ -83,7 +84,7 @@ final class NATSSourceConnection: WebSocketConnection {
   /// Hands a payload over (on the reader's thread only), remembering it as the subject's last.
   private func deliver(_ payload: [UInt8], on subject: String) {
     memory.delivered(payload, on: subject)
-    _ = messages.push(.text(String(decoding: payload, as: UTF8.self)), cost: payload.count)
+    _ = messages.push(.binary(payload), cost: payload.count)
   }
 
   private func end(_ error: WebSocketError) {
@@ -157,10 +158,9 @@ final class NATSSourceConnection: WebSocketConnection {
       state.withLock { $0.jetStream = false }
       if memory.sayNoJetStream() {
         _ = messages.forcePush(
-          .binary(
-            Array(
-              ("NATS: the server has no JetStream (or did not answer within \(Int(Self.requestTimeout)) s): "
-                + "following live only, each symbol from its next price").utf8)))
+          .text(
+            "NATS: the server has no JetStream (or did not answer within \(Int(Self.requestTimeout)) s): "
+              + "following live only, each symbol from its next price"))
       }
       return nil
     }

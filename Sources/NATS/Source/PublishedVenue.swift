@@ -5,8 +5,8 @@ import WebSocketClient
 /// A venue's prices as another ticker published them on NATS (`--publish`), read back with
 /// `--source`: the venue's symbol rules, with subjects for subscriptions and the published JSON
 /// lines for messages. Its transport is `NATSSourceEngine`, which turns the `SUB`/`UNSUB` texts
-/// made here into the protocol's commands and hands over each delivered payload as a text
-/// message, and a server's `-ERR` as a binary one.
+/// made here into the protocol's commands and hands over each delivered payload as a binary
+/// message, and what it says about the server (a `-ERR`) as a text one.
 public struct PublishedVenue: Provider {
   /// The venue whose prices the subjects carry.
   public let venue: any Provider
@@ -42,9 +42,8 @@ public struct PublishedVenue: Provider {
 
   public func decode(_ message: WebSocketMessage) -> ProviderEvent {
     switch message {
-    case .text(let text): PublishedLine.decode(Array(text.utf8), venue: venue.name)
-    case .binary(let bytes):
-      .error(VenueError(message: String(decoding: bytes.prefix(256), as: UTF8.self), fatal: false))
+    case .binary(let payload): PublishedLine.decode(payload, venue: venue.name)
+    case .text(let note): .error(VenueError(message: String(note.prefix(256)), fatal: false))
     }
   }
 }
