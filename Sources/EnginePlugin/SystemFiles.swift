@@ -1,3 +1,5 @@
+import TickerSupport
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -6,23 +8,10 @@
 
 /// The few file-system reads the plugin machinery needs, without Foundation.
 enum SystemFiles {
-  /// A whole (small) file, read until EOF; works for /proc files, which report size 0.
+  /// A whole (small) file (`WholeFile`: works for /proc files, which report size 0); nil when
+  /// it cannot be read or is larger than `limit`.
   static func read(_ path: String, limit: Int = 4 << 20) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var out: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 16384)
-    while out.count < limit {
-      let n = chunk.withUnsafeMutableBytes { readDescriptor(fd, $0.baseAddress, $0.count) }
-      if n < 0 {
-        if errno == EINTR { continue }
-        return nil
-      }
-      if n == 0 { break }
-      out.append(contentsOf: chunk[0..<n])
-    }
-    return out
+    try? WholeFile.read(path, limit: limit)
   }
 
   /// Maps `path` read-only and calls `body` with its bytes (only the pages it touches are read).
@@ -61,8 +50,4 @@ enum SystemFiles {
     guard let slash = path.lastIndex(of: "/") else { return nil }
     return slash == path.startIndex ? "/" : String(path[..<slash])
   }
-}
-
-private func readDescriptor(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-  read(fd, buffer, count)
 }

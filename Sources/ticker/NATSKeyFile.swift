@@ -1,6 +1,6 @@
 import CLI
-import Foundation
 import NATS
+import TickerSupport
 
 /// `--nats-nkey FILE` or `--nats-creds FILE`, read once at start: the key NATS connections sign
 /// in with. A file that cannot be read is exit 66, one that holds no usable key exit 78; the
@@ -10,6 +10,9 @@ enum NATSKeyFile {
     var message: String
     var code: ExitCode
   }
+
+  /// A seed is 58 characters and a credentials file under 2 KiB: 64 KiB is more than enough.
+  static let maximumSize = 64 << 10
 
   static func load(_ config: TickerConfig) -> Result<NATSKeyAuth?, Failure> {
     let (path, isCredentials): (String, Bool)
@@ -21,17 +24,15 @@ enum NATSKeyFile {
       return .success(nil)
     }
     let flag = isCredentials ? "--nats-creds" : "--nats-nkey"
-    if let problem = FileKind.problemReadingRegularFile(path) {
-      return .failure(Failure(message: "cannot use the \(flag) file \(path): \(problem)", code: .noInput))
+    let bytes: [UInt8]
+    do throws(WholeFileError) {
+      bytes = try WholeFile.read(path, limit: maximumSize)
+    } catch {
+      // Too large is a file that holds no key; the rest cannot be read at all.
+      let code: ExitCode = if case .tooLarge = error { .config } else { .noInput }
+      return .failure(Failure(message: "cannot use the \(flag) file \(path): \(error)", code: code))
     }
-    // A seed is 58 characters and a credentials file under 2 KiB: 64 KiB is more than enough.
-    guard let handle = FileHandle(forReadingAtPath: path),
-      let data = try? handle.read(upToCount: 64 << 10)
-    else {
-      return .failure(Failure(message: "cannot read the \(flag) file \(path)", code: .noInput))
-    }
-    try? handle.close()
-    let text = String(decoding: data, as: UTF8.self)
+    let text = String(decoding: bytes, as: UTF8.self)
     do throws(NATSKeyAuthError) {
       return .success(isCredentials ? try NATSKeyAuth.credentialsFile(text) : try NATSKeyAuth.nkeyFile(text))
     } catch {

@@ -60,7 +60,7 @@ struct RunContext: Sendable {
   /// together, serving beyond loopback without a token, flags that do nothing for this run.
   private func check() -> Stop? {
     // OpenSSL reads the CA file at connect time; a FIFO there would hang every connection.
-    if let cacert = config.cacert, let problem = FileKind.problemReadingRegularFile(cacert) {
+    if let cacert = config.cacert, let problem = WholeFile.problemReading(cacert) {
       diagnostics.error("cannot use the CA file \(cacert): \(problem)")
       return Stop(code: .noInput)
     }
