@@ -1,70 +1,164 @@
-/// Reads which symbols an ELF shared library imports: the undefined entries of its dynamic symbol
-/// table (`.dynsym`, names in the section it links to). Pure, bounds-checked, never traps: bad
+/// Reads what an ELF file imports and carries: the undefined entries of its dynamic symbol table
+/// (`.dynsym`, names in the section it links to), the libraries it needs (`DT_NEEDED`), and the
+/// defined symbols of its full symbol table (`.symtab`). Pure, bounds-checked, never traps: bad
 /// or truncated input gives `.unreadable` with the reason.
 ///
 /// Used to ask "was libFoundationNetworking.so built against libcurl's WebSocket API?" without
 /// loading it: a build that can do WebSockets calls `curl_ws_recv`/`curl_ws_send`.
 public enum ELFImports {
   public enum Outcome: Sendable, Equatable {
-    /// The imported (undefined) dynamic symbols whose name starts with the prefix asked for.
+    /// The names asked for: imported or defined symbols, or needed libraries.
     case imports([String])
     /// Not an ELF file this reader understands, or damaged; the reason.
     case unreadable(String)
   }
 
+  static let sectionTypeSymbols: UInt32 = 2  // SHT_SYMTAB
+  static let sectionTypeDynamic: UInt32 = 6  // SHT_DYNAMIC
   static let sectionTypeDynamicSymbols: UInt32 = 11  // SHT_DYNSYM
+  static let dynamicTagNeeded = 1  // DT_NEEDED
 
   /// The undefined dynamic symbols of `bytes` (a whole ELF file) whose name starts with `prefix`.
   public static func undefinedSymbols(in bytes: UnsafeRawBufferPointer, prefix: String) -> Outcome {
-    let reader = Reader(bytes: bytes)
-    guard bytes.count >= 64, reader.u8(0) == 0x7F, reader.u8(1) == 0x45, reader.u8(2) == 0x4C,
-      reader.u8(3) == 0x46
-    else { return .unreadable("not an ELF file") }
-    guard let elfClass = reader.u8(4), elfClass == 1 || elfClass == 2 else {
-      return .unreadable("unknown ELF class")
+    let prefixBytes = Array(prefix.utf8)
+    return symbolNames(in: bytes, table: sectionTypeDynamicSymbols) { symbol, name in
+      symbol.sectionIndex == 0 && name.starts(with: prefixBytes)
     }
-    guard let data = reader.u8(5), data == 1 || data == 2 else {
-      return .unreadable("unknown ELF byte order")
+  }
+
+  /// The defined symbols of the full symbol table (`.symtab`, which a stripped file lacks) whose
+  /// name contains one of `needles`: what a statically linked executable carries.
+  public static func definedSymbols(in bytes: UnsafeRawBufferPointer, containing needles: [String]) -> Outcome
+  {
+    let needleBytes = needles.map { Array($0.utf8) }
+    return symbolNames(in: bytes, table: sectionTypeSymbols) { symbol, name in
+      symbol.sectionIndex != 0 && needleBytes.contains { contains(name, $0) }
     }
-    let layout = Layout(is64: elfClass == 2, bigEndian: data == 2)
-    var r = reader
-    r.bigEndian = layout.bigEndian
+  }
 
-    guard let shoff = r.word(at: layout.is64 ? 0x28 : 0x20, wide: layout.is64),
-      let shentsize = r.u16(layout.is64 ? 0x3A : 0x2E), let shnum = r.u16(layout.is64 ? 0x3C : 0x30)
-    else { return .unreadable("truncated ELF header") }
-    guard shoff != 0, shnum != 0 else { return .unreadable("no section headers") }
-    guard Int(shentsize) >= layout.sectionHeaderSize else { return .unreadable("bad section header size") }
-
-    func section(_ index: Int) -> Section? {
-      guard index >= 0, index < Int(shnum) else { return nil }
-      let (product, overflow) = index.multipliedReportingOverflow(by: Int(shentsize))
-      guard !overflow else { return nil }
-      let (base, overflow2) = shoff.addingReportingOverflow(product)
-      guard !overflow2 else { return nil }
-      return layout.section(r, at: base)
+  /// The libraries the file needs (`DT_NEEDED` of its dynamic section), in order; none for a
+  /// static executable.
+  public static func neededLibraries(in bytes: UnsafeRawBufferPointer) -> Outcome {
+    let file: File
+    switch File.open(bytes) {
+    case .failure(let reason): return .unreadable(reason.text)
+    case .success(let opened): file = opened
     }
+    var needed: [String] = []
+    for index in 0..<file.sectionCount {
+      guard let dynamic = file.section(index) else { return .unreadable("truncated section headers") }
+      guard dynamic.type == sectionTypeDynamic else { continue }
+      guard let strings = file.section(dynamic.link) else { return .unreadable("bad string table link") }
+      let entrySize = file.layout.is64 ? 16 : 8
+      guard file.reader.contains(dynamic.offset, dynamic.size),
+        file.reader.contains(strings.offset, strings.size)
+      else { return .unreadable("dynamic section out of bounds") }
+      for entry in 0..<(dynamic.size / entrySize) {
+        let at = dynamic.offset + entry * entrySize
+        guard let tag = file.reader.word(at: at, wide: file.layout.is64),
+          let value = file.reader.word(at: at + entrySize / 2, wide: file.layout.is64)
+        else { return .unreadable("truncated dynamic entry") }
+        if tag == 0 { break }  // DT_NULL
+        guard tag == dynamicTagNeeded else { continue }
+        guard value < strings.size,
+          let name = file.reader.cString(at: strings.offset + value, limit: strings.offset + strings.size)
+        else { return .unreadable("bad library name") }
+        needed.append(String(decoding: name, as: UTF8.self))
+      }
+    }
+    return .imports(needed)
+  }
 
-    for index in 0..<Int(shnum) {
-      guard let symbols = section(index) else { return .unreadable("truncated section headers") }
-      guard symbols.type == sectionTypeDynamicSymbols else { continue }
-      guard let strings = section(symbols.link) else { return .unreadable("bad string table link") }
-      guard symbols.entrySize >= layout.symbolSize, r.contains(symbols.offset, symbols.size),
+  /// Whether `needle` occurs in `haystack` (byte for byte; false for an empty needle).
+  static func contains(_ haystack: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
+    guard let first = needle.first, haystack.count >= needle.count else { return false }
+    var start = haystack.startIndex
+    let last = haystack.endIndex - needle.count
+    while start <= last {
+      guard let candidate = haystack[start...last].firstIndex(of: first) else { return false }
+      if haystack[candidate..<(candidate + needle.count)].elementsEqual(needle) { return true }
+      start = candidate + 1
+    }
+    return false
+  }
+
+  /// The names of the symbols of the first section of type `table` that `keep` selects, sorted.
+  private static func symbolNames(
+    in bytes: UnsafeRawBufferPointer, table: UInt32, keep: (Symbol, ArraySlice<UInt8>) -> Bool
+  ) -> Outcome {
+    let file: File
+    switch File.open(bytes) {
+    case .failure(let reason): return .unreadable(reason.text)
+    case .success(let opened): file = opened
+    }
+    let r = file.reader
+    for index in 0..<file.sectionCount {
+      guard let symbols = file.section(index) else { return .unreadable("truncated section headers") }
+      guard symbols.type == table else { continue }
+      guard let strings = file.section(symbols.link) else { return .unreadable("bad string table link") }
+      guard symbols.entrySize >= file.layout.symbolSize, r.contains(symbols.offset, symbols.size),
         r.contains(strings.offset, strings.size)
-      else { return .unreadable("dynamic symbol table out of bounds") }
+      else { return .unreadable("symbol table out of bounds") }
       var found: [String] = []
-      let prefixBytes = Array(prefix.utf8)
       for entry in 0..<(symbols.size / symbols.entrySize) {
         let at = symbols.offset + entry * symbols.entrySize
-        guard let symbol = layout.symbol(r, at: at) else { return .unreadable("truncated symbol") }
-        guard symbol.sectionIndex == 0, symbol.nameOffset != 0, symbol.nameOffset < strings.size,
+        guard let symbol = file.layout.symbol(r, at: at) else { return .unreadable("truncated symbol") }
+        guard symbol.nameOffset != 0, symbol.nameOffset < strings.size,
           let name = r.cString(at: strings.offset + symbol.nameOffset, limit: strings.offset + strings.size)
         else { continue }
-        if name.starts(with: prefixBytes) { found.append(String(decoding: name, as: UTF8.self)) }
+        if keep(symbol, name) { found.append(String(decoding: name, as: UTF8.self)) }
       }
       return .imports(found.sorted())
     }
-    return .unreadable("no dynamic symbol table")
+    return .unreadable(table == sectionTypeDynamicSymbols ? "no dynamic symbol table" : "no symbol table")
+  }
+
+  /// Why a file is not one this reader understands.
+  struct Unreadable: Error {
+    var text: String
+  }
+
+  /// An ELF file's header, read and checked: its section headers, bounds-checked.
+  struct File {
+    var reader: Reader
+    var layout: Layout
+    var sectionHeaders: Int
+    var sectionHeaderSize: Int
+    var sectionCount: Int
+
+    static func open(_ bytes: UnsafeRawBufferPointer) -> Result<File, Unreadable> {
+      var r = Reader(bytes: bytes)
+      guard bytes.count >= 64, r.u8(0) == 0x7F, r.u8(1) == 0x45, r.u8(2) == 0x4C, r.u8(3) == 0x46
+      else { return .failure(Unreadable(text: "not an ELF file")) }
+      guard let elfClass = r.u8(4), elfClass == 1 || elfClass == 2 else {
+        return .failure(Unreadable(text: "unknown ELF class"))
+      }
+      guard let data = r.u8(5), data == 1 || data == 2 else {
+        return .failure(Unreadable(text: "unknown ELF byte order"))
+      }
+      let layout = Layout(is64: elfClass == 2, bigEndian: data == 2)
+      r.bigEndian = layout.bigEndian
+      guard let shoff = r.word(at: layout.is64 ? 0x28 : 0x20, wide: layout.is64),
+        let shentsize = r.u16(layout.is64 ? 0x3A : 0x2E), let shnum = r.u16(layout.is64 ? 0x3C : 0x30)
+      else { return .failure(Unreadable(text: "truncated ELF header")) }
+      guard shoff != 0, shnum != 0 else { return .failure(Unreadable(text: "no section headers")) }
+      guard Int(shentsize) >= layout.sectionHeaderSize else {
+        return .failure(Unreadable(text: "bad section header size"))
+      }
+      return .success(
+        File(
+          reader: r, layout: layout, sectionHeaders: shoff, sectionHeaderSize: Int(shentsize),
+          sectionCount: Int(shnum)))
+    }
+
+    func section(_ index: Int) -> Section? {
+      guard index >= 0, index < sectionCount else { return nil }
+      let (product, overflow) = index.multipliedReportingOverflow(by: sectionHeaderSize)
+      guard !overflow else { return nil }
+      let (base, overflow2) = sectionHeaders.addingReportingOverflow(product)
+      guard !overflow2 else { return nil }
+      return layout.section(reader, at: base)
+    }
   }
 
   struct Section {

@@ -11,8 +11,13 @@ struct ELFImportsTests {
     var defined: Bool
   }
 
-  /// A minimal ELF: header, then .dynstr, .dynsym, then section headers (null, dynsym, dynstr).
-  static func elf(_ symbols: [Symbol], is64: Bool = true, bigEndian: Bool = false) -> [UInt8] {
+  /// A minimal ELF: header, then the string table, the symbol table (`.dynsym`, or `.symtab`
+  /// with `tableType` 2) and, with `needed`, a dynamic section naming them, then section headers
+  /// (null, symbols, strings[, dynamic]).
+  static func elf(
+    _ symbols: [Symbol], is64: Bool = true, bigEndian: Bool = false, tableType: UInt64 = 11,
+    needed: [String]? = nil
+  ) -> [UInt8] {
     func put(_ value: UInt64, _ width: Int, into out: inout [UInt8]) {
       for i in 0..<width {
         let shift = UInt64(8 * (bigEndian ? width - 1 - i : i))
@@ -26,6 +31,15 @@ struct ELFImportsTests {
     for symbol in symbols {
       nameOffsets.append(strings.count)
       strings += Array(symbol.name.utf8) + [0]
+    }
+    var dynamic: [UInt8] = []
+    if let needed {
+      for library in needed {
+        put(1, word, into: &dynamic)  // DT_NEEDED
+        put(UInt64(strings.count), word, into: &dynamic)
+        strings += Array(library.utf8) + [0]
+      }
+      put(0, 2 * word, into: &dynamic)  // DT_NULL
     }
     let symbolSize = is64 ? 24 : 16
     var table = [UInt8](repeating: 0, count: symbolSize)  // entry 0: the null symbol
@@ -47,7 +61,8 @@ struct ELFImportsTests {
     }
     let stringsOffset = headerSize
     let tableOffset = stringsOffset + strings.count
-    let sectionsOffset = tableOffset + table.count
+    let dynamicOffset = tableOffset + table.count
+    let sectionsOffset = dynamicOffset + dynamic.count
     let sectionHeaderSize = is64 ? 64 : 40
 
     var out: [UInt8] = [0x7F, 0x45, 0x4C, 0x46, is64 ? 2 : 1, bigEndian ? 2 : 1, 1, 0]
@@ -63,10 +78,10 @@ struct ELFImportsTests {
     put(0, 2, into: &out)  // phentsize
     put(0, 2, into: &out)  // phnum
     put(UInt64(sectionHeaderSize), 2, into: &out)
-    put(3, 2, into: &out)  // shnum
+    put(needed == nil ? 3 : 4, 2, into: &out)  // shnum
     put(0, 2, into: &out)  // shstrndx
     #expect(out.count == headerSize)
-    out += strings + table
+    out += strings + table + dynamic
 
     func section(type: UInt64, offset: Int, size: Int, link: UInt64, entrySize: Int) -> [UInt8] {
       var s: [UInt8] = []
@@ -83,8 +98,11 @@ struct ELFImportsTests {
       return s
     }
     out += [UInt8](repeating: 0, count: sectionHeaderSize)
-    out += section(type: 11, offset: tableOffset, size: table.count, link: 2, entrySize: symbolSize)
+    out += section(type: tableType, offset: tableOffset, size: table.count, link: 2, entrySize: symbolSize)
     out += section(type: 3, offset: stringsOffset, size: strings.count, link: 0, entrySize: 0)
+    if needed != nil {
+      out += section(type: 6, offset: dynamicOffset, size: dynamic.count, link: 2, entrySize: 2 * word)
+    }
     return out
   }
 
@@ -106,6 +124,24 @@ struct ELFImportsTests {
     #expect(Self.scan(bytes, prefix: "curl_easy_") == .imports(["curl_easy_init"]))
   }
 
+  @Test(
+    "needed libraries in order; defined symbols of .symtab containing a needle",
+    arguments: [(true, false), (true, true), (false, false)])
+  func neededAndDefined(is64: Bool, bigEndian: Bool) {
+    let needed = ["libswiftCore.so", "libFoundation.so", "libc.so.6"]
+    let bytes = Self.elf(Self.symbols, is64: is64, bigEndian: bigEndian, tableType: 2, needed: needed)
+    #expect(bytes.withUnsafeBytes { ELFImports.neededLibraries(in: $0) } == .imports(needed))
+    let defined = bytes.withUnsafeBytes { ELFImports.definedSymbols(in: $0, containing: ["ws_", "easy"]) }
+    #expect(defined == .imports(["curl_ws_meta"]))
+    // A .dynsym is not the full symbol table: a stripped file says so.
+    let dynamicOnly = Self.elf(Self.symbols, needed: needed)
+    #expect(
+      dynamicOnly.withUnsafeBytes { ELFImports.definedSymbols(in: $0, containing: ["ws_"]) }
+        == .unreadable("no symbol table"))
+    #expect(Self.elf([]).withUnsafeBytes { ELFImports.neededLibraries(in: $0) } == .imports([]))
+    #expect(Self.elf([], needed: []).withUnsafeBytes { ELFImports.neededLibraries(in: $0) } == .imports([]))
+  }
+
   @Test("a library importing none of them")
   func noneImported() {
     let bytes = Self.elf([
@@ -122,6 +158,21 @@ struct ELFImportsTests {
         Issue.record("a file cut at \(length) of \(bytes.count) bytes was read")
       }
     }
+    let withLibraries = Self.elf(Self.symbols, tableType: 2, needed: ["libc.so.6"])
+    for length in 0..<withLibraries.count {
+      let cut = Array(withLibraries[0..<length])
+      if case .imports = cut.withUnsafeBytes({ ELFImports.neededLibraries(in: $0) }) {
+        Issue.record("libraries of a file cut at \(length) of \(withLibraries.count) bytes were read")
+      }
+    }
+    // The section headers come last, the string table's last of all: every cut loses it.
+    let symbolTable = Self.elf(Self.symbols, tableType: 2)
+    for length in 0..<symbolTable.count {
+      let cut = Array(symbolTable[0..<length])
+      if case .imports = cut.withUnsafeBytes({ ELFImports.definedSymbols(in: $0, containing: ["curl"]) }) {
+        Issue.record("symbols of a file cut at \(length) of \(symbolTable.count) bytes were read")
+      }
+    }
   }
 
   @Test("damaged fields are refused, never a trap")
@@ -136,10 +187,13 @@ struct ELFImportsTests {
     for i in 0..<8 { farSections[0x28 + i] = i == 7 ? 0x7F : 0xFF }
     #expect(Self.scan(farSections) == .unreadable("truncated section headers"))
     // Every single byte flipped to 0xFF: whatever comes out, it comes out.
-    for index in 0..<good.count {
-      var copy = good
+    let full = Self.elf(Self.symbols, tableType: 2, needed: ["libc.so.6"])
+    for index in 0..<full.count {
+      var copy = full
       copy[index] = 0xFF
       _ = Self.scan(copy)
+      _ = copy.withUnsafeBytes { ELFImports.neededLibraries(in: $0) }
+      _ = copy.withUnsafeBytes { ELFImports.definedSymbols(in: $0, containing: ["curl"]) }
     }
   }
 
