@@ -40,7 +40,14 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
   X(SSL_set_bio) X(SSL_set_connect_state) X(SSL_set_hostflags) X(SSL_shutdown) X(SSL_write) \
   X(TLS_client_method) X(X509_VERIFY_PARAM_set1_ip_asc) X(X509_verify_cert_error_string) \
   X(X509_get_default_cert_dir) X(EVP_PKEY_new_raw_private_key) X(EVP_PKEY_get_raw_public_key) \
-  X(EVP_PKEY_free) X(EVP_MD_CTX_new) X(EVP_MD_CTX_free) X(EVP_DigestSignInit) X(EVP_DigestSign)
+  X(EVP_PKEY_free) X(EVP_MD_CTX_new) X(EVP_MD_CTX_free) X(EVP_DigestSignInit) X(EVP_DigestSign) \
+  X(X509_get_default_cert_file) X(SSL_CTX_get_cert_store) \
+  X(X509_LOOKUP_meth_new) X(X509_LOOKUP_meth_set_get_by_subject) X(X509_LOOKUP_meth_set_free) \
+  X(X509_STORE_add_lookup) X(X509_LOOKUP_set_method_data) X(X509_LOOKUP_get_method_data) \
+  X(X509_LOOKUP_get_store) X(BIO_new_file) X(BIO_free) X(PEM_read_bio_X509_AUX) X(X509_get_subject_name) \
+  X(X509_NAME_cmp) X(X509_STORE_add_cert) X(X509_free) X(X509_OBJECT_set1_X509) \
+  X(X509_STORE_lock) X(X509_STORE_unlock) X(X509_STORE_get0_objects) X(X509_OBJECT_retrieve_by_subject) \
+  X(X509_OBJECT_get0_X509)
 
 #define DECLARE_POINTER(name) static __typeof__(&name) p_##name = NULL;
 OPENSSL_FUNCTIONS(DECLARE_POINTER)
@@ -138,6 +145,38 @@ HIDDEN int EVP_DigestSign(EVP_MD_CTX *ctx, unsigned char *sig, size_t *siglen, c
   return p_EVP_DigestSign(ctx, sig, siglen, tbs, tbslen);
 }
 
+HIDDEN const char *X509_get_default_cert_file(void) { return p_X509_get_default_cert_file(); }
+HIDDEN X509_STORE *SSL_CTX_get_cert_store(const SSL_CTX *ctx) { return p_SSL_CTX_get_cert_store(ctx); }
+HIDDEN X509_LOOKUP_METHOD *X509_LOOKUP_meth_new(const char *name) { return p_X509_LOOKUP_meth_new(name); }
+HIDDEN int X509_LOOKUP_meth_set_get_by_subject(X509_LOOKUP_METHOD *m, X509_LOOKUP_get_by_subject_fn fn) {
+  return p_X509_LOOKUP_meth_set_get_by_subject(m, fn);
+}
+HIDDEN int X509_LOOKUP_meth_set_free(X509_LOOKUP_METHOD *m, void (*fn)(X509_LOOKUP *ctx)) {
+  return p_X509_LOOKUP_meth_set_free(m, fn);
+}
+HIDDEN X509_LOOKUP *X509_STORE_add_lookup(X509_STORE *v, X509_LOOKUP_METHOD *m) { return p_X509_STORE_add_lookup(v, m); }
+HIDDEN int X509_LOOKUP_set_method_data(X509_LOOKUP *ctx, void *data) { return p_X509_LOOKUP_set_method_data(ctx, data); }
+HIDDEN void *X509_LOOKUP_get_method_data(const X509_LOOKUP *ctx) { return p_X509_LOOKUP_get_method_data(ctx); }
+HIDDEN X509_STORE *X509_LOOKUP_get_store(const X509_LOOKUP *ctx) { return p_X509_LOOKUP_get_store(ctx); }
+HIDDEN BIO *BIO_new_file(const char *filename, const char *mode) { return p_BIO_new_file(filename, mode); }
+HIDDEN int BIO_free(BIO *a) { return p_BIO_free(a); }
+HIDDEN X509 *PEM_read_bio_X509_AUX(BIO *out, X509 **x, pem_password_cb *cb, void *u) {
+  return p_PEM_read_bio_X509_AUX(out, x, cb, u);
+}
+HIDDEN X509_NAME *X509_get_subject_name(const X509 *a) { return p_X509_get_subject_name(a); }
+HIDDEN int X509_NAME_cmp(const X509_NAME *a, const X509_NAME *b) { return p_X509_NAME_cmp(a, b); }
+HIDDEN int X509_STORE_add_cert(X509_STORE *ctx, X509 *x) { return p_X509_STORE_add_cert(ctx, x); }
+HIDDEN void X509_free(X509 *a) { p_X509_free(a); }
+HIDDEN int X509_OBJECT_set1_X509(X509_OBJECT *a, X509 *obj) { return p_X509_OBJECT_set1_X509(a, obj); }
+HIDDEN int X509_STORE_lock(X509_STORE *ctx) { return p_X509_STORE_lock(ctx); }
+HIDDEN int X509_STORE_unlock(X509_STORE *ctx) { return p_X509_STORE_unlock(ctx); }
+HIDDEN STACK_OF(X509_OBJECT) *X509_STORE_get0_objects(const X509_STORE *v) { return p_X509_STORE_get0_objects(v); }
+HIDDEN X509_OBJECT *X509_OBJECT_retrieve_by_subject(STACK_OF(X509_OBJECT) *h, X509_LOOKUP_TYPE type,
+                                                   const X509_NAME *name) {
+  return p_X509_OBJECT_retrieve_by_subject(h, type, name);
+}
+HIDDEN X509 *X509_OBJECT_get0_X509(const X509_OBJECT *a) { return p_X509_OBJECT_get0_X509(a); }
+
 const char *shim_openssl_linked_version(void) { return NULL; }
 #else
 // Linked in (Scripts/build-static.sh defines TICKER_STATIC_OPENSSL): nothing to load, and the
@@ -181,12 +220,78 @@ static int has_hashed_directory(const char *list) {
   return 0;
 }
 
-int shim_SSL_CTX_use_system_trust(SSL_CTX *ctx, int file_is_set, const char *directories) {
+// A bundle file of CA certificates read when a chain asks for an issuer, not when the context is
+// made: the lookup reads the file a certificate at a time and adds to the store only those
+// whose subject is the name asked for (all of them: a CA may have been re-issued), so the
+// heap holds the CAs a connection used, not the whole bundle (about 140 certificates, 0.9 MB).
+// The store keeps what was added, so a later chain finds it without reading the file.
+static int bundle_get_by_subject(X509_LOOKUP *lookup, X509_LOOKUP_TYPE type, const X509_NAME *name,
+                                 X509_OBJECT *ret) {
+  const char *path = OSSL(X509_LOOKUP_get_method_data)(lookup);
+  if (type != X509_LU_X509 || path == NULL || name == NULL) return 0;
+  BIO *in = OSSL(BIO_new_file)(path, "r");
+  if (in == NULL) {
+    OSSL(ERR_clear_error)();
+    return 0;
+  }
+  X509_STORE *store = OSSL(X509_LOOKUP_get_store)(lookup);
+  int added = 0;
+  X509 *x;
+  while ((x = OSSL(PEM_read_bio_X509_AUX)(in, NULL, NULL, "")) != NULL) {
+    if (OSSL(X509_NAME_cmp)(OSSL(X509_get_subject_name)(x), name) == 0) added |= OSSL(X509_STORE_add_cert)(store, x);
+    OSSL(X509_free)(x);
+  }
+  // The end of the file is reported as an error ("no start line"), as a bad entry would be:
+  // both end the reading, as they end OpenSSL's own (X509_load_cert_file).
+  OSSL(ERR_clear_error)();
+  OSSL(BIO_free)(in);
+  if (!added) return 0;
+  // `ret` borrows the store's certificate, as OpenSSL's own lookups fill it (the caller takes
+  // its own reference); what the store holds stays there.
+  if (!OSSL(X509_STORE_lock)(store)) return 0;
+  X509_OBJECT *held = OSSL(X509_OBJECT_retrieve_by_subject)(OSSL(X509_STORE_get0_objects)(store), X509_LU_X509, name);
+  X509 *cert = held != NULL ? OSSL(X509_OBJECT_get0_X509)(held) : NULL;
+  int ok = cert != NULL && OSSL(X509_OBJECT_set1_X509)(ret, cert);
+  OSSL(X509_STORE_unlock)(store);
+  if (ok) OSSL(X509_free)(cert);
+  return ok;
+}
+
+static void bundle_free(X509_LOOKUP *lookup) { free(OSSL(X509_LOOKUP_get_method_data)(lookup)); }
+
+static X509_LOOKUP_METHOD *bundle_method = NULL;
+static CRYPTO_ONCE bundle_once = CRYPTO_ONCE_STATIC_INIT;
+
+static void make_bundle_method(void) {
+  X509_LOOKUP_METHOD *method = OSSL(X509_LOOKUP_meth_new)("ticker: bundle file read on demand");
+  if (method == NULL) return;
+  OSSL(X509_LOOKUP_meth_set_get_by_subject)(method, bundle_get_by_subject);
+  OSSL(X509_LOOKUP_meth_set_free)(method, bundle_free);
+  bundle_method = method;
+}
+
+// Makes `store` look up issuers in the bundle at `path` on demand (`bundle_get_by_subject`).
+static int add_bundle_lookup(X509_STORE *store, const char *path) {
+  if (!OSSL(CRYPTO_THREAD_run_once)(&bundle_once, make_bundle_method) || bundle_method == NULL) return 0;
+  X509_LOOKUP *lookup = OSSL(X509_STORE_add_lookup)(store, bundle_method);
+  if (lookup == NULL) return 0;
+  char *copy = strdup(path);
+  if (copy == NULL) return 0;
+  // Freed by bundle_free when the store goes.
+  return OSSL(X509_LOOKUP_set_method_data)(lookup, copy);
+}
+
+int shim_SSL_CTX_use_system_trust(SSL_CTX *ctx, const char *file, const char *directories) {
   const char *dirs = directories != NULL ? directories : OSSL(X509_get_default_cert_dir)();
-  if (!file_is_set && dirs != NULL && has_hashed_directory(dirs)) {
+  if (file == NULL && dirs != NULL && has_hashed_directory(dirs)) {
     return OSSL(SSL_CTX_load_verify_locations)(ctx, NULL, dirs);
   }
-  return OSSL(SSL_CTX_set_default_verify_paths)(ctx);
+  // OpenSSL's default paths, with the file read on demand: SSL_CERT_FILE or the built-in file,
+  // and the SSL_CERT_DIR list or the built-in directory.
+  if (file == NULL) file = OSSL(X509_get_default_cert_file)();
+  if (!add_bundle_lookup(OSSL(SSL_CTX_get_cert_store)(ctx), file)) return 0;
+  if (dirs == NULL) return 1;
+  return OSSL(SSL_CTX_load_verify_locations)(ctx, NULL, dirs);
 }
 
 static BIO_METHOD *nosigpipe_method = NULL;

@@ -47,7 +47,7 @@
 
     static func key(_ file: String?) -> OpenSSLContextCache.Key {
       OpenSSLContextCache.Key(
-        caCertificateFile: file, trust: SystemTrust(certificateFileIsSet: false, certificateDirectories: nil))
+        caCertificateFile: file, trust: SystemTrust(certificateFile: nil, certificateDirectories: nil))
     }
 
     @Test("the same trust setting gets the same context; another gets its own")
@@ -60,7 +60,7 @@
       #expect(other != first)
       let directories = OpenSSLContextCache.Key(
         caCertificateFile: "/a.pem",
-        trust: SystemTrust(certificateFileIsSet: false, certificateDirectories: "/d"))
+        trust: SystemTrust(certificateFile: nil, certificateDirectories: "/d"))
       _ = try harness.context(directories)
       #expect(harness.made.withLock { $0 } == 3)
       #expect(harness.cache.count == 3)
@@ -140,7 +140,7 @@
       let copy = FileManager.default.temporaryDirectory.appendingPathComponent("ca-\(UUID().uuidString).pem")
         .path
       try FileManager.default.copyItem(atPath: ca.caFile, toPath: copy)
-      let trust = SystemTrust(certificateFileIsSet: false, certificateDirectories: "/nonexistent")
+      let trust = SystemTrust(certificateFile: nil, certificateDirectories: "/nonexistent")
       func connect() throws -> TLSStream {
         let tcp = try TCPStream.connect(host: "127.0.0.1", port: server.port, timeout: 30)
         return try TLSStream(

@@ -72,23 +72,25 @@ struct TLSStreamTests {
     let server = try TLSTestServer(ca: ca)
     let directory = try directoryWithTestCA(ca)
     // An empty first entry and a missing directory in the list are passed over.
-    let trust = SystemTrust(certificateFileIsSet: false, certificateDirectories: ":/nonexistent:" + directory)
+    let trust = SystemTrust(certificateFile: nil, certificateDirectories: ":/nonexistent:" + directory)
     let stream = try handshake(server, serverName: "localhost", caFile: nil, trust: trust)
     defer { stream.close() }
     #expect(try exchange(stream).response.hasPrefix("HTTP/1.0 200 ok"))
   }
 
   @Test(
-    "an unhashed directory, or SSL_CERT_FILE set: OpenSSL's default paths (this process's), which do not have the test CA"
+    "an unhashed directory, or a bundle file named: the default paths (file and directory), which do not have the test CA"
   )
   func defaultPathsOtherwise() throws {
     let ca = try TestCA.shared()
     let server = try TLSTestServer(ca: ca)
     let unhashed = try directoryWithTestCA(ca, named: "ticker-test-ca.pem")
-    let hashed = try directoryWithTestCA(ca)
+    let otherCA = try bundle(ca, with: [], otherCAs: 2)
+    defer { try? FileManager.default.removeItem(atPath: otherCA) }
     for trust in [
-      SystemTrust(certificateFileIsSet: false, certificateDirectories: unhashed),
-      SystemTrust(certificateFileIsSet: true, certificateDirectories: hashed),
+      SystemTrust(certificateFile: nil, certificateDirectories: unhashed),
+      SystemTrust(certificateFile: otherCA, certificateDirectories: unhashed),
+      SystemTrust(certificateFile: "/nonexistent/bundle.pem", certificateDirectories: unhashed),
     ] {
       let error = #expect(throws: TransportError.self, "\(trust)") {
         try handshake(server, serverName: "localhost", caFile: nil, trust: trust)
@@ -99,6 +101,62 @@ struct TLSStreamTests {
       }
       #expect([19, 20, 21].contains(code))
     }
+  }
+
+  @Test(
+    "a bundle file is trusted, read when the chain asks: the test CA among others; a hashed directory beside it too"
+  )
+  func trustsABundleFile() throws {
+    let ca = try TestCA.shared()
+    let server = try TLSTestServer(ca: ca)
+    let file = try bundle(ca, with: [ca.caFile], otherCAs: 3)
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let unhashed = try directoryWithTestCA(ca, named: "ticker-test-ca.pem")
+    for _ in 0..<2 {  // the second connection finds the CA kept in its context
+      let stream = try handshake(
+        server, serverName: "localhost", caFile: nil,
+        trust: SystemTrust(certificateFile: file, certificateDirectories: unhashed))
+      #expect(try exchange(stream).response.hasPrefix("HTTP/1.0 200 ok"))
+      stream.close()
+    }
+    // The bundle names no directory that has it: the SSL_CERT_DIR list is used beside the file.
+    let hashed = try directoryWithTestCA(ca)
+    let otherCA = try bundle(ca, with: [], otherCAs: 1)
+    defer { try? FileManager.default.removeItem(atPath: otherCA) }
+    let stream = try handshake(
+      server, serverName: "localhost", caFile: nil,
+      trust: SystemTrust(certificateFile: otherCA, certificateDirectories: hashed))
+    #expect(try exchange(stream).response.hasPrefix("HTTP/1.0 200 ok"))
+    stream.close()
+  }
+
+  /// A PEM bundle: `otherCAs` freshly made CA certificates, the files in `with` after the first,
+  /// and text between the entries (as in Debian's bundle, which OpenSSL skips).
+  private func bundle(_ ca: TestCA, with files: [String], otherCAs: Int) throws -> String {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ticker-bundle-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var pems: [String] = []
+    for index in 0..<otherCAs {
+      let key = directory.appendingPathComponent("k\(index).pem").path
+      let cert = directory.appendingPathComponent("c\(index).pem").path
+      _ = try ChildProcess.run([
+        "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+        "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=ticker other CA \(index)",
+      ])
+      pems.append(try String(contentsOfFile: cert, encoding: .utf8))
+    }
+    for file in files {
+      pems.insert(try String(contentsOfFile: file, encoding: .utf8), at: min(1, pems.count))
+    }
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ticker-bundle-\(UUID().uuidString).pem"
+    )
+    .path
+    let text = pems.enumerated().map { "# entry \($0.offset)\n" + $0.element }.joined(separator: "\n")
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
   }
 
   /// Sends an HTTP request to `s_server -www` and reads the whole response.

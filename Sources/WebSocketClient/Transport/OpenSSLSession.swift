@@ -73,8 +73,10 @@
         }
         _ = shim_SSL_CTX_set_mode(
           context, shim_SSL_MODE_ENABLE_PARTIAL_WRITE() | shim_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER())
-        let loaded = key.certificateDirectories.withOptionalCString {
-          shim_SSL_CTX_use_system_trust(context, key.certificateFileIsSet ? 1 : 0, $0)
+        let loaded = key.trust.certificateFile.withOptionalCString { file in
+          key.trust.certificateDirectories.withOptionalCString {
+            shim_SSL_CTX_use_system_trust(context, file, $0)
+          }
         }
         guard loaded == 1 else {
           throw .tls("cannot load the system trust store: \(Self.drainErrors())")

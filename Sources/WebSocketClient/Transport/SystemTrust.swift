@@ -4,27 +4,28 @@
   import Darwin
 #endif
 
-/// Where the system's trusted CAs are, as OpenSSL's environment variables say: whether
-/// SSL_CERT_FILE names a bundle file, and the SSL_CERT_DIR directory list (nil: OpenSSL's
-/// built-in directory). A value, so that tests can give their own without touching the
+/// Where the system's trusted CAs are, as OpenSSL's environment variables say: the bundle file
+/// SSL_CERT_FILE names (nil: OpenSSL's built-in file), and the SSL_CERT_DIR directory list (nil:
+/// OpenSSL's built-in directory). A value, so that tests can give their own without touching the
 /// process's environment.
 ///
 /// With no SSL_CERT_FILE and a hashed directory (Debian's /etc/ssl/certs), the native engine
-/// trusts the directory only, and OpenSSL reads the one CA a chain needs instead of parsing the
-/// whole bundle for each connection (`shim_SSL_CTX_use_system_trust`).
-public struct SystemTrust: Sendable, Equatable {
-  public var certificateFileIsSet: Bool
+/// trusts the directory only, and OpenSSL reads the one CA a chain needs. Otherwise the bundle
+/// file is read when a chain asks for an issuer, keeping only the CAs it names, instead of
+/// being parsed whole for each context (`shim_SSL_CTX_use_system_trust`).
+public struct SystemTrust: Sendable, Equatable, Hashable {
+  public var certificateFile: String?
   public var certificateDirectories: String?
 
-  public init(certificateFileIsSet: Bool, certificateDirectories: String?) {
-    self.certificateFileIsSet = certificateFileIsSet
+  public init(certificateFile: String?, certificateDirectories: String?) {
+    self.certificateFile = certificateFile
     self.certificateDirectories = certificateDirectories
   }
 
   /// This process's SSL_CERT_FILE and SSL_CERT_DIR.
   public static func fromEnvironment() -> SystemTrust {
     SystemTrust(
-      certificateFileIsSet: getenv("SSL_CERT_FILE") != nil,
+      certificateFile: getenv("SSL_CERT_FILE").map { String(cString: $0) },
       certificateDirectories: getenv("SSL_CERT_DIR").map { String(cString: $0) })
   }
 }
