@@ -10,8 +10,10 @@ the Swift standard library's do, move only with it.)
 
 How: the static ticker runs under valgrind's callgrind on the workloads that matter: `--demo`;
 W1's blast over ws:// and over wss:// (through the benchmark's local TLS relay), every trade;
-the default debounce with `--format json`. Every function they ran that the binary defines is
-listed, sorted by name (a stable file to diff): those the ws:// workloads ran first, then those
+the default debounce with `--format json`; then natively, W1 over ws:// and wss:// sampled by
+`perf` (where it can sample), for what a native run takes that callgrind's emulated CPU does not
+(OpenSSL's code for the CPU's features, the reader's fast path). Every function they ran that
+the binary defines is listed, sorted by name (a stable file to diff): those the ws:// workloads ran first, then those
 only wss:// ran (the TLS code, OpenSSL's own included: the static build links it in). glibc's
 string functions are chosen at start-up for the CPU (AVX2, EVEX, ...), and valgrind's emulated
 CPU chooses differently from the machine's: every variant is listed.
@@ -86,6 +88,43 @@ def profile(binary: pathlib.Path, feedserve: pathlib.Path, work: pathlib.Path) -
     return plain, seen - plain
 
 
+def sampled(binary: pathlib.Path, feedserve: pathlib.Path, work: pathlib.Path) -> tuple[set[str], set[str]]:
+    """The functions perf's samples saw in native runs of the same workloads (ws://, then
+    wss://), repeated: what callgrind misses because its emulated CPU makes the program take
+    other paths (OpenSSL's and glibc's code for the CPU's features, the reader thread's fast
+    path at a native pace). Empty where perf cannot sample."""
+    env = dict(os.environ, FINNHUB_TOKEN="order-file")
+    plain: set[str] = set()
+    secure: set[str] = set()
+    data = work / "perf.data"
+
+    def run(into: set[str], args: list) -> None:
+        recorded = subprocess.run(["perf", "record", "-q", "-F", "20000", "-e", "cpu-clock", "-o", data, "--",
+                                   binary, *args], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if recorded.returncode != 0:
+            return
+        report = subprocess.run(["perf", "report", "-i", data, "--no-children", "--no-demangle", "--sort", "symbol",
+                                 "--stdio", "--dsos", binary.name], capture_output=True, text=True).stdout
+        into.update(line.split("[.]", 1)[1].split()[0] for line in report.splitlines() if "[.]" in line)
+
+    if shutil.which("perf") is None:
+        return plain, secure
+    for _ in range(4):
+        for extra in ([], ["--format", "json"]):
+            with FeedServe(feedserve, "--blast", 10 * MESSAGES, "--verbatim") as server:
+                run(plain, ["--url", server.url, "--every-trade", "--engine", "native", *extra])
+            with FeedServe(feedserve, "--blast", 10 * MESSAGES, "--verbatim") as server:
+                relay = TLSRelay(server.port, work)
+                try:
+                    run(secure, ["--url", relay.url, "--every-trade", "--engine", "native", "--cacert",
+                                 relay.ca_file, *extra])
+                finally:
+                    relay.close()
+    print(f"make-order-file: native samples: {len(plain):,} functions over ws://, {len(secure - plain):,} more "
+          "over wss://", file=sys.stderr)
+    return plain, secure - plain
+
+
 def main() -> None:
     if shutil.which("valgrind") is None:
         sys.exit("make-order-file: valgrind is needed (apt-get install valgrind)")
@@ -96,7 +135,11 @@ def main() -> None:
         stripped = work / "ticker"
         subprocess.run(["strip", "--strip-debug", "-o", stripped, binary], check=True)
         defined = defined_functions(stripped)
-        plain, secure = profile(stripped, ROOT / ".build" / "release" / "feedserve", work)
+        feedserve = ROOT / ".build" / "release" / "feedserve"
+        plain, secure = profile(stripped, feedserve, work)
+        native_plain, native_secure = sampled(stripped, feedserve, work)
+        plain |= native_plain
+        secure |= native_secure
         # What every run needs first, then what only wss:// adds: a ws:// run maps none of the
         # latter's pages (interleaved by name, they cost ws:// 0.3 MB more).
         first = (plain & defined) | {name for name in defined if STRING_VARIANTS.match(name)}
