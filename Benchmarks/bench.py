@@ -54,8 +54,8 @@ W8 --publish cost: W1's firehose (`feedserve --blast N --verbatim`) into `ticker
     judged). Skipped with a note where nats-server or nats-py is missing.
 W9 message shapes: `feedserve --blast M --verbatim` with 10 trades per message (M = N/10) and 100
     (M = N/100), one symbol, into `ticker --every-trade`; and N one-trade messages over 1,000
-    symbols (`--symbols 1000`) into the ticker subscribed to all 1,000 with the default debounce;
-    and N/10,000 (at least 2) messages of 10,000 trades (about 760 KB each). websocat and the
+    symbols (`--symbols 1000`) into the ticker subscribed to all 1,000 with the default debounce,
+    and N/10 messages of 10 trades over the same 1,000 symbols, likewise; and N/10,000 (at least 2) messages of 10,000 trades (about 760 KB each). websocat and the
     ticker alternate on the same blast (--runs each): median wall (min–max), trades/s, CPU, peak
     RSS and ticker/websocat ratios against 1.3× (must) and 1.0× (goal); for the 760 KB messages,
     the ticker's peak RSS against its own with 10-trade messages plus 3× (must) and 2× (goal) the
@@ -114,6 +114,7 @@ import serve_fanout  # noqa: E402
 
 VENV = ROOT / ".build" / "venv"
 SMOKE_RESULTS = ROOT / ".build" / "bench-results"
+CEILINGS = ROOT / "Benchmarks" / "memory-ceilings.json"
 W5_SYMBOLS = 20
 
 
@@ -267,6 +268,24 @@ class Bench:
         finally:
             shutil.rmtree(directory, ignore_errors=True)
         self.results["W1T"] = out
+        self.check_memory_ceilings(out)
+
+    def check_memory_ceilings(self, w1t: dict) -> None:
+        """The static build's peak RSS on W1T against the ceilings kept in the repository
+        (memory-ceilings.json): memory is steady enough to judge in any run, smoke or full, so a
+        regression such as Foundation linked in again fails the bench (and CI) with both figures.
+        Times are not judged here."""
+        ceilings = json.loads(CEILINGS.read_text())["W1T"]
+        measured = {"ws": median_of(w1t["runs"]["ticker static"], "maxrss_kb") / 1024,
+                    "wss_stock": median_of(w1t["wss_stock"], "maxrss_kb") / 1024}
+        for key, peak in measured.items():
+            ceiling = ceilings[key]["peak_rss_mb"]
+            verdict = "within" if peak <= ceiling else "OVER"
+            print(f"bench: W1T {ceilings[key]['label']}: peak RSS {peak:.1f} MB, ceiling {ceiling:.1f} MB: {verdict}",
+                  flush=True)
+            if peak > ceiling:
+                self.fail(f"W1T {ceilings[key]['label']}: peak RSS {peak:.1f} MB is over its ceiling of "
+                          f"{ceiling:.1f} MB ({CEILINGS.relative_to(ROOT)})")
 
     # MARK: W1Z
 
@@ -564,12 +583,13 @@ class Bench:
 
     def w9(self) -> None:
         """Message shapes beyond W1's one trade: 10 and 100 trades per message (--every-trade, one
-        symbol) and 1,000 symbols (one trade per message, the default debounce), websocat and the
+        symbol), 1,000 symbols (one and ten trades per message, the default debounce), websocat and the
         ticker alternating on the same `feedserve --verbatim` blast."""
         n = self.args.messages
         shapes = [("10 trades/msg", max(1, n // 10), ["--trades", "10"], ["--every-trade"], 1),
                   ("100 trades/msg", max(1, n // 100), ["--trades", "100"], ["--every-trade"], 1),
                   ("1,000 symbols", n, ["--trades", "1", "--symbols", "1000"], [], 1000),
+                  ("1,000 sym × 10", max(1, n // 10), ["--trades", "10", "--symbols", "1000"], [], 1000),
                   ("10,000 trades/msg", max(2, n // 10_000), ["--trades", "10000"], ["--every-trade"], 1)]
         out: dict = {}
         for label, messages, server_args, ticker_args, symbols in shapes:
