@@ -102,7 +102,10 @@ public final class Feed: QuoteFeed {
   /// waiting for the server), the outputs' queues end without what was pending, and it returns
   /// `.stopped(.signal(2))`.
   public func run() async -> FeedOutcome {
-    await run(clock)
+    // The real clock gets the shell and machine compiled for it: opened from the existential,
+    // they would run as unspecialized generic code, a metadata lookup for every batch.
+    if let continuous = clock as? ContinuousClock { return await run(continuous) }
+    return await run(clock)
   }
 
   private func run<C: Clock>(_ clock: C) async -> FeedOutcome where C.Duration == Duration {

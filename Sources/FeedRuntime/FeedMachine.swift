@@ -109,10 +109,6 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
   /// Session events, in order, from `events[start]` on, up to (not including) the first one the
   /// shell must handle itself: a `.post`, `.ended`, or a message of `LargeMessage.threshold` bytes
   /// or more (see `large(_:at:)`). Returns the actions and the index of that event, if any.
-  // Specialized for the ticker's clock: the callers (the shell, generic over its clock) run
-  // unspecialized, and without this every message pays generic metadata lookups here. The
-  // generic entry checks the type and jumps here.
-  @_specialize(exported:true,where Instant == ContinuousClock.Instant)
   public mutating func handle(_ events: [SessionEvent], from start: Int = 0, at now: Instant) -> (
     actions: [FeedAction], stoppedAt: Int?
   ) {
@@ -149,7 +145,6 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
   public mutating func ended() { connection = nil }
 
   /// The quotes of one chunk of a large message (see `LargeMessage`).
-  @_specialize(exported:true,where Instant == ContinuousClock.Instant)
   public mutating func handleChunk(_ chunk: [Quote], at now: Instant) -> [FeedAction] {
     var actions: [FeedAction] = []
     quotes.removeAll(keepingCapacity: true)
