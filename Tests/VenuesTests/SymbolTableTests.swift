@@ -19,6 +19,22 @@ import Testing
     #expect(SymbolTable().index(of: "") == nil)
   }
 
+  @Test("a copy is a value: inserting into one, past a growth of its slots, leaves the other as it was")
+  func copyOnWrite() {
+    var grown = SymbolTable(["A", "B"])
+    let kept = grown
+    for index in 0..<100 { grown.insert("S\(index)") }
+    #expect(kept.symbols == ["A", "B"])
+    #expect(kept.index(of: "S5") == nil)
+    #expect(grown.count == 102)
+    #expect(grown.index(of: "S99") == 101)
+    #expect(grown.index(of: "B") == 1)
+    var removed = grown
+    removed.remove("A")
+    #expect(grown.index(of: "A") == 0)
+    #expect(removed.index(of: "B") == 0)
+  }
+
   @Test("byte for byte: canonically equivalent spellings are different symbols")
   func byteForByte() {
     let table = SymbolTable(["KRW-BTC", "caf\u{E9}"])
