@@ -64,13 +64,10 @@ final class FeedShell<C: Clock>: Sendable where C.Duration == Duration {
     while let items = try? await outbox.nextBatch() {
       for item in items {
         var failure: WebSocketError?
-        for message in item.messages {
-          do throws(WebSocketError) {
-            try await item.connection.send(message)
-          } catch {
-            failure = error
-            break
-          }
+        do throws(WebSocketError) {
+          try await item.connection.send(item.messages)
+        } catch {
+          failure = error
         }
         item.done?.resume(failure)
       }

@@ -112,14 +112,21 @@ public final class NativeConnection: WebSocketConnection {
   public var extensions: String? { deflate?.agreement }
 
   public func send(_ message: WebSocketMessage) async throws(WebSocketError) {
-    let frame =
+    try await send([message])
+  }
+
+  /// The messages' frames in one write.
+  public func send(_ messages: [WebSocketMessage]) async throws(WebSocketError) {
+    guard !messages.isEmpty else { return }
+    let frames = messages.map { message in
       switch message {
       case .text(let text): Frame(opcode: .text, payload: Array(text.utf8))
       case .binary(let bytes): Frame(opcode: .binary, payload: bytes)
       }
+    }
     guard state.withLock({ !$0.closeSent && !$0.finished }) else { throw .notConnected }
     let failure: TransportError? = await withCheckedContinuation { continuation in
-      enqueueWrite(frame, timeout: writeTimeout) { continuation.resume(returning: $0) }
+      writeQueue.async { continuation.resume(returning: self.writeNow(frames, timeout: self.writeTimeout)) }
     }
     if let failure { throw failure == .cancelled ? .notConnected : .transport(failure) }
   }

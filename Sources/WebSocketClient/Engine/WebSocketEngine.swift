@@ -52,6 +52,9 @@ public protocol WebSocketEngine: Sendable {
 public protocol WebSocketConnection: AnyObject, Sendable {
   var messages: MessageChannel<WebSocketMessage> { get }
   func send(_ message: WebSocketMessage) async throws(WebSocketError)
+  /// Sends `messages` in order; an engine that can writes them in one go (a subscription of
+  /// 1,000 Finnhub symbols is 1,000 messages: one system call instead of 1,000).
+  func send(_ messages: [WebSocketMessage]) async throws(WebSocketError)
   /// Sends a ping; returns when the matching pong arrives.
   func ping(_ payload: [UInt8]) async throws(WebSocketError)
   /// Starts (or answers) the close handshake and waits up to `timeout` seconds for the peer's
@@ -66,4 +69,8 @@ public protocol WebSocketConnection: AnyObject, Sendable {
 
 extension WebSocketConnection {
   public var extensions: String? { nil }
+
+  public func send(_ messages: [WebSocketMessage]) async throws(WebSocketError) {
+    for message in messages { try await send(message) }
+  }
 }

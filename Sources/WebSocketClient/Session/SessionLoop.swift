@@ -383,9 +383,7 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     phase = .stopping(id: id)
     let inbox = context.inbox
     Task {
-      for message in request.beforeClose {
-        do throws(WebSocketError) { try await connection.send(message) } catch { break }
-      }
+      do throws(WebSocketError) { try await connection.send(request.beforeClose) } catch {}
       await connection.close(request.status, timeout: request.timeout.seconds)
       inbox.forcePush(.stopFinished)
     }
