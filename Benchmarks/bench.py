@@ -55,7 +55,8 @@ W8 --publish cost: W1's firehose (`feedserve --blast N --verbatim`) into `ticker
 W9 message shapes: `feedserve --blast M --verbatim` with 10 trades per message (M = N/10) and 100
     (M = N/100), one symbol, into `ticker --every-trade`; and N one-trade messages over 1,000
     symbols (`--symbols 1000`) into the ticker subscribed to all 1,000 with the default debounce,
-    and N/10 messages of 10 trades over the same 1,000 symbols, likewise; and N/10,000 (at least 2) messages of 10,000 trades (about 760 KB each). websocat and the
+    and N/10 messages of 10 trades over the same 1,000 symbols, likewise, to /dev/null and piped
+    ("|": stdout a pipe this script drains, as `ticker | consumer`); and N/10,000 (at least 2) messages of 10,000 trades (about 760 KB each). websocat and the
     ticker alternate on the same blast (--runs each): median wall (min–max), trades/s, CPU, peak
     RSS and ticker/websocat ratios against 1.3× (must) and 1.0× (goal); for the 760 KB messages,
     the ticker's peak RSS against its own with 10-trade messages plus 3× (must) and 2× (goal) the
@@ -586,13 +587,15 @@ class Bench:
         symbol), 1,000 symbols (one and ten trades per message, the default debounce), websocat and the
         ticker alternating on the same `feedserve --verbatim` blast."""
         n = self.args.messages
-        shapes = [("10 trades/msg", max(1, n // 10), ["--trades", "10"], ["--every-trade"], 1),
-                  ("100 trades/msg", max(1, n // 100), ["--trades", "100"], ["--every-trade"], 1),
-                  ("1,000 symbols", n, ["--trades", "1", "--symbols", "1000"], [], 1000),
-                  ("1,000 sym × 10", max(1, n // 10), ["--trades", "10", "--symbols", "1000"], [], 1000),
-                  ("10,000 trades/msg", max(2, n // 10_000), ["--trades", "10000"], ["--every-trade"], 1)]
+        x10 = ["--trades", "10", "--symbols", "1000"]
+        shapes = [("10 trades/msg", max(1, n // 10), ["--trades", "10"], ["--every-trade"], 1, False),
+                  ("100 trades/msg", max(1, n // 100), ["--trades", "100"], ["--every-trade"], 1, False),
+                  ("1,000 symbols", n, ["--trades", "1", "--symbols", "1000"], [], 1000, False),
+                  ("1,000 sym × 10", max(1, n // 10), x10, [], 1000, False),
+                  ("1,000 sym × 10 |", max(1, n // 10), x10, [], 1000, True),
+                  ("10,000 trades/msg", max(2, n // 10_000), ["--trades", "10000"], ["--every-trade"], 1, False)]
         out: dict = {}
-        for label, messages, server_args, ticker_args, symbols in shapes:
+        for label, messages, server_args, ticker_args, symbols, piped in shapes:
             runs: dict[str, list] = {"websocat": [], "ticker": []}
             trades = 0
             for _ in range(self.args.runs):
@@ -604,7 +607,7 @@ class Bench:
                             cmd = [self.ticker, "--url", server.url, "--engine", "native",
                                    "--symbol", ",".join(mix_symbols(symbols)), *ticker_args]
                             env = self.ticker_env
-                        measured, stderr = run_measured(cmd, env=env)
+                        measured, stderr = run_measured(cmd, env=env, piped=piped)
                     trades = server.trades or messages
                     if measured.exit != 0:
                         self.fail(f"W9 {label} {name} exited {measured.exit}: {stderr.strip()[-300:]}")

@@ -101,14 +101,21 @@ def spawn(cmd: list, env: dict | None = None, stdout=subprocess.DEVNULL, stdin=s
     return Child(cmd, env, stdout, stdin, stderr, measured)
 
 
-def run_measured(cmd: list, env: dict | None = None, timeout: float = 600) -> tuple[Measured, str]:
-    """Runs `cmd` with stdout to /dev/null; returns its measurements and the tail of stderr."""
-    child = spawn(cmd, env=env)
+def run_measured(cmd: list, env: dict | None = None, timeout: float = 600,
+                 piped: bool = False) -> tuple[Measured, str]:
+    """Runs `cmd` with stdout to /dev/null, or with `piped` into a pipe this process drains (as
+    `cmd | consumer` would); returns its measurements and the tail of stderr."""
+    child = spawn(cmd, env=env, stdout=subprocess.PIPE if piped else subprocess.DEVNULL)
     stderr_chunks: list[bytes] = []
-    reader = threading.Thread(target=lambda: stderr_chunks.append(child.stderr.read()), daemon=True)
-    reader.start()
+    readers = [threading.Thread(target=lambda: stderr_chunks.append(child.stderr.read()), daemon=True)]
+    if piped:
+        readers.append(threading.Thread(target=lambda: shutil.copyfileobj(child.stdout, open(os.devnull, "wb")),
+                                        daemon=True))
+    for reader in readers:
+        reader.start()
     measured = child.wait(timeout)
-    reader.join(5)
+    for reader in readers:
+        reader.join(5)
     return measured, b"".join(stderr_chunks).decode(errors="replace")[-2000:]
 
 

@@ -157,11 +157,18 @@ if let blast {
     if mixed {
       // Each connection continues the trade times where the previous one's could end at most.
       let trades = tradesRange ?? 1...1
-      let mix = BlastMix(
+      var mix = BlastMix(
         trades: trades, symbols: symbolCount ?? 1, seed: seed &+ UInt64(plans.count),
         firstTime: 1_768_655_932_976 + Int64(blast - left - n) * Int64(trades.upperBound))
+      if compression == nil {
+        // Framed before listening: the consumer, not this server making JSON, sets the pace.
+        let prebuilt = PrebuiltBlast(mix: mix, count: n)
+        mix.prebuilt = prebuilt
+        mixedTrades = (mixedTrades ?? 0) + prebuilt.trades
+      } else {
+        mixedTrades = (mixedTrades ?? 0) + mix.tradeCount(messages: n)
+      }
       ending = .mixedBlast(count: n, mix: mix, then: then)
-      mixedTrades = (mixedTrades ?? 0) + mix.tradeCount(messages: n)
     } else if venue != .finnhub {
       ending = .venueBlast(venue, count: n, then: then)
     } else {

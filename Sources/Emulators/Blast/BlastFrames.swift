@@ -56,8 +56,8 @@ enum BlastFrames {
 }
 
 extension BlastFrames {
-  /// Builds `.mixedBlast` messages on the fly, straight into frame bytes (cheap enough that the
-  /// server stays a small share of the CPU next to the client it feeds).
+  /// Builds `.mixedBlast` messages straight into frame bytes (`feedserve` builds them before it
+  /// listens, `PrebuiltBlast`; a compressing connection builds them as it goes).
   struct Mixed: Sendable {
     let mix: BlastMix
     private let names: [String]

@@ -12,6 +12,9 @@ public struct BlastMix: Sendable, Equatable {
   public var seed: UInt64
   /// Trade time of the first trade, in Unix milliseconds.
   public var firstTime: Int64
+  /// The messages framed ahead of time (`feedserve` builds them before it listens); a
+  /// connection that agreed on compression builds its own.
+  public var prebuilt: PrebuiltBlast?
 
   public init(trades: ClosedRange<Int>, symbols: Int, seed: UInt64 = 1, firstTime: Int64 = 1_768_655_932_976)
   {

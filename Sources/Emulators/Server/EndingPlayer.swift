@@ -139,8 +139,12 @@ struct EndingPlayer {
   /// Writes `count` multi-trade messages shaped by `mix`, built (and, with permessage-deflate
   /// agreed, compressed) and written 100 at a time.
   private func mixedBlast(count: Int, mix: BlastMix) {
-    var generator = BlastFrames.Mixed(mix)
     let agreed = writer.deflate
+    if agreed == nil, let prebuilt = mix.prebuilt, prebuilt.count == count {
+      writePrebuilt(prebuilt)
+      return
+    }
+    var generator = BlastFrames.Mixed(mix)
     var remaining = count
     while remaining > 0, !life.isStopping {
       let n = min(remaining, 100)
@@ -164,6 +168,23 @@ struct EndingPlayer {
         $0.blasted += n
         $0.compressedMessages += compressed
       }
+    }
+  }
+
+  /// Writes a mixed blast framed ahead of time, a chunk at a time.
+  private func writePrebuilt(_ prebuilt: PrebuiltBlast) {
+    var left = prebuilt.count
+    for chunk in prebuilt.chunks {
+      guard !life.isStopping else { return }
+      do {
+        try writer.write(chunk)
+      } catch {
+        life.finish()
+        return
+      }
+      let n = min(left, PrebuiltBlast.chunkMessages)
+      left -= n
+      server.update { $0.blasted += n }
     }
   }
 
