@@ -87,7 +87,7 @@ func run(_ wire: [UInt8], mode: String) throws {
       events.append(.message(message))
     }
     let now = start.advanced(by: .nanoseconds(10 * offset))
-    for action in machine.handle(events, at: now).actions {
+    for action in machine.handleLive(events, at: now).actions {
       guard case .publish(let quotes) = action else { continue }
       formatter.append(contentsOf: quotes[...], to: &output)
       lines += quotes.count

@@ -548,3 +548,16 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
     }
   }
 }
+
+extension FeedMachine where Instant == ContinuousClock.Instant {
+  /// `handle(_:from:at:)` compiled here for the real clock, for callers in other modules that
+  /// name `FeedMachine<ContinuousClock.Instant>` (the hotpath benchmark): a generic type's
+  /// methods called across a module boundary run unspecialized. (`@_specialize(exported:)`
+  /// would do it, but Swift 6.3 then leaves this module's own specialized callers pointing at
+  /// a symbol it does not emit.)
+  public mutating func handleLive(_ events: [SessionEvent], at now: Instant) -> (
+    actions: [FeedAction], stoppedAt: Int?
+  ) {
+    handle(events, from: 0, at: now)
+  }
+}
