@@ -2,7 +2,8 @@
 import PackageDescription
 
 // One module per concern (docs/design.md has the table and the dependency order):
-//   TickerSupport     channels, threads and executors, the descriptor writer, Base64, dates, text escaping
+//   TickerSupport     channels, threads and executors, the descriptor writer, the whole-file reader,
+//                     Base64, dates, text escaping
 //   JSON              the exact-number JSON parser and the byte scanner of the decoders' fast paths
 //   WebSocketClient   transport (TCP, TLS through COpenSSLShim), framing, permessage-deflate (zlib
 //                     through CZlibShim), the engine protocol and the native RFC 6455 engine, sessions
