@@ -78,7 +78,9 @@ let package = Package(
       dependencies: ["TickerSupport", "JSON", "WebSocketClient", "WebSocketServer", "Venues", "Recording"]),
     .executableTarget(
       name: "feedserve",
-      dependencies: ["TickerSupport", "Emulators", "Recording", "WebSocketClient", "WebSocketServer"]),
+      dependencies: [
+        "TickerSupport", "JSON", "Venues", "Emulators", "Recording", "WebSocketClient", "WebSocketServer",
+      ]),
     .executableTarget(
       name: "hotpath",
       dependencies: [

@@ -6,15 +6,14 @@
 //   feedserve --blast N [--venue V] [--per-connection M] [--reconnect-with drop|CODE] [--verbatim]
 //             [--trades A-B] [--symbols K] [--seed S] [--await N] [--hold]
 //   (either form) [--deflate [no-context]]
+//   feedserve --fuzz-seeds     print every venue's fuzz seeds and demo messages as JSON lines
+//                              ({"venue":…,"name":…,"text":…}; Fuzz/make-corpus.py reads them)
 //
-// --venue finnhub|upbit|binance|coinbase|kraken|okx: emulate that venue (FeedServer.Options.Emulation;
-//   the default is finnhub) and, with --blast, write its wire format: Binance combined-stream
-//   trades with decimal strings, Upbit SIMPLE tickers in binary frames, Coinbase and Kraken ticker
-//   messages, OKX tickers pushes. Clients connect where the venue serves: Binance at /stream (or
-//   /stream?streams=btcusdt@trade, /ws, /ws/btcusdt@trade; any other path is refused with 404),
-//   Upbit at /websocket/v1 and OKX at /ws/v5/public (any path), Kraken at /v2 (any other path is
-//   refused with 404), Coinbase and Finnhub at /. The replay (and the blast) starts at the venue's
-//   first subscription (for Binance, streams in the URL count).
+// --venue NAME: emulate that venue of the catalog (as --provider names it; the default is the
+//   default provider's) and, with --blast, write its wire format (its emulation's blastMessage).
+//   Clients connect where the venue serves (its emulation's path; docs/protocols.md). The replay
+//   (and the blast) starts at the venue's first subscription (for Binance, streams in the URL
+//   count).
 // --script: replay that session (default: the venue's built-in demo session).
 // --blast N: send N pre-framed one-trade messages as fast as the socket takes them, then close
 //   with 1000 (with --hold: keep the connection open). With --per-connection M, each connection gets M of them and is then ended with
@@ -35,7 +34,9 @@
 //   unsubscribed symbol full of terminal controls, an error text full of them, and binary garbage.
 
 import Emulators
+import JSON
 import Recording
+import Venues
 import WebSocketClient
 
 #if canImport(Glibc)
@@ -69,7 +70,11 @@ var symbolCount: Int?
 var seed: UInt64 = 1
 var hostile = false
 var awaitSubscriptions = 1
-var venue = Venue.finnhub
+/// The venue emulated; the default provider's unless --venue names another.
+var venue = VenueEmulation(ProviderCatalog.defaultProvider)!
+/// Whether the blast is the default provider's (Finnhub's pre-framed one-trade messages, which
+/// --hostile, --trades and --symbols shape).
+var defaultVenue: Bool { venue.provider.name == ProviderCatalog.defaultProvider.name }
 var compression: PerMessageDeflate.ServerPolicy?
 
 func parseRange(_ text: String) -> ClosedRange<Int> {
@@ -78,6 +83,29 @@ func parseRange(_ text: String) -> ClosedRange<Int> {
   let high = parts.count == 2 ? Int(parts[1]) : low
   guard let high, high >= low else { fail("bad --trades \(text)") }
   return low...high
+}
+
+if arguments == ["--fuzz-seeds"] {
+  for venue in ProviderCatalog.all.compactMap(VenueEmulation.init) {
+    var seeds = venue.fuzzSeeds
+    if let script = try? SessionScript(ndjson: venue.demoSession) {
+      for (index, step) in script.steps.enumerated() where step.kind == .text || step.kind == .binary {
+        seeds.append((name: "session-\(index)", text: step.body))
+      }
+    }
+    for (name, text) in seeds {
+      var line: [UInt8] = []
+      line += #"{"venue":"#.utf8
+      JSONEscaping.appendQuoted(venue.provider.name, to: &line)
+      line += #","name":"#.utf8
+      JSONEscaping.appendQuoted(name, to: &line)
+      line += #","text":"#.utf8
+      JSONEscaping.appendQuoted(text, to: &line)
+      line += "}\n".utf8
+      _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+    }
+  }
+  exit(0)
 }
 
 while !arguments.isEmpty {
@@ -109,17 +137,17 @@ while !arguments.isEmpty {
     awaitSubscriptions = Int(value(flag)).flatMap { $0 >= 1 ? $0 : nil } ?? { fail("bad --await") }()
   case "--venue":
     let name = value(flag)
-    let names = Venue.allCases.map(\.rawValue).joined(separator: ", ")
-    venue = Venue(provider: name) ?? { fail("unknown --venue \(name) (\(names))") }()
+    let names = ProviderCatalog.all.filter { VenueEmulation($0) != nil }.map(\.name).joined(separator: ", ")
+    venue = VenueEmulation(named: name) ?? { fail("unknown --venue \(name) (\(names))") }()
   default: fail("unknown option \(flag)")
   }
 }
 
-if venue != .finnhub, hostile || tradesRange != nil || symbolCount != nil {
-  fail("--hostile, --trades and --symbols make Finnhub messages only")
+if !defaultVenue, hostile || tradesRange != nil || symbolCount != nil {
+  fail("--hostile, --trades and --symbols make \(ProviderCatalog.defaultProvider.displayName) messages only")
 }
 
-var text = DemoSession.script(for: venue)
+var text = venue.demoSession
 if let scriptPath {
   guard let file = fopen(scriptPath, "r") else { fail("cannot open \(scriptPath)") }
   var bytes: [UInt8] = []
@@ -169,7 +197,7 @@ if let blast {
         mixedTrades = (mixedTrades ?? 0) + mix.tradeCount(messages: n)
       }
       ending = .mixedBlast(count: n, mix: mix, then: then)
-    } else if venue != .finnhub {
+    } else if !defaultVenue {
       ending = .venueBlast(venue, count: n, then: then)
     } else {
       ending = .blast(count: n, then: then)
@@ -183,7 +211,7 @@ if let blast {
 let server: FeedServer
 do {
   var options = FeedServer.Options(
-    port: port, timeScale: timeScale, emulation: verbatim ? .verbatim : .init(venue),
+    port: port, timeScale: timeScale, emulation: verbatim ? .verbatim : .venue(venue),
     ending: hold ? .hold : normal, awaitSubscriptions: awaitSubscriptions, plans: plans)
   options.hostileBlast = hostile
   options.compression = compression

@@ -11,16 +11,16 @@ enum DemoServer {
   static func start(_ provider: any Provider, symbols: [String], serving: Bool, _ diagnostics: Diagnostics)
     -> FeedServer?
   {
-    guard let venue = Venue(provider: provider.name) else {
+    guard let venue = VenueEmulation(provider) else {
       diagnostics.error("no demo session for \(provider.displayName)")
       return nil
     }
     do {
       let server = try FeedServer(
-        script: try SessionScript(ndjson: DemoSession.script(for: venue)),
+        script: try SessionScript(ndjson: venue.demoSession),
         options: options(
           .init(
-            maximumDelay: 1, emulation: .init(venue), ending: .synthetic(seed: 2026, interval: 0.15),
+            maximumDelay: 1, emulation: .venue(venue), ending: .synthetic(seed: 2026, interval: 0.15),
             awaitSubscriptions: symbols.count, acceptAnySymbol: true,
             // Compressed, as most venues' servers do when asked: the demo exercises the path.
             compression: .init()), serving: serving))
@@ -42,7 +42,7 @@ enum DemoServer {
     guard serving else { return options }
     var options = options
     options.awaitSubscriptions = max(1, options.awaitSubscriptions)
-    options.rules.subscribeDeadline = nil
+    options.emulation = options.emulation.venue.map { .venue($0.patient()) } ?? options.emulation
     return options
   }
 }

@@ -13,7 +13,7 @@ struct BinanceEmulatorTests {
   static let invalidStream = #"{"error":{"code":2,"msg":"Invalid request: invalid stream"},"id":2}"#
   static let close1008 = EmulatorAction.close(CloseStatus(code: .policyViolation, reason: ""))
 
-  static func emulator(_ target: String, rules: VenueRules = VenueRules()) throws -> BinanceEmulator {
+  static func emulator(_ target: String, rules: BinanceRules = BinanceRules()) throws -> BinanceEmulator {
     var binance = BinanceEmulator(script: try VenueTest.fixture("binance"), rules: rules)
     #expect(binance.admit(try VenueTest.request(target)) == .accept)
     return binance
@@ -52,7 +52,7 @@ struct BinanceEmulatorTests {
       ("/stream?streams=btc-usdt@trade", 400),
     ])
   func refusedTargets(target: String, status: Int) throws {
-    var binance = BinanceEmulator(script: SessionScript(steps: []), rules: VenueRules())
+    var binance = BinanceEmulator(script: SessionScript(steps: []), rules: BinanceRules())
     guard case .refuse(let code, _, .refusedHandshake) = binance.admit(try VenueTest.request(target)) else {
       Issue.record("\(target) was accepted")
       return

@@ -10,7 +10,7 @@ import WebSocketClient
 /// Coinbase Exchange's rules as a pure state machine, driven with explicit instants.
 @Suite("FeedServer: Coinbase emulation (pure)")
 struct CoinbaseEmulatorTests {
-  static func emulator(rules: VenueRules = VenueRules()) throws -> CoinbaseEmulator {
+  static func emulator(rules: CoinbaseRules = CoinbaseRules()) throws -> CoinbaseEmulator {
     CoinbaseEmulator(script: try VenueTest.fixture("coinbase"), rules: rules)
   }
 
@@ -52,7 +52,7 @@ struct CoinbaseEmulatorTests {
 
   @Test("a subscribe in time lifts the deadline; a scaled deadline scales")
   func subscribeInTime() throws {
-    var coinbase = try Self.emulator(rules: VenueRules().scaled(by: 0.01))
+    var coinbase = try Self.emulator(rules: CoinbaseRules().scaled(by: 0.01))
     #expect(coinbase.nextDeadline == VenueTest.at(0.05))
     let (client, _) = try Self.fixtureMessages()
     _ = coinbase.receive(.text(client[0]), at: VenueTest.at(0.01))

@@ -98,49 +98,44 @@ struct DemoWalkTests {
 
   // MARK: Each venue
 
-  /// A symbol each demo session never trades, as the client subscribes to it and as the
-  /// decoded quotes name it.
-  static let unknown: [Venue: (subscribed: String, quoted: String)] = [
-    .finnhub: ("BINANCE:ETHUSDT", "BINANCE:ETHUSDT"), .upbit: ("KRW-ETH", "KRW-ETH"),
-    .binance: ("ethusdt@trade", "ETHUSDT"), .coinbase: ("XLM-EUR", "XLM-EUR"),
-    .kraken: ("XLM/EUR", "XLM/EUR"),
-    .okx: ("XLM-EUR", "XLM-EUR"),
-  ]
+  /// The canonical form of `symbol` on `venue`.
+  static func canonical(_ symbol: String, _ venue: VenueEmulation) -> String {
+    (try? venue.provider.canonicalSymbol(symbol).get()) ?? symbol
+  }
 
-  /// The client's subscription to `symbols` (in the venue's spelling) in one request.
-  static func subscribe(_ venue: Venue, _ symbols: [String]) -> String {
-    let list = symbols.map(JSONEscaping.quoted).joined(separator: ",")
-    switch venue {
-    case .finnhub: return #"{"type":"subscribe","symbol":\#(JSONEscaping.quoted(symbols[0]))}"#
-    case .upbit: return #"[{"ticket":"t"},{"type":"ticker","codes":[\#(list)]},{"format":"SIMPLE"}]"#
-    case .binance: return #"{"method":"SUBSCRIBE","params":[\#(list)],"id":1}"#
-    case .coinbase: return #"{"type":"subscribe","product_ids":[\#(list)],"channels":["ticker"]}"#
-    case .kraken:
-      return #"{"method":"subscribe","params":{"channel":"ticker","symbol":[\#(list)]},"req_id":1}"#
-    case .okx:
-      let args = symbols.map { #"{"channel":"tickers","instId":\#(JSONEscaping.quoted($0))}"# }
-      return #"{"id":"7","op":"subscribe","args":[\#(args.joined(separator: ","))]}"#
-    }
+  /// The client's subscription to `symbols` (as `--symbol` takes them) in one request: the
+  /// venue's provider's own.
+  static func subscribe(_ venue: VenueEmulation, _ symbols: [String]) -> String {
+    var ids = RequestIDs(prefix: "t")
+    let messages = venue.provider.subscriptionMessages(
+      from: [], to: symbols.map { canonical($0, venue) }, ids: &ids)
+    return messages.first?.text ?? ""
+  }
+
+  /// How the venue's quotes name `symbol`.
+  static func quoted(_ symbol: String, _ venue: VenueEmulation) -> String {
+    venue.provider.serverSymbol(for: canonical(symbol, venue))
   }
 
   @Test(
     "an unknown symbol's synthetic trades decode in the venue's format, with exact prices",
-    arguments: Venue.allCases)
-  func syntheticUnknown(venue: Venue) throws {
-    let (subscribed, quoted) = try #require(Self.unknown[venue])
+    arguments: VenueEmulation.catalog)
+  func syntheticUnknown(venue: VenueEmulation) throws {
+    let quoted = Self.quoted(venue.untradedSymbol, venue)
     var emulator = ServerConnection.emulator(
-      .init(venue), script: try SessionScript(ndjson: DemoSession.script(for: venue)), rules: VenueRules(),
+      .venue(venue), script: try SessionScript(ndjson: venue.demoSession),
       ending: .hold, acceptAnySymbol: true)
-    #expect(emulator.admit(try VenueTest.request(FeedServer.Options.Emulation(venue).path)) == .accept)
-    for action in emulator.receive(.text(Self.subscribe(venue, [subscribed])), at: .zero) {
+    #expect(emulator.admit(try VenueTest.request(venue.path)) == .accept)
+    for action in emulator.receive(.text(Self.subscribe(venue, [venue.untradedSymbol])), at: .zero) {
       guard case .text(let text) = action else { continue }
       #expect(!text.contains("error"), "\(text)")
     }
-    #expect(emulator.subscribed == [subscribed])
+    #expect(emulator.subscribed.count == 1)
+    let subscribed = try #require(emulator.subscribed.first)
     let start = try #require(emulator.walkStart(for: subscribed))
     var walk = SyntheticTrades(seed: 2026, start: emulator.lastPrices)
     walk.admit(subscribed, from: start)
-    let provider = try #require(ProviderCatalog.provider(named: venue.rawValue))
+    let provider = try #require(ProviderCatalog.provider(named: venue.name))
     var quotes: [Quote] = []
     var expected: [Int64] = []
     for _ in 0..<30 {
@@ -172,20 +167,20 @@ struct DemoWalkTests {
     let script = SessionScript(steps: [])
     #expect(FinnhubEmulator(script: script).walkStart(for: "") == nil)
     #expect(FinnhubEmulator(script: script).walkStart(for: "A\u{1B}[2J") == nil)
-    let upbit = UpbitEmulator(script: script, rules: VenueRules())
+    let upbit = UpbitEmulator(script: script, rules: UpbitRules())
     #expect(upbit.walkStart(for: "krw-eth") == nil)
     #expect(upbit.walkStart(for: "KRW-ETH") == .won)
     #expect(upbit.walkStart(for: "KRW-USDT") == .usdtInWon)
-    let binance = BinanceEmulator(script: script, rules: VenueRules())
+    let binance = BinanceEmulator(script: script, rules: BinanceRules())
     #expect(binance.walkStart(for: "ethusdt@depth") == nil)
     #expect(binance.walkStart(for: "ethusdt@trade") == .dollars)
-    let coinbase = CoinbaseEmulator(script: script, rules: VenueRules())
+    let coinbase = CoinbaseEmulator(script: script, rules: CoinbaseRules())
     #expect(coinbase.walkStart(for: "ETHEUR") == nil)
     #expect(coinbase.walkStart(for: "XLM-EUR") == .dollars)
-    let kraken = KrakenEmulator(script: script, rules: VenueRules())
+    let kraken = KrakenEmulator(script: script, rules: KrakenRules())
     #expect(kraken.walkStart(for: "XLM-EUR") == nil && kraken.walkStart(for: "xlm/eur") == nil)
     #expect(kraken.walkStart(for: "XLM/EUR") == .dollars)
-    let okx = OKXEmulator(script: script, rules: VenueRules())
+    let okx = OKXEmulator(script: script, rules: OKXRules())
     #expect(okx.walkStart(for: "BTC-USDT-SWAP") == nil)
     #expect(okx.walkStart(for: "xlm-eur") == nil)
     #expect(okx.walkStart(for: "XLM-EUR") == .dollars)
@@ -203,10 +198,12 @@ struct DemoWalkTests {
     #expect(finnhub.subscriptions == ["BINANCE:ETHUSDT", "IC MARKETS:1"])
 
     var coinbase = CoinbaseEmulator(
-      script: try SessionScript(ndjson: DemoSession.coinbase), rules: VenueRules(), acceptAnySymbol: true)
+      script: try SessionScript(ndjson: DemoSession.coinbase), rules: CoinbaseRules(), acceptAnySymbol: true)
     _ = coinbase.receive(.text(Self.subscribe(.coinbase, ["XLM-EUR"])), at: .zero)
     #expect(coinbase.tickerProducts == ["XLM-EUR"])
-    let refused = coinbase.receive(.text(Self.subscribe(.coinbase, ["xlm-eur"])), at: .zero)
+    // Written by hand: the provider would send the canonical XLM-EUR.
+    let lowerCase = #"{"type":"subscribe","product_ids":["xlm-eur"],"channels":["ticker"]}"#
+    let refused = coinbase.receive(.text(lowerCase), at: .zero)
     #expect(
       refused.first
         == .text(CoinbaseEmulator.error("Failed to subscribe", reason: "xlm-eur is not a valid product")))
@@ -220,7 +217,7 @@ struct DemoWalkTests {
         == [#"{"msg":"Invalid symbol BINANCE:ETHUSDT","type":"error"}"#])
     #expect(finnhub.subscriptions.isEmpty)
     var coinbase = CoinbaseEmulator(
-      script: try SessionScript(ndjson: DemoSession.coinbase), rules: VenueRules())
+      script: try SessionScript(ndjson: DemoSession.coinbase), rules: CoinbaseRules())
     let refused = coinbase.receive(.text(Self.subscribe(.coinbase, ["XLM-EUR"])), at: .zero)
     #expect(
       refused.first
@@ -231,37 +228,38 @@ struct DemoWalkTests {
   // MARK: Over a socket
 
   /// The symbol and price of each quote in one message of `venue`'s wire format.
-  static func quotes(_ message: WebSocketMessage, _ venue: Venue) -> [(symbol: String, price: String)] {
-    guard let provider = ProviderCatalog.provider(named: venue.rawValue) else { return [] }
+  static func quotes(_ message: WebSocketMessage, _ venue: VenueEmulation) -> [(
+    symbol: String, price: String
+  )] {
+    guard let provider = ProviderCatalog.provider(named: venue.name) else { return [] }
     return provider.decode(message).quotes.map { ($0.symbol, $0.price.text) }
   }
 
   @Test(
     "over a socket: strict, an unknown symbol is refused or starved; lenient, it trades beside the recorded one",
-    arguments: Venue.allCases, [false, true])
-  func overSocket(venue: Venue, lenient: Bool) async throws {
-    var rules = VenueRules()
-    rules.subscribeDeadline = 60  // Coinbase's deadline is real time; not what is tested here
-    rules.quietTimeout = nil  // nor OKX's quiet close
+    arguments: VenueEmulation.catalog, [false, true])
+  func overSocket(venue: VenueEmulation, lenient: Bool) async throws {
+    // Coinbase's subscribe deadline and OKX's quiet close are real time; not what is tested here.
     let server = try FeedServer(
-      script: SessionScript(ndjson: DemoSession.script(for: venue)),
+      script: SessionScript(ndjson: venue.demoSession),
       options: .init(
-        timeScale: 0, emulation: .init(venue), ending: .synthetic(seed: 2026, interval: 0.005),
+        timeScale: 0, emulation: .venue(venue.patient()), ending: .synthetic(seed: 2026, interval: 0.005),
         // Nothing is sent before both symbols were asked for: the answer to the second
         // request cannot lose a race with the replay.
-        awaitSubscriptions: 2, rules: rules, acceptAnySymbol: lenient))
+        awaitSubscriptions: 2, acceptAnySymbol: lenient))
     server.start()
     let guardian = HangGuard(server)
     defer {
       guardian.cancel()
       server.stop()
     }
-    let (unknown, quoted) = try #require(Self.unknown[venue])
+    let unknown = venue.untradedSymbol
+    let quoted = Self.quoted(unknown, venue)
     let connection = MessageReader(
       try await NativeEngine().connect(to: server.url, options: ConnectOptions(connectTimeout: 30)))
     if venue == .upbit {
       // Each Upbit request replaces the whole subscription: both codes in one.
-      try await connection.send(.text(Self.subscribe(venue, ["KRW-BTC", unknown])))
+      try await connection.send(.text(Self.subscribe(venue, [venue.provider.exampleSymbol, unknown])))
     } else {
       // The recorded symbol first, then the unknown one in a request of its own (a refused
       // request changes nothing on Coinbase; Finnhub takes one symbol per message).
@@ -288,13 +286,12 @@ struct DemoWalkTests {
         })
     } else {
       #expect(unknownPrices.isEmpty, "\(unknownPrices)")
-      switch venue {
-      case .finnhub: #expect(texts.contains(#"{"msg":"Invalid symbol BINANCE:ETHUSDT","type":"error"}"#))
-      case .coinbase: #expect(texts.contains { $0.contains("XLM-EUR is not a valid product") })
-      case .kraken: #expect(texts.contains { $0.contains("Currency pair not supported XLM/EUR") })
-      case .okx: #expect(texts.contains { $0.contains(#""code":"60018""#) && $0.contains("instId:XLM-EUR ") })
-      case .upbit, .binance: break  // accepted without a word, and nothing sent, as on the venue
+      // Refused by name where the venue does so; else accepted without a word and starved.
+      let refusals = texts.filter { text in
+        guard case .error = venue.provider.decode(.text(text)) else { return false }
+        return text.contains(unknown) || text.contains(quoted)
       }
+      #expect(refusals.isEmpty != venue.refusesUnknownSymbols, "\(texts)")
     }
   }
 }

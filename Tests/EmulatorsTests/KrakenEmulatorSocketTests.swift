@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Venues
 import WebSocketClient
 
 @testable import Emulators
@@ -11,10 +12,11 @@ import WebSocketClient
 @Suite("FeedServer: Kraken emulation end to end")
 struct KrakenEmulatorSocketTests {
   static func serve(
-    _ script: SessionScript, rules: VenueRules = VenueRules(), ending: ConnectionPlan.Ending = .hold
+    _ script: SessionScript, rules: KrakenRules = KrakenRules(), ending: ConnectionPlan.Ending = .hold
   ) throws -> FeedServer {
     let server = try FeedServer(
-      script: script, options: .init(timeScale: 0, emulation: .init(.kraken), ending: ending, rules: rules))
+      script: script,
+      options: .init(timeScale: 0, emulation: .emulating(KrakenProvider(), rules: rules), ending: ending))
     server.start()
     return server
   }
@@ -76,7 +78,7 @@ struct KrakenEmulatorSocketTests {
 
   @Test("heartbeats while subscribed and quiet")
   func heartbeats() async throws {
-    var rules = VenueRules()
+    var rules = KrakenRules()
     rules.heartbeatInterval = 0.02
     let server = try Self.serve(SessionScript(steps: []), rules: rules)
     let guardian = HangGuard(server)
@@ -95,7 +97,7 @@ struct KrakenEmulatorSocketTests {
 
   @Test("a client that sends no request within the idle timeout is closed")
   func idle() async throws {
-    let server = try Self.serve(SessionScript(steps: []), rules: VenueRules().scaled(by: 0.005))
+    let server = try Self.serve(SessionScript(steps: []), rules: KrakenRules().scaled(by: 0.005))
     let guardian = HangGuard(server)
     defer {
       guardian.cancel()

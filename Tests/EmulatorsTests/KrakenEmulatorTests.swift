@@ -11,7 +11,7 @@ import WebSocketClient
 /// Kraken's v2 rules as a pure state machine, driven with explicit instants.
 @Suite("FeedServer: Kraken emulation (pure)")
 struct KrakenEmulatorTests {
-  static func emulator(rules: VenueRules = VenueRules(), acceptAnySymbol: Bool = false) throws
+  static func emulator(rules: KrakenRules = KrakenRules(), acceptAnySymbol: Bool = false) throws
     -> KrakenEmulator
   {
     KrakenEmulator(script: try VenueTest.fixture("kraken"), rules: rules, acceptAnySymbol: acceptAnySymbol)
@@ -241,7 +241,7 @@ struct KrakenEmulatorTests {
 
   @Test("more requests than the window allows are refused with Exceeded msg rate; the connection stays")
   func rateLimit() throws {
-    var rules = VenueRules()
+    var rules = KrakenRules()
     rules.rateWindow = 600  // six requests are surely within it
     var kraken = try Self.emulator(rules: rules)
     for id in 1...5 {

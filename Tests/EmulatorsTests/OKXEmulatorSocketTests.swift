@@ -14,10 +14,10 @@ import WebSocketClient
 /// are refused. Time bounds are hang guards only: every wait ends on an event.
 @Suite("FeedServer: the OKX emulation end to end")
 struct OKXEmulatorSocketTests {
-  static func serve(rules: VenueRules, ending: ConnectionPlan.Ending = .hold) throws -> FeedServer {
+  static func serve(rules: OKXRules, ending: ConnectionPlan.Ending = .hold) throws -> FeedServer {
     let server = try FeedServer(
       script: try VenueTest.fixture("okx"),
-      options: .init(timeScale: 0, emulation: .init(.okx), ending: ending, rules: rules))
+      options: .init(timeScale: 0, emulation: .emulating(OKXProvider(), rules: rules), ending: ending))
     server.start()
     return server
   }
@@ -26,7 +26,7 @@ struct OKXEmulatorSocketTests {
 
   @Test("a client that never pings: the tickers, then, once quiet for the scaled 30 s, a close with 4004")
   func neverPings() async throws {
-    let server = try Self.serve(rules: VenueRules().scaled(by: 0.1))
+    let server = try Self.serve(rules: OKXRules().scaled(by: 0.1))
     let guardian = HangGuard(server)
     defer {
       guardian.cancel()
@@ -84,7 +84,7 @@ struct OKXEmulatorSocketTests {
     // Pings every 0.5 s against a 20 s quiet rule (which also bounds the wait for the first
     // subscription): a timer late by 19 s on a loaded machine would still be in time. 50 pings
     // span longer than the rule.
-    var rules = VenueRules()
+    var rules = OKXRules()
     rules.quietTimeout = 20
     let server = try Self.serve(rules: rules)
     defer { server.stop() }
@@ -110,7 +110,7 @@ struct OKXEmulatorSocketTests {
   func closedWithoutThePing() async throws {
     // 8 s: the subscription arrives well within it however loaded the machine, then nothing
     // comes for 8 s.
-    var rules = VenueRules()
+    var rules = OKXRules()
     rules.quietTimeout = 8
     let server = try Self.serve(rules: rules)
     defer { server.stop() }
@@ -132,7 +132,7 @@ struct OKXEmulatorSocketTests {
 
   @Test("more connections than the venue takes in its window: the next upgrade is refused with 429")
   func connectionRate() async throws {
-    var rules = VenueRules()
+    var rules = OKXRules()
     rules.connectionsPerSecond = 3
     // Ten minutes: however slowly this machine opens them, the four count in one window.
     rules.connectionWindow = 600

@@ -13,8 +13,7 @@ import WebSocketClient
 /// OKX's rules as a pure state machine, driven with explicit instants.
 @Suite("FeedServer: OKX emulation (pure)")
 struct OKXEmulatorTests {
-  static func emulator(rules: VenueRules = VenueRules(), acceptAnySymbol: Bool = false) throws -> OKXEmulator
-  {
+  static func emulator(rules: OKXRules = OKXRules(), acceptAnySymbol: Bool = false) throws -> OKXEmulator {
     OKXEmulator(script: try VenueTest.fixture("okx"), rules: rules, acceptAnySymbol: acceptAnySymbol)
   }
 
@@ -201,7 +200,7 @@ struct OKXEmulatorTests {
 
   @Test("a client that pings every 20 s is never closed; the quiet timeout scales")
   func keptByPings() throws {
-    var okx = try Self.emulator(rules: VenueRules().scaled(by: 0.1))
+    var okx = try Self.emulator(rules: OKXRules().scaled(by: 0.1))
     _ = okx.receive(.text(Self.request("subscribe", ["BTC-USDT"])), at: .zero)
     #expect(okx.nextDeadline == VenueTest.at(3))
     for second in stride(from: 2.0, through: 60, by: 2) {
@@ -213,7 +212,7 @@ struct OKXEmulatorTests {
 
   @Test("more than 480 requests in an hour: 60014, and nothing changes; an hour later they pass again")
   func requestsPerHour() throws {
-    var rules = VenueRules()
+    var rules = OKXRules()
     rules.requestsPerHour = 3
     var okx = try Self.emulator(rules: rules)
     for (i, instrument) in ["BTC-USDT", "ETH-USDT", "SOL-USDT"].enumerated() {
@@ -246,7 +245,7 @@ struct OKXEmulatorTests {
 
   @Test("the synthetic stream: tickers pushes with every field, prices as OKX writes them")
   func synthetic() throws {
-    var okx = try Self.emulator(rules: VenueRules().scaled(by: 0.1))
+    var okx = try Self.emulator(rules: OKXRules().scaled(by: 0.1))
     _ = okx.receive(.text(Self.request("subscribe", ["BTC-USDT", "XLM-EUR"])), at: .zero)
     let start = try #require(okx.lastPrices["BTC-USDT"])
     #expect(start.price == "79415.2" && start.time == 1_791_278_091_826)

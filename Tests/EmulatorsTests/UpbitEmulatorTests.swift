@@ -29,7 +29,7 @@ struct UpbitEmulatorTests {
     ticker("KRW-ETH", "6.0", 4), ticker("KRW-BTC", "102.0", 5), ticker("KRW-ETH", "7.0", 6),
   ])
 
-  static func emulator(_ script: SessionScript = twoCodes, rules: VenueRules = VenueRules()) -> UpbitEmulator
+  static func emulator(_ script: SessionScript = twoCodes, rules: UpbitRules = UpbitRules()) -> UpbitEmulator
   {
     UpbitEmulator(script: script, rules: rules)
   }
@@ -207,7 +207,7 @@ struct UpbitEmulatorTests {
       upbit.admit(try VenueTest.request("/websocket/v1", headers: [("Origin", "https://example.com")]))
         == .refuse(status: 429, reason: "Too Many Requests", violation: .refusedHandshake("Origin header")))
     #expect(upbit.admit(try VenueTest.request("/websocket/v1")) == .accept)
-    var lenient = VenueRules()
+    var lenient = UpbitRules()
     lenient.refuseOrigin = false
     let allowed = Self.emulator(rules: lenient)
     #expect(

@@ -12,14 +12,15 @@ import WebSocketClient
 /// provider as the venue means it.
 @Suite("FeedServer's venue messages through the providers")
 struct VenueDecoderAgreementTests {
-  static let symbols: [Venue: String] = [
-    .finnhub: "BINANCE:BTCUSDT", .upbit: "KRW-BTC", .binance: "BTCUSDT", .coinbase: "BTC-USD",
-    .kraken: "BTC/USD",
-    .okx: "BTC-USDT",
-  ]
+  /// How the venue's quotes name its example symbol.
+  static func symbol(_ venue: VenueEmulation) -> String {
+    let provider = venue.provider
+    let symbol = (try? provider.canonicalSymbol(provider.exampleSymbol).get()) ?? provider.exampleSymbol
+    return provider.serverSymbol(for: symbol)
+  }
 
-  static func provider(_ venue: Venue) throws -> any Provider {
-    try #require(ProviderCatalog.provider(named: venue.rawValue))
+  static func provider(_ venue: VenueEmulation) throws -> any Provider {
+    try #require(ProviderCatalog.provider(named: venue.name))
   }
 
   static func message(_ action: EmulatorAction) -> WebSocketMessage? {
@@ -31,7 +32,7 @@ struct VenueDecoderAgreementTests {
   }
 
   /// The quotes of a price message, with the price as the message writes it (in plain digits).
-  static func quotes(_ message: WebSocketMessage, _ venue: Venue) throws -> [Quote] {
+  static func quotes(_ message: WebSocketMessage, _ venue: VenueEmulation) throws -> [Quote] {
     guard case .quotes(let quotes) = try provider(venue).decode(message) else {
       Issue.record("not quotes: \(message.text)")
       return []
@@ -39,25 +40,26 @@ struct VenueDecoderAgreementTests {
     return quotes
   }
 
-  @Test("blast messages: one quote each, the price as written", arguments: Venue.allCases)
-  func blasts(venue: Venue) throws {
+  @Test("blast messages: one quote each, the price as written", arguments: VenueEmulation.catalog)
+  func blasts(venue: VenueEmulation) throws {
     for i in 0..<50 {
-      let text = BlastFrames.message(i, venue: venue)
-      let message: WebSocketMessage = venue == .upbit ? .binary(Array(text.utf8)) : .text(text)
+      let text = venue.blastMessage(i)
+      let message: WebSocketMessage = venue.blastOpcode == .binary ? .binary(Array(text.utf8)) : .text(text)
       let quotes = try Self.quotes(message, venue)
       #expect(quotes.count == 1)
-      #expect(quotes.first?.symbol == Self.symbols[venue])
+      #expect(quotes.first?.symbol == Self.symbol(venue))
       let written = VenueDemoTests.prices(message, venue).first.flatMap(UpbitTicker.plainDecimal)
       #expect(quotes.first.map { "\($0.price.value)" } == written.flatMap(Double.init).map { "\($0)" })
     }
   }
 
-  @Test("the synthetic stream after each demo: quotes in trade-time order", arguments: Venue.allCases)
-  func synthetic(venue: Venue) throws {
-    let script = try SessionScript(ndjson: DemoSession.script(for: venue))
-    var emulator = ServerConnection.emulator(.init(venue), script: script, rules: VenueRules(), ending: .hold)
+  @Test("the synthetic stream after each demo: quotes in trade-time order", arguments: VenueEmulation.catalog)
+  func synthetic(venue: VenueEmulation) throws {
+    let script = try SessionScript(ndjson: venue.demoSession)
+    var emulator = ServerConnection.emulator(
+      .venue(venue), script: script, ending: .hold)
     let target =
-      venue == .binance ? "/stream?streams=btcusdt@trade" : FeedServer.Options.Emulation(venue).path
+      venue == .binance ? "/stream?streams=btcusdt@trade" : venue.path
     #expect(emulator.admit(try VenueTest.request(target)) == .accept)
     let subscribe = VenueDemoTests.subscription(venue).message
     _ = emulator.receive(.text(subscribe), at: .zero)
@@ -69,7 +71,7 @@ struct VenueDecoderAgreementTests {
         walk.nextTrades(symbols: emulator.subscribed, elapsedMilliseconds: 150))
       for message in actions.compactMap(Self.message) {
         for quote in try Self.quotes(message, venue) {
-          #expect(quote.symbol == Self.symbols[venue])
+          #expect(quote.symbol == Self.symbol(venue))
           #expect(quote.time >= last)
           last = quote.time
           count += 1
@@ -81,7 +83,7 @@ struct VenueDecoderAgreementTests {
 
   @Test("the emulators' replies are what the providers take them for")
   func replies() throws {
-    var upbit = UpbitEmulator(script: SessionScript(steps: []), rules: VenueRules())
+    var upbit = UpbitEmulator(script: SessionScript(steps: []), rules: UpbitRules())
     let up = try #require(upbit.receive(.text("PING"), at: .zero).first.flatMap(Self.message))
     #expect(try Self.provider(.upbit).decode(up) == .keepalive)
     let wrong = try #require(upbit.receive(.text("[]"), at: .zero).first.flatMap(Self.message))
@@ -91,7 +93,7 @@ struct VenueDecoderAgreementTests {
     }
     #expect(error.name == "WRONG_FORMAT")
 
-    var binance = BinanceEmulator(script: SessionScript(steps: []), rules: VenueRules())
+    var binance = BinanceEmulator(script: SessionScript(steps: []), rules: BinanceRules())
     _ = binance.admit(try VenueTest.request("/stream"))
     let ack = try #require(
       binance.receive(.text(#"{"method":"SUBSCRIBE","params":["btcusdt@trade"],"id":4}"#), at: .zero).first
@@ -106,7 +108,7 @@ struct VenueDecoderAgreementTests {
     }
     #expect(binanceError.requestID == 5 && binanceError.message == "Invalid request: invalid stream")
 
-    var coinbase = CoinbaseEmulator(script: SessionScript(steps: []), rules: VenueRules())
+    var coinbase = CoinbaseEmulator(script: SessionScript(steps: []), rules: CoinbaseRules())
     let subscriptions = try #require(
       coinbase.receive(.text(VenueDemoTests.subscription(.coinbase).message), at: .zero).first.flatMap(
         Self.message))
@@ -125,7 +127,7 @@ struct VenueDecoderAgreementTests {
     }
     #expect(venueError.message.contains("NOPE-USD is not a valid product"))
 
-    var krakenEmulator = KrakenEmulator(script: SessionScript(steps: []), rules: VenueRules())
+    var krakenEmulator = KrakenEmulator(script: SessionScript(steps: []), rules: KrakenRules())
     let kraken = try Self.provider(.kraken)
     let pong = try #require(
       krakenEmulator.receive(.text(#"{"method":"ping"}"#), at: .zero).first.flatMap(Self.message))
@@ -144,7 +146,7 @@ struct VenueDecoderAgreementTests {
             message: "Currency pair not supported NOPE/USD", requestID: 4, fatal: false, symbol: "NOPE/USD")))
     #expect(kraken.decode(.text(KrakenWire.heartbeat)) == .keepalive)
     #expect(kraken.decode(.text(KrakenWire.status)) == .ignored("status"))
-    var okx = OKXEmulator(script: SessionScript(steps: []), rules: VenueRules())
+    var okx = OKXEmulator(script: SessionScript(steps: []), rules: OKXRules())
     let okxPong = try #require(okx.receive(.text("ping"), at: .zero).first.flatMap(Self.message))
     #expect(try Self.provider(.okx).decode(okxPong) == .keepalive)
     let subscribed = try #require(

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Venues
 import WebSocketClient
 
 @testable import Emulators
@@ -12,12 +13,12 @@ import WebSocketClient
 @Suite("FeedServer: venue emulations end to end")
 struct VenueEmulatorTests {
   static func serve(
-    _ script: SessionScript, _ emulation: FeedServer.Options.Emulation, rules: VenueRules = VenueRules(),
+    _ script: SessionScript, _ emulation: FeedServer.Options.Emulation,
     ending: ConnectionPlan.Ending = .hold, plans: [ConnectionPlan] = []
   ) throws -> FeedServer {
     let server = try FeedServer(
       script: script,
-      options: .init(timeScale: 0, emulation: emulation, ending: ending, plans: plans, rules: rules))
+      options: .init(timeScale: 0, emulation: emulation, ending: ending, plans: plans))
     server.start()
     return server
   }
@@ -46,7 +47,7 @@ struct VenueEmulatorTests {
       VenueTest.serverStep(
         .binary, #"{"ty":"ticker","cd":"KRW-ETH","tp":5000000.0,"pcp":1.0,"ttms":1771247814643}"#),
     ])
-    let server = try Self.serve(script, .upbit, ending: .synthetic(seed: 11, interval: 0.005))
+    let server = try Self.serve(script, .venue(.upbit), ending: .synthetic(seed: 11, interval: 0.005))
     let guardian = HangGuard(server)
     defer {
       guardian.cancel()
@@ -91,9 +92,9 @@ struct VenueEmulatorTests {
 
   @Test("Upbit: PING is answered by {\"status\":\"UP\"} in a binary frame, then again every interval")
   func upbitPing() async throws {
-    var rules = VenueRules()
+    var rules = UpbitRules()
     rules.statusInterval = 0.05
-    let server = try Self.serve(SessionScript(steps: []), .upbit, rules: rules)
+    let server = try Self.serve(SessionScript(steps: []), .emulating(UpbitProvider(), rules: rules))
     let guardian = HangGuard(server)
     defer {
       guardian.cancel()
@@ -117,7 +118,7 @@ struct VenueEmulatorTests {
     let fixture = try VenueTest.fixture("upbit")
     // The plan's own close must not overtake the venue's.
     let server = try Self.serve(
-      fixture, .upbit, ending: .close(.init(code: .normalClosure, reason: "replay finished")))
+      fixture, .venue(.upbit), ending: .close(.init(code: .normalClosure, reason: "replay finished")))
     let guardian = HangGuard(server)
     defer {
       guardian.cancel()
@@ -137,7 +138,7 @@ struct VenueEmulatorTests {
 
   @Test("Upbit: an upgrade request carrying Origin is refused with 429")
   func upbitOrigin() async throws {
-    let server = try Self.serve(SessionScript(steps: []), .upbit)
+    let server = try Self.serve(SessionScript(steps: []), .venue(.upbit))
     defer { server.stop() }
     await #expect(throws: WebSocketError.self) {
       _ = try await Self.connect(server, headers: [(name: "Origin", value: "https://example.com")])
@@ -148,7 +149,8 @@ struct VenueEmulatorTests {
   @Test("Upbit: the upbitError ending sends the error in a binary frame and closes with 1000")
   func upbitErrorEnding() async throws {
     let server = try Self.serve(
-      SessionScript(steps: []), .upbit, ending: .upbitError(name: "INVALID_PARAM", message: "bad codes"))
+      SessionScript(steps: []), .venue(.upbit),
+      ending: .upbitError(name: "INVALID_PARAM", message: "bad codes"))
     let guardian = HangGuard(server)
     defer {
       guardian.cancel()
@@ -166,7 +168,7 @@ struct VenueEmulatorTests {
 
   @Test("Binance: our engine answers every one of the server's pings, and the connection stays up")
   func binancePingsAnswered() async throws {
-    var rules = VenueRules()
+    var rules = BinanceRules()
     // A ping every 0.25 s: forty of them, each answered. The deadline is generous (both ends
     // live in this loaded test process, and a stall of the server's own reader must not count
     // against the client); that a late pong is dropped is `binanceNoPong`'s subject. The rate
@@ -175,7 +177,7 @@ struct VenueEmulatorTests {
     rules.pingInterval = 0.25
     rules.pongTimeout = 30
     rules.messagesPerWindow = 100
-    let server = try Self.serve(SessionScript(steps: []), .binance, rules: rules)
+    let server = try Self.serve(SessionScript(steps: []), .emulating(BinanceProvider(), rules: rules))
     let guardian = HangGuard(server)
     defer {
       guardian.cancel()
@@ -195,10 +197,10 @@ struct VenueEmulatorTests {
 
   @Test("Binance: a client that never answers a ping is dropped, without a close frame")
   func binanceNoPong() async throws {
-    var rules = VenueRules()
+    var rules = BinanceRules()
     rules.pingInterval = 0.05
     rules.pongTimeout = 0.2
-    let server = try Self.serve(SessionScript(steps: []), .binance, rules: rules)
+    let server = try Self.serve(SessionScript(steps: []), .emulating(BinanceProvider(), rules: rules))
     let guardian = HangGuard(server)
     defer {
       guardian.cancel()
@@ -223,7 +225,7 @@ struct VenueEmulatorTests {
     "Binance: SUBSCRIBE acknowledged by id, trades wrapped on /stream, an invalid stream closed with 1008")
   func binanceSubscribe() async throws {
     let fixture = try VenueTest.fixture("binance")
-    let server = try Self.serve(fixture, .binance)
+    let server = try Self.serve(fixture, .venue(.binance))
     let guardian = HangGuard(server)
     defer {
       guardian.cancel()
@@ -246,7 +248,7 @@ struct VenueEmulatorTests {
   @Test("Binance: raw /ws/<stream> payloads are not wrapped")
   func binanceRaw() async throws {
     let fixture = try VenueTest.fixture("binance")
-    let server = try Self.serve(fixture, .binance)
+    let server = try Self.serve(fixture, .venue(.binance))
     let guardian = HangGuard(server)
     defer {
       guardian.cancel()
@@ -265,10 +267,10 @@ struct VenueEmulatorTests {
 
   @Test("Binance: the sixth message within the window is closed with 1008")
   func binanceRateLimit() async throws {
-    var rules = VenueRules()
+    var rules = BinanceRules()
     rules.rateWindow = 600  // six messages are surely within it, however slow the machine
     rules.pingInterval = nil
-    let server = try Self.serve(SessionScript(steps: []), .binance, rules: rules)
+    let server = try Self.serve(SessionScript(steps: []), .emulating(BinanceProvider(), rules: rules))
     let guardian = HangGuard(server)
     defer {
       guardian.cancel()
@@ -286,7 +288,8 @@ struct VenueEmulatorTests {
   @Test("Binance: serverShutdown before a planned close")
   func binanceServerShutdown() async throws {
     let server = try Self.serve(
-      SessionScript(steps: []), .binance, ending: .binanceServerShutdown(eventTime: 1_789_404_800_000))
+      SessionScript(steps: []), .venue(.binance), ending: .binanceServerShutdown(eventTime: 1_789_404_800_000)
+    )
     let guardian = HangGuard(server)
     defer {
       guardian.cancel()
@@ -305,7 +308,8 @@ struct VenueEmulatorTests {
   @Test("Coinbase: no subscribe within the deadline, and the connection is dropped")
   func coinbaseDeadline() async throws {
     let server = try Self.serve(
-      try VenueTest.fixture("coinbase"), .coinbase, rules: VenueRules().scaled(by: 0.05))
+      try VenueTest.fixture("coinbase"),
+      .emulating(CoinbaseProvider(), rules: CoinbaseRules().scaled(by: 0.05)))
     let guardian = HangGuard(server)
     defer {
       guardian.cancel()
@@ -327,9 +331,9 @@ struct VenueEmulatorTests {
     let fixture = try VenueTest.fixture("coinbase")
     // The deadline is real time: a test task held up on a loaded machine could miss a short
     // one. It is tested on its own (above, and by the pure tests).
-    var rules = VenueRules()
+    var rules = CoinbaseRules()
     rules.subscribeDeadline = 60
-    let server = try Self.serve(fixture, .coinbase, rules: rules)
+    let server = try Self.serve(fixture, .emulating(CoinbaseProvider(), rules: rules))
     let guardian = HangGuard(server)
     defer {
       guardian.cancel()
@@ -386,7 +390,7 @@ struct VenueEmulatorTests {
   func cueDrop() async throws {
     let finnhub = try VenueTest.fixture("finnhub")
     let server = try Self.serve(
-      finnhub, .finnhub,
+      finnhub, .venue(.finnhub),
       plans: [
         .init(cues: [.init(.clientMessages(2), [.drop])], ending: .hold),
         .init(

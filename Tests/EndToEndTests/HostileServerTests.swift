@@ -47,7 +47,7 @@ struct HostileServerTests {
   @Test("a ping flood from a server that never reads: memory stays bounded, the link is declared dead")
   func pingFlood() async throws {
     let fixture = try SessionScript(ndjson: Fixture.text("finnhub-session.ndjson"))
-    let feed = try serve(fixture, emulation: .finnhub, plans: [.init(ending: .pingFlood)])
+    let feed = try serve(fixture, emulation: .venue(.finnhub), plans: [.init(ending: .pingFlood)])
     defer { feed.stop() }
     let ticker = try RunningTicker(
       [
@@ -140,7 +140,7 @@ struct HostileServerTests {
   func retryAfterInThePast() async throws {
     let fixture = try SessionScript(ndjson: Fixture.text("finnhub-session.ndjson"))
     let feed = try serve(
-      fixture, emulation: .finnhub,
+      fixture, emulation: .venue(.finnhub),
       plans: [
         .init(
           handshake: .respond(

@@ -18,7 +18,7 @@ struct KrakenEndToEndTests {
     let server = try FeedServer(
       script: SessionScript(ndjson: Fixture.text("kraken-session.ndjson")),
       options: .init(
-        timeScale: 0, emulation: .init(.kraken), ending: ending, awaitSubscriptions: awaitSubscriptions))
+        timeScale: 0, emulation: .venue(.kraken), ending: ending, awaitSubscriptions: awaitSubscriptions))
     server.start()
     return server
   }

@@ -17,12 +17,13 @@ struct MultiVenueEndToEndTests {
 
   /// The venue's emulator playing its recorded session, in real time (a synthetic ending trades
   /// at its interval) but with no pause longer than 50 ms.
-  static func serve(_ venue: Venue, ending: ConnectionPlan.Ending, plans: [ConnectionPlan] = []) throws
+  static func serve(_ venue: VenueEmulation, ending: ConnectionPlan.Ending, plans: [ConnectionPlan] = [])
+    throws
     -> FeedServer
   {
     let server = try FeedServer(
       script: VenueEndToEndTests.fixture(venue),
-      options: .init(maximumDelay: 0.05, emulation: .init(venue), ending: ending, plans: plans))
+      options: .init(maximumDelay: 0.05, emulation: .venue(venue), ending: ending, plans: plans))
     server.start()
     return server
   }

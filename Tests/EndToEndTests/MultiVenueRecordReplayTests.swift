@@ -86,7 +86,7 @@ struct MultiVenueRecordReplayTests {
   @Test(
     "debounced venues trading on until Ctrl-C: their timers are recorded, each venue's lines replay the same")
   func debouncedUntilInterrupted() async throws {
-    let servers = try [(Venue.binance, 3), (.coinbase, 1), (.upbit, 2)].map { venue, seed in
+    let servers = try [(VenueEmulation.binance, 3), (.coinbase, 1), (.upbit, 2)].map { venue, seed in
       try MultiVenueEndToEndTests.serve(venue, ending: .synthetic(seed: UInt64(seed), interval: 0.02))
     }
     defer { servers.forEach { $0.stop() } }

@@ -29,7 +29,7 @@ struct OKXEndToEndTests {
     let server = try FeedServer(
       script: script,
       options: .init(
-        timeScale: 0, emulation: .init(.okx), ending: ending, awaitSubscriptions: awaitSubscriptions))
+        timeScale: 0, emulation: .venue(.okx), ending: ending, awaitSubscriptions: awaitSubscriptions))
     server.start()
     return server
   }

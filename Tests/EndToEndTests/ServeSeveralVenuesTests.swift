@@ -16,10 +16,8 @@ struct ServeSeveralVenuesTests {
 
   /// A venue's emulator trading on: serve opens it at start, before any client subscribes, so it
   /// has no deadline for subscribing (Coinbase's 5 s would drop it on a slow machine).
-  static func serve(_ venue: Venue, ending: ConnectionPlan.Ending) throws -> FeedServer {
-    var rules = VenueRules()
-    rules.subscribeDeadline = nil
-    return try VenueEndToEndTests.serve(venue, ending: ending, rules: rules)
+  static func serve(_ venue: VenueEmulation, ending: ConnectionPlan.Ending) throws -> FeedServer {
+    try VenueEndToEndTests.serve(venue.patient(), ending: ending)
   }
 
   /// Trade messages from `peer` (lines after `prefix`) until `count` trades were seen.

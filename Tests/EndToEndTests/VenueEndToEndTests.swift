@@ -1,6 +1,7 @@
 import Emulators
 import Foundation
 import Testing
+import Venues
 import WebSocketClient
 
 @testable import Recording
@@ -15,20 +16,19 @@ import WebSocketClient
 struct VenueEndToEndTests {
   static let environment = TickerProcess.cleanEnvironment()
 
-  static func fixture(_ venue: Venue) throws -> SessionScript {
-    try SessionScript(ndjson: Fixture.text("\(venue.rawValue)-session.ndjson"))
+  static func fixture(_ venue: VenueEmulation) throws -> SessionScript {
+    try SessionScript(ndjson: Fixture.text("\(venue.name)-session.ndjson"))
   }
 
   static func serve(
-    _ venue: Venue, script: SessionScript? = nil, ending: ConnectionPlan.Ending = .hold,
-    plans: [ConnectionPlan] = [],
-    rules: VenueRules = VenueRules(), awaitSubscriptions: Int = 1
+    _ venue: VenueEmulation, script: SessionScript? = nil, ending: ConnectionPlan.Ending = .hold,
+    plans: [ConnectionPlan] = [], awaitSubscriptions: Int = 1
   ) throws -> FeedServer {
     let server = try FeedServer(
       script: script ?? fixture(venue),
       options: .init(
-        timeScale: 0, emulation: .init(venue), ending: ending, awaitSubscriptions: awaitSubscriptions,
-        plans: plans, rules: rules))
+        timeScale: 0, emulation: .venue(venue), ending: ending, awaitSubscriptions: awaitSubscriptions,
+        plans: plans))
     server.start()
     return server
   }
@@ -41,7 +41,7 @@ struct VenueEndToEndTests {
     "the recorded session of each venue prints exactly its prices",
     arguments: [
       (
-        Venue.upbit, "KRW-BTC",
+        VenueEmulation.upbit, "KRW-BTC",
         [
           "2026-02-16T13:16:54.642Z\tKRW-BTC\t103160000.0",
           "2026-02-16T13:16:55.101Z\tKRW-BTC\t103156000",  // sent as 1.03156E8
@@ -65,11 +65,11 @@ struct VenueEndToEndTests {
         ]
       ),
     ])
-  func recordedSession(venue: Venue, symbol: String, expected: [String]) async throws {
+  func recordedSession(venue: VenueEmulation, symbol: String, expected: [String]) async throws {
     let server = try Self.serve(venue, ending: .close(CloseStatus(code: .normalClosure, reason: "done")))
     defer { server.stop() }
     let result = try await TickerProcess.run(
-      ["--provider", venue.rawValue, "--url", Self.url(server), "-s", symbol, "--every-trade"],
+      ["--provider", venue.name, "--url", Self.url(server), "-s", symbol, "--every-trade"],
       environment: Self.environment)
     #expect(result.stdoutLines == expected, "\(result.stderr)")
     #expect(result.status == 0, "\(result.stderr)")
@@ -183,10 +183,10 @@ struct VenueEndToEndTests {
     // at once, which at a faster ping rate would break that limit); each must be answered
     // within 10 s, a bound that only a client that never answers misses, however loaded the
     // machine (VenueEmulatorTests shows such a client dropped).
-    var rules = VenueRules()
+    var rules = BinanceRules()
     rules.pingInterval = 1
     rules.pongTimeout = 10
-    let server = try Self.serve(.binance, rules: rules)
+    let server = try Self.serve(VenueEmulation(BinanceProvider(), rules: rules))
     defer { server.stop() }
     let ticker = try RunningTicker(
       ["--provider", "binance", "--url", Self.url(server), "--every-trade"], environment: Self.environment)

@@ -18,15 +18,11 @@ struct VenueFeedsTests {
   /// deadline for subscribing (a venue opened at start waits for its symbols however slow the
   /// machine is).
   static func server(
-    _ venue: Venue, ending: ConnectionPlan.Ending = .close(CloseStatus(code: .normalClosure))
+    _ venue: VenueEmulation, ending: ConnectionPlan.Ending = .close(CloseStatus(code: .normalClosure))
   ) throws -> FeedServer {
-    var rules = VenueRules()
-    rules.subscribeDeadline = nil
     let server = try FeedServer(
-      script: SessionScript(ndjson: Fixture.text("\(venue.rawValue)-session.ndjson")),
-      options: .init(
-        timeScale: 0, emulation: .init(venue), ending: ending, awaitSubscriptions: 1,
-        rules: rules))
+      script: SessionScript(ndjson: Fixture.text("\(venue.name)-session.ndjson")),
+      options: .init(timeScale: 0, emulation: .venue(venue.patient()), ending: ending, awaitSubscriptions: 1))
     server.start()
     return server
   }

@@ -24,7 +24,7 @@ import WebSocketServer
 /// - More than `messagesPerWindow` client frames in `rateWindow` (text, binary, ping and pong
 ///   alike) is closed with 1008.
 struct BinanceEmulator: VenueEmulator {
-  let rules: VenueRules
+  let rules: BinanceRules
   private(set) var combined = false
   private(set) var streams: [String] = []
   private(set) var requestCount = 0
@@ -38,7 +38,7 @@ struct BinanceEmulator: VenueEmulator {
   private var lastTrades: [String: (price: String, time: Int64)] = [:]
   private var nextTradeID: Int64 = 1
 
-  init(script: SessionScript, rules: VenueRules) {
+  init(script: SessionScript, rules: BinanceRules) {
     self.rules = rules
     rate = RateWindow(limit: rules.messagesPerWindow, window: .seconds(fractional: rules.rateWindow))
     nextPing = rules.pingInterval.map { .seconds(fractional: max($0, 0.001)) }

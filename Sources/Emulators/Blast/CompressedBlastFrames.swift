@@ -1,17 +1,18 @@
 import WebSocketClient
 
 /// Blast batches for a connection that agreed on permessage-deflate: the same messages as
-/// `BlastFrames.frames(count:venue:)` and `BlastFrames.Mixed`, compressed ahead of time by a
+/// `BlastFrames.frames(count:)`, `BlastFrames.frames(count:venue:)` and `BlastFrames.Mixed`, compressed ahead of time by a
 /// deflater that starts afresh for each batch (`PrecompressedFrames`), so that one batch, built
 /// once per connection, is written again and again like the uncompressed one.
 extension BlastFrames {
-  /// `count` consecutive messages of `venue`'s blast, compressed under `agreed` (each batch
-  /// starting from an empty window), and how many of them went out compressed.
+  /// `count` consecutive messages of `venue`'s blast (nil: the one-trade Finnhub blast of
+  /// `frames(count:)`), compressed under `agreed` (each batch starting from an empty window), and
+  /// how many of them went out compressed.
   static func compressed(
-    count: Int, venue: Venue, agreed: PerMessageDeflate
+    count: Int, venue: VenueEmulation?, agreed: PerMessageDeflate
   ) -> (frames: [UInt8], compressed: Int) {
-    let payloads = (0..<count).map { Array(message($0, venue: venue).utf8) }
-    return PrecompressedFrames.server(payloads, opcode: venue == .upbit ? .binary : .text, agreed: agreed)
+    let payloads = (0..<count).map { Array((venue?.blastMessage($0) ?? message($0)).utf8) }
+    return PrecompressedFrames.server(payloads, opcode: venue?.blastOpcode ?? .text, agreed: agreed)
   }
 }
 

@@ -22,7 +22,7 @@ import WebSocketServer
 /// - Ticker messages go out only for products subscribed on the `ticker` channel.
 /// - Other messages (malformed JSON, an unknown `type`, a binary frame) get an error too.
 struct CoinbaseEmulator: VenueEmulator {
-  let rules: VenueRules
+  let rules: CoinbaseRules
   /// Channel name → products, in subscription order.
   private(set) var channels: [(name: String, products: [String])] = []
   private(set) var requestCount = 0
@@ -50,7 +50,7 @@ struct CoinbaseEmulator: VenueEmulator {
     "auctionfeed", "rfq_matches", "balance",
   ]
 
-  init(script: SessionScript, rules: VenueRules, acceptAnySymbol: Bool = false) {
+  init(script: SessionScript, rules: CoinbaseRules, acceptAnySymbol: Bool = false) {
     self.rules = rules
     self.acceptAnySymbol = acceptAnySymbol
     var products = Self.knownProducts

@@ -6,19 +6,18 @@ import WebSocketClient
 /// `Tests/Fixtures/<venue>-session.ndjson`; a test keeps them equal). Embedded so the demo needs
 /// no files, no token and no internet.
 public enum DemoSession {
-  /// The recorded session of the provider named `name` (`finnhub`, `upbit`, `binance`,
-  /// `coinbase`, as the ticker's `--provider` spells it), as NDJSON text; nil for any other name.
+  /// The recorded session of the provider named `name` (as the ticker's `--provider` spells it),
+  /// as NDJSON text; nil for any other name.
   public static func script(forProvider name: String) -> String? {
-    Venue(provider: name).map(script(for:))
+    VenueEmulation(named: name)?.demoSession
   }
 
   /// The symbols the recorded session of `venue` trades, in the order they first trade, spelled
   /// as `--symbol` takes them (Binance's `BTCUSDT`, not its stream name). Other symbols get a
   /// simulated walk in the demo (`FeedServer.Options.acceptAnySymbol`).
-  public static func recordedSymbols(for venue: Venue) -> [String] {
-    guard let script = try? SessionScript(ndjson: script(for: venue)),
-      let provider = ProviderCatalog.provider(named: venue.rawValue)
-    else { return [] }
+  public static func recordedSymbols(for venue: VenueEmulation) -> [String] {
+    guard let script = try? SessionScript(ndjson: venue.demoSession) else { return [] }
+    let provider = venue.provider
     var symbols: [String] = []
     for step in script.steps where step.direction == .server {
       let message: WebSocketMessage
@@ -37,6 +36,4 @@ public enum DemoSession {
     return symbols
   }
 
-  /// The recorded session of `venue`, as NDJSON text.
-  public static func script(for venue: Venue) -> String { venue.emulated.demoSession }
 }

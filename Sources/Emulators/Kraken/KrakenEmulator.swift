@@ -30,7 +30,7 @@ import WebSocketServer
 /// - Scripted answers, statuses and heartbeats (replies to what the recording's client said, and
 ///   the venue's own duties) are not replayed: this emulator makes its own.
 struct KrakenEmulator: VenueEmulator {
-  let rules: VenueRules
+  let rules: KrakenRules
   /// The subscribed pairs, in subscription order.
   private(set) var pairs: [String] = []
   private(set) var requestCount = 0
@@ -59,7 +59,7 @@ struct KrakenEmulator: VenueEmulator {
     "BCH/USD", "USDT/USD", "USDC/USD", "BTC/EUR", "ETH/EUR", "BTC/GBP", "ETH/BTC", "BTC/USDT", "ETH/USDT",
   ]
 
-  init(script: SessionScript, rules: VenueRules, acceptAnySymbol: Bool = false) {
+  init(script: SessionScript, rules: KrakenRules, acceptAnySymbol: Bool = false) {
     self.rules = rules
     self.acceptAnySymbol = acceptAnySymbol
     rate = RateWindow(limit: rules.messagesPerWindow, window: .seconds(fractional: rules.rateWindow))

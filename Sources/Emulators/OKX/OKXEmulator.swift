@@ -28,7 +28,7 @@ import WebSocketServer
 /// The connection rate per address (`connectionsPerSecond`) is the server's to enforce
 /// (`OKXVenue.connectionLimit`): one emulator sees one connection.
 struct OKXEmulator: VenueEmulator {
-  let rules: VenueRules
+  let rules: OKXRules
   /// Instruments subscribed on `tickers`, in subscription order.
   private(set) var instruments: [String] = []
   private(set) var requestCount = 0
@@ -53,7 +53,7 @@ struct OKXEmulator: VenueEmulator {
     "USDC-USDT", "ETH-BTC", "BTC-EUR", "ETH-EUR",
   ]
 
-  init(script: SessionScript, rules: VenueRules, acceptAnySymbol: Bool = false) {
+  init(script: SessionScript, rules: OKXRules, acceptAnySymbol: Bool = false) {
     self.rules = rules
     self.acceptAnySymbol = acceptAnySymbol
     requests = RateWindow(limit: rules.requestsPerHour, window: .seconds(3600))

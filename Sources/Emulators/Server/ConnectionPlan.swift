@@ -46,10 +46,8 @@ public struct ConnectionPlan: Sendable, Equatable {
     /// Load generation like `blast`, but each message carries several trades over several
     /// symbols, shaped by `mix` (built on the fly, deterministic per seed).
     indirect case mixedBlast(count: Int, mix: BlastMix, then: Ending)
-    /// Load generation like `blast`, in `venue`'s wire format: Binance combined-stream trades
-    /// with decimal strings, Upbit SIMPLE tickers in binary frames, Coinbase ticker messages
-    /// (`.finnhub` is `blast`).
-    indirect case venueBlast(Venue, count: Int, then: Ending)
+    /// Load generation like `blast`, in `venue`'s wire format (its `blastMessage`).
+    indirect case venueBlast(VenueEmulation, count: Int, then: Ending)
     /// Send one message (a text frame, or a binary one for `.binary`), then end as `then` says.
     indirect case send(SessionScript.Kind, String, then: Ending)
 

@@ -42,7 +42,7 @@ struct EndingPlayer {
       let hostile = server.options.hostileBlast
       if let agreed = writer.deflate {
         compressedBlast(
-          count: count, venue: .finnhub, agreed: agreed, extra: hostile ? BlastFrames.hostile : [])
+          count: count, venue: nil, agreed: agreed, extra: hostile ? BlastFrames.hostile : [])
       } else {
         blast(count: count, batch: { (BlastFrames.batch(hostile: hostile), 0) }) {
           (BlastFrames.frames(count: $0), 0)
@@ -126,7 +126,9 @@ struct EndingPlayer {
   /// `blast` with permessage-deflate agreed: one batch compressed for this connection's
   /// agreement (`BlastFrames.compressed`), written again and again, with `extra` (uncompressed
   /// frames, e.g. `BlastFrames.hostile`) after each whole batch.
-  private func compressedBlast(count: Int, venue: Venue, agreed: PerMessageDeflate, extra: [UInt8] = []) {
+  private func compressedBlast(
+    count: Int, venue: VenueEmulation?, agreed: PerMessageDeflate, extra: [UInt8] = []
+  ) {
     blast(
       count: count,
       batch: {

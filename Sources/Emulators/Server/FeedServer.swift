@@ -93,7 +93,7 @@ public final class FeedServer: Sendable {
   /// Whether one more upgrade request is within the venue's limit on new connections (always,
   /// for venues that set none). Every request counts, refused ones too, as a sliding window does.
   func admitsUpgrade() -> Bool {
-    guard let limit = options.emulation.venue?.emulated.connectionLimit(options.rules) else { return true }
+    guard let limit = options.emulation.venue?.connectionLimit else { return true }
     let now = ContinuousClock.now - started
     return state.withLock { state in
       var window = state.upgrades ?? RateWindow(limit: limit.count, window: limit.window)

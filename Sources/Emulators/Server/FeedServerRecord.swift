@@ -59,7 +59,7 @@ extension FeedServer {
   public enum Violation: Sendable, Equatable {
     /// More client messages than the venue allows in its window (Binance: more than 5 a second,
     /// pings and pongs included; Upbit: more than 5 requests a second or 100 a minute; Kraken:
-    /// more requests than `VenueRules.messagesPerWindow`).
+    /// more requests than the venue's `messagesPerWindow`).
     case tooManyMessages
     /// A Binance ping went unanswered (no pong echoing its payload) past the pong deadline.
     case missedPong

@@ -33,20 +33,18 @@ final class ServerConnection: Sendable {
     writer = ServerFrameWriter(stream: stream)
     session = VenueSession(
       emulator: Self.emulator(
-        options.emulation, script: script, rules: options.rules, ending: plan.ending,
-        acceptAnySymbol: options.acceptAnySymbol),
+        options.emulation, script: script, ending: plan.ending, acceptAnySymbol: options.acceptAnySymbol),
       cues: plan.cues, writer: writer, life: life, server: server, index: index)
   }
 
   /// The emulator for `emulation`, knowing the symbols of `script` (and those an ending blasts),
   /// or every well-formed symbol with `acceptAnySymbol`.
   static func emulator(
-    _ emulation: FeedServer.Options.Emulation, script: SessionScript, rules: VenueRules,
-    ending: ConnectionPlan.Ending, acceptAnySymbol: Bool = false
+    _ emulation: FeedServer.Options.Emulation, script: SessionScript, ending: ConnectionPlan.Ending,
+    acceptAnySymbol: Bool = false
   ) -> any VenueEmulator {
     guard let venue = emulation.venue else { return VerbatimEmulator() }
-    return venue.emulated.emulator(
-      script: script, rules: rules, ending: ending, acceptAnySymbol: acceptAnySymbol)
+    return venue.emulator(script: script, ending: ending, acceptAnySymbol: acceptAnySymbol)
   }
 
   /// Drops the connection at once (no close frame): `FeedServer.stop()`.

@@ -6,7 +6,7 @@ import WebSocketServer
 
 /// What Upbit does with a connection, as a pure state machine (docs/protocols.md §2):
 ///
-/// - The upgrade: a request with an `Origin` header is refused with 429 (`VenueRules.refuseOrigin`).
+/// - The upgrade: a request with an `Origin` header is refused with 429 (`UpbitRules.refuseOrigin`).
 /// - Requests: one JSON array in a text frame (`UpbitRequest`). Each valid one **replaces** the
 ///   whole subscription: codes it leaves out stop flowing. No acknowledgement. Unknown and
 ///   lower-case codes are accepted and get nothing. A binary request, or any invalid one, gets
@@ -25,7 +25,7 @@ import WebSocketServer
 /// - The server never pings. Scripted acknowledgements, statuses and errors (replies to what
 ///   the recording's client said) are not replayed: this emulator makes its own.
 struct UpbitEmulator: VenueEmulator {
-  let rules: VenueRules
+  let rules: UpbitRules
   private(set) var codes: [String] = []
   private(set) var format: UpbitTicker.Format = .default
   private(set) var requestCount = 0
@@ -46,7 +46,7 @@ struct UpbitEmulator: VenueEmulator {
   /// The script's first ticker: the pattern of the tickers of a code it never traded.
   private var scriptTemplate: JSONObject?
 
-  init(script: SessionScript, rules: VenueRules) {
+  init(script: SessionScript, rules: UpbitRules) {
     self.rules = rules
     perSecond = RateWindow(limit: rules.messagesPerWindow, window: .seconds(fractional: rules.rateWindow))
     perMinute = RateWindow(limit: rules.requestsPerMinute, window: .seconds(60))

@@ -42,6 +42,10 @@ public protocol Provider: Sendable {
   /// The venue's main market for `asset` (`BTC` → `BTCUSDT` on Binance, `KRW-BTC` on Upbit), as
   /// a canonical symbol; nil when the venue has none.
   func mainMarket(for asset: String) -> String?
+  /// The venue's market that converts `currency` to USDT (Upbit's `KRW-USDT` for KRW), as a
+  /// canonical symbol: followed beside a market quoted in `currency` so that a board can compare
+  /// it with USDT markets elsewhere (the KRW premium). nil where the venue has none that matters.
+  func conversionPair(for currency: String) -> String?
 
   // MARK: Subscriptions
 
@@ -94,6 +98,12 @@ public protocol Provider: Sendable {
   /// A message of at least `LargeMessage.threshold` bytes, decoded a chunk at a time; nil when
   /// this provider has no such path (then `decode` is used). The default is nil.
   func decodeLarge(_ message: WebSocketMessage) -> LargeMessage?
+  /// The specialised decoder alone: its answer where it has one, nil where it declines (then
+  /// `decodeThroughModel` answers). nil by default (a venue with one decoder).
+  func fastDecode(_ message: WebSocketMessage) -> ProviderEvent?
+  /// The reference decoder, through the venue's message models: what `decode` must agree with
+  /// wherever the fast path answers (tests and the fuzz harness check it). `decode` by default.
+  func decodeThroughModel(_ message: WebSocketMessage) -> ProviderEvent
 }
 
 extension Provider {
@@ -107,8 +117,11 @@ extension Provider {
   public var limits: VenueLimits { VenueLimits() }
   public var firstQuoteDeadline: Duration? { nil }
   public var acknowledgement: Acknowledgement { .none }
+  public func conversionPair(for currency: String) -> String? { nil }
 
   public func decodeLarge(_ message: WebSocketMessage) -> LargeMessage? { nil }
+  public func fastDecode(_ message: WebSocketMessage) -> ProviderEvent? { nil }
+  public func decodeThroughModel(_ message: WebSocketMessage) -> ProviderEvent { decode(message) }
 
   public func decode(
     _ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote], symbols: SymbolTable

@@ -6,6 +6,16 @@ public enum ProviderCatalog {
     OKXProvider(),
   ]
 
+  /// The provider of a run that names none: the first of `all`.
+  public static var defaultProvider: any Provider { all[0] }
+
+  /// The environment variables that hold venues' API keys (the default provider's first): each is
+  /// read for its venue, and its value is a secret wherever the ticker writes.
+  public static var tokenVariables: [String] { all.compactMap(\.tokenVariable) }
+
+  /// The environment variable of the token setting: the default provider's key.
+  public static var tokenVariable: String { defaultProvider.tokenVariable ?? "TICKER_TOKEN" }
+
   /// Every valid value of the `provider` setting.
   public static var names: [String] { all.map(\.name) }
 

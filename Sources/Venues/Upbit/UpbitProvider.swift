@@ -27,6 +27,8 @@ public struct UpbitProvider: Provider {
   public func market(of symbol: String) -> Market? { Market.splitting(symbol, at: "-", quoteFirst: true) }
   /// Against the won, Upbit's main market.
   public func mainMarket(for asset: String) -> String? { "KRW-" + asset.uppercased() }
+  /// `KRW-USDT`: the won's rate against USDT, for the KRW premium.
+  public func conversionPair(for currency: String) -> String? { currency == "KRW" ? "KRW-USDT" : nil }
 
   /// No header: in particular never `Origin` (Upbit limits requests that carry one to 1 per 10 s).
   public var handshakeHeaders: [HTTPHead.Field] { [] }

@@ -1,0 +1,46 @@
+import Recording
+import TickerSupport
+import Venues
+import WebSocketClient
+
+/// Binance, as the emulator plays it (`BinanceEmulator`).
+extension BinanceProvider: EmulatedVenue {
+  typealias Rules = BinanceRules
+
+  static var path: String { "/stream" }
+  static var demoSession: String { DemoSession.binance }
+  static var untradedSymbol: String { "ETHUSDT" }
+  static var refusesUnknownSymbols: Bool { false }
+  static var blastOpcode: Opcode { .text }
+
+  static func emulator(
+    script: SessionScript, rules: BinanceRules, ending: ConnectionPlan.Ending, acceptAnySymbol: Bool
+  ) -> any VenueEmulator {
+    BinanceEmulator(script: script, rules: rules)
+  }
+
+  /// A combined-stream BTCUSDT trade: price and quantity as 8-place decimal strings.
+  static func blastMessage(_ i: Int) -> String {
+    let cents = Int64(9_500_000 + (i * 7919) % 20_000)
+    let time = 1_789_404_776_250 + Int64(i)
+    let price = SyntheticTrades.format(cents: cents, places: 8)
+    return
+      #"{"stream":"btcusdt@trade","data":{"e":"trade","E":\#(time + 1),"s":"BTCUSDT","t":\#(5_206_081_234 + i),"#
+      + #""p":"\#(price)","q":"0.00063000","T":\#(time),"m":true,"M":true}}"#
+  }
+
+  /// Seeds for the fuzz harness over the catalog (Fuzz/make-corpus.py adds every message of the
+  /// demo session): edge cases of the venue's shapes, and symbols as a user might type them.
+  static var fuzzSeeds: [(name: String, text: String)] {
+    [
+      (
+        "bare-trade",
+        #"{"e":"trade","E":1789404776251,"s":"BTCUSDT","t":5206081234,"p":"78860.00000000","q":"0.00009000","T":1789404776250,"m":true,"M":true}"#
+      ),
+      ("exponent-price", #"{"stream":"x","data":{"e":"trade","s":"A","p":"1.5E2","q":null,"E":7}}"#),
+      ("shutdown", #"{"e":"serverShutdown","E":1789404776251}"#),
+      ("list-result", #"{"result":["btcusdt@trade"],"id":3}"#),
+      ("symbols", #"btcusdt,ETHUSDT,1inchusdt,BTC-USDT,,bnbbtc,BTCUSDT"#),
+    ]
+  }
+}
