@@ -37,7 +37,8 @@ struct RunContext: Sendable {
       return .failure(Stop(code: failure.code))
     }
     let secrets =
-      [environment["FINNHUB_TOKEN"] ?? "", config.token ?? ""] + (config.publish?.secrets ?? [])
+      ProviderCatalog.tokenVariables.compactMap { environment[$0] } + [config.token ?? ""]
+      + (config.publish?.secrets ?? [])
       + (config.source?.secrets ?? []) + (natsKey?.secrets ?? [])
     var context = RunContext(
       config: config, arguments: arguments, environment: environment,

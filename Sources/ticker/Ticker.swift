@@ -1,6 +1,7 @@
 import CLI
 import Outputs
 import TickerSupport
+import Venues
 import WebSocketClient
 
 /// The command line → the command that runs it: parsing, what needs no settings (help, version,
@@ -8,7 +9,8 @@ import WebSocketClient
 enum Ticker {
   static func run(arguments: [String], environment: [String: String]) async -> ExitCode {
     let stdout = FileDescriptorWriter(fd: 1)
-    let early = Diagnostics(secrets: [environment["FINNHUB_TOKEN"] ?? ""], verbose: false)
+    let early = Diagnostics(
+      secrets: ProviderCatalog.tokenVariables.compactMap { environment[$0] }, verbose: false)
     let command: ParsedCommand
     do {
       command = try ArgumentParser.parse(arguments)

@@ -1,3 +1,5 @@
+import Venues
+
 /// The ticker's exit codes (sysexits-style), each declared once with its words: `--help`'s
 /// two-column list and the README's table are generated from `ExitCode.table` (a golden test
 /// holds the README to it).
@@ -38,7 +40,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     Entry(
       codes: [.usage], brief: "usage error or missing token",
       meaning: "usage error: bad option or value (an unusable `--publish` URL, or credentials in it on the "
-        + "command line, included), a symbol the venue cannot have, or no token (`FINNHUB_TOKEN`) where the "
+        + "command line, included), a symbol the venue cannot have, or no token (`\(ProviderCatalog.tokenVariable)`) where the "
         + "provider needs one; `ticker serve --bind` beyond loopback without `--serve-token`"),
     Entry(
       codes: [.refused], brief: "venue refused, or a bad recording",

@@ -9,7 +9,7 @@ import WebSocketClient
 /// (flags > environment > config file > defaults) with `resolve(file:environment:flags:)`.
 /// `description` and `dump()` never show the token.
 public struct TickerConfig: Sendable, Equatable {
-  public var provider: String = "finnhub"
+  public var provider: String = ProviderCatalog.defaultProvider.name
   public var symbols: [String] = ["BINANCE:BTCUSDT"]
   /// API token; `FINNHUB_TOKEN` is the preferred source.
   public var token: String? = nil

@@ -1,3 +1,5 @@
+import Venues
+
 /// A command line that cannot be used. Messages name the option; they never echo a token, and
 /// echo `--url` values only with their query redacted.
 public enum UsageError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -8,7 +10,7 @@ public enum UsageError: Error, Sendable, Equatable, CustomStringConvertible {
   case unexpectedValue(option: String)
   /// A positional argument; the ticker takes none.
   case unexpectedArgument(String)
-  /// `--token` was used: tokens belong in `FINNHUB_TOKEN`, not in `ps` output.
+  /// `--token` was used: tokens belong in the environment, not in `ps` output.
   case tokenOnCommandLine
 
   public var description: String {
@@ -24,7 +26,7 @@ public enum UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     case .unexpectedArgument(let argument): "unexpected argument '\(argument)' (see --help)"
     case .tokenOnCommandLine:
       "there is no --token option: a token on the command line is visible to other users "
-        + "(ps, shell history); set the FINNHUB_TOKEN environment variable instead"
+        + "(ps, shell history); set the \(ProviderCatalog.tokenVariable) environment variable instead"
     }
   }
 }

@@ -80,12 +80,12 @@ public struct VenuePlan: Sendable {
   }
 
   /// The pair that converts a market's quote currency to USDT on the same venue, where the venue
-  /// has one that matters: Upbit's `KRW-USDT` for its KRW markets.
+  /// has one that matters (its `conversionPair(for:)`: Upbit's `KRW-USDT` for its KRW markets).
   static func conversionPair(for symbol: String, on venue: any Provider) -> String? {
-    guard venue.name == "upbit", let market = venue.market(of: symbol), market.quote == "KRW",
-      market.base != "USDT"
+    guard let market = venue.market(of: symbol), let pair = venue.conversionPair(for: market.quote),
+      pair != symbol
     else { return nil }
-    return "KRW-USDT"
+    return pair
   }
 
   private mutating func add(_ symbol: String, to venue: any Provider) {

@@ -1,3 +1,5 @@
+import Venues
+
 /// The parts of `--help` and docs/options.md that come from the declarations in `Settings`: the
 /// options by group with their defaults, the environment variables, and docs/options.md's table.
 public enum HelpWriter {
@@ -50,10 +52,15 @@ public enum HelpWriter {
 
   /// The ENVIRONMENT part of `--help`.
   public static func environment() -> String {
-    let variables = Settings.all.filter { $0.environment != nil && $0.environment != "FINNHUB_TOKEN" }
-      .map { $0.environment! }
+    let keys = ProviderCatalog.all.filter { $0.tokenVariable != nil }
+    let variables = Settings.all.compactMap(\.environment).filter {
+      !ProviderCatalog.tokenVariables.contains($0)
+    }
     var out = ["ENVIRONMENT"]
-    out += row("  FINNHUB_TOKEN", "Finnhub API key (never printed; there is no --token flag)")
+    for venue in keys {
+      out += row(
+        "  \(venue.tokenVariable!)", "\(venue.displayName) API key (never printed; there is no --token flag)")
+    }
     out += row("  TICKER_CONFIG", "settings file when --config is not given")
     out += row(
       "  TICKER_…", "every setting above: " + variables.map { $0.dropFirst(7) }.joined(separator: ", "))

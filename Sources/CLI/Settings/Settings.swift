@@ -291,12 +291,15 @@ public enum Settings {
       \.verbose, key: "verbose", flags: ["--verbose", "-v"], environment: "TICKER_VERBOSE", group: .general,
       help: "say what happens on stderr (engine choice, connection, what was dropped)"),
     .value(
-      \.token, key: "token", environment: "FINNHUB_TOKEN", group: .general, valueName: "TOKEN",
-      help: "the Finnhub API key (never printed; there is no --token flag)", parser: ValueParsers.token.orNil,
+      \.token, key: "token", environment: ProviderCatalog.tokenVariable, group: .general, valueName: "TOKEN",
+      help:
+        "the \(ProviderCatalog.defaultProvider.displayName) API key (never printed; there is no --token flag)",
+      parser: ValueParsers.token.orNil,
       defaultText: "none", listed: false),
   ]
 
-  /// The venues for help: `finnhub (needs FINNHUB_TOKEN), upbit, binance or coinbase`.
+  /// The venues for help, each with the variable of its key where it needs one:
+  /// `finnhub (needs FINNHUB_TOKEN), upbit, binance or coinbase`.
   static var providerList: String {
     let names = ProviderCatalog.all.map { provider in
       provider.name + (provider.requiresToken ? " (needs \(provider.tokenVariable ?? "a token"))" : "")

@@ -86,8 +86,9 @@ public final class AlertCommand: Sendable {
     self.slowAfter = slowAfter
     let secrets = Set(diagnostics.secrets)
     let replaced: Set = ["TICKER_ALERT", "TICKER_PROVIDER", "TICKER_SYMBOL", "TICKER_PRICE", "TICKER_TIME"]
+    let keys = Set(ProviderCatalog.tokenVariables)
     self.environment = environment.filter { name, value in
-      name != "FINNHUB_TOKEN" && !secrets.contains(value) && !replaced.contains(name)
+      !keys.contains(name) && !secrets.contains(value) && !replaced.contains(name)
         && !name.contains("=") && !name.contains("\0") && !value.contains("\0")
     }.map { "\($0.key)=\($0.value)" }.sorted()
   }

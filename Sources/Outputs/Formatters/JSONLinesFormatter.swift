@@ -17,11 +17,11 @@ public struct JSONLinesFormatter: QuoteFormatter {
   /// `,"provider":"finnhub"}` and the newline for each venue (`Quote.venue` indexes it), made once.
   private let tails: [[UInt8]]
 
-  public init(provider: String = "finnhub") { self.init(providers: [provider]) }
+  public init(provider: String = ProviderCatalog.defaultProvider.name) { self.init(providers: [provider]) }
 
   /// - Parameter providers: the run's venues, in the order `Quote.venue` counts them.
   public init(providers: [String]) {
-    tails = (providers.isEmpty ? ["finnhub"] : providers).map { provider in
+    tails = (providers.isEmpty ? [ProviderCatalog.defaultProvider.name] : providers).map { provider in
       var tail = Array(#","provider":"#.utf8)
       JSONEscaping.appendQuoted(provider, to: &tail)
       tail.append(contentsOf: "}\n".utf8)

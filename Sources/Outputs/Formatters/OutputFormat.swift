@@ -1,3 +1,5 @@
+import Venues
+
 /// How quotes are written to stdout (`--format`).
 public enum OutputFormat: String, Sendable, CaseIterable {
   /// `TextFormatter`: time, symbol and price, tab-separated.
@@ -54,7 +56,8 @@ public struct FormatContext: Sendable, Equatable {
   public var venues: [String]
 
   public init(
-    useColor: Bool = false, provider: String = "finnhub", timestamps: TimestampChoice = .trade,
+    useColor: Bool = false, provider: String = ProviderCatalog.defaultProvider.name,
+    timestamps: TimestampChoice = .trade,
     isTerminal: Bool = false, symbols: [String] = [], venues: [String] = []
   ) {
     self.venues = venues
