@@ -7,7 +7,9 @@ Fuzz/corpus/<target>/regression-<what> and are not touched here.
 """
 import json
 import os
+import re
 import struct
+import subprocess
 import zlib
 
 root = os.path.dirname(os.path.abspath(__file__))
@@ -80,82 +82,38 @@ write("handshake", "request", "GET /chat?token=abc HTTP/1.1\r\nHost: server.exam
       "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
       "Sec-WebSocket-Version: 13\r\n\r\n")
 write("handshake", "request-post", "POST / HTTP/1.0\r\nHost: a\r\n\r\n")
-write("handshake", "url", "wss://ws.finnhub.io/?token=abc")
+write("handshake", "url", "wss://ws.example.com/?token=abc")
 write("handshake", "url-ipv6", "ws://[::1]:8080/feed?x=1#frag")
 
-# finnhub: every body of the recorded sessions (server and client lines), plus edge cases.
+# venues: for the harness over the catalog, each venue's seeds as its emulation declares them
+# (`feedserve --fuzz-seeds`: edge cases of its shapes, symbol lists, every message of its demo
+# session) and every body of the fixtures named after it, each as "<venue>\n<message>"; and a
+# dictionary of the JSON keys and short string values they hold.
 fixtures = os.path.join(repo, "Tests", "Fixtures")
+subprocess.run(["swift", "build", "--product", "feedserve"], cwd=repo, check=True, stdout=subprocess.DEVNULL)
+binary = subprocess.run(["swift", "build", "--show-bin-path"], cwd=repo, check=True, capture_output=True,
+                        text=True).stdout.strip()
+seeds = [json.loads(line) for line in subprocess.run([os.path.join(binary, "feedserve"), "--fuzz-seeds"],
+                                                     check=True, capture_output=True, text=True).stdout.splitlines()]
+venues = sorted({seed["venue"] for seed in seeds})
 for fixture in sorted(os.listdir(fixtures)):
-    if not fixture.endswith(".ndjson"):
+    venue = fixture.split("-")[0]
+    if venue not in venues or not fixture.endswith(".ndjson"):
         continue
     with open(os.path.join(fixtures, fixture)) as f:
         for i, line in enumerate(f):
             entry = json.loads(line)
             if entry.get("kind") in ("text", "binary"):
-                write("finnhub", "%s-%02d" % (fixture[:-len(".ndjson")], i), entry["body"])
-write("finnhub", "exponents", '{"type":"trade","data":[{"p":1.16539E8,"s":"X","t":1,"v":4.9E-4}]}')
-write("finnhub", "partial", '{"type":"trade","data":[{"p":"1","s":"X","t":1},{"p":-0.0,"s":"Y","t":2}]}')
-write("finnhub", "escapes", '{"type":"error","msg":"\\u00e9\\ud83d\\ude00\\n\\"","x":[true,false,null]}')
-write("finnhub", "price-text", "78860.00000000")
-write("finnhub", "price-exp", "-0.5e-400")
-
-# upbit, binance, coinbase, kraken, okx: each venue's recorded session, edge cases of its shapes,
-# symbol lists (the harnesses also build subscription messages from comma-separated input).
-for venue in ("upbit", "binance", "coinbase", "kraken", "okx"):
-    with open(os.path.join(fixtures, venue + "-session.ndjson")) as f:
-        for i, line in enumerate(f):
-            entry = json.loads(line)
-            if entry.get("kind") in ("text", "binary"):
-                write(venue, "session-%02d" % i, entry["body"])
-write("upbit", "default-keys", '{"type":"ticker","code":"KRW-ETH","trade_price":4.5E6,"trade_volume":1.2E-3,'
-      '"trade_timestamp":1771247814642,"timestamp":1771247814700,"stream_type":"REALTIME","delisting_date":null}')
-write("upbit", "time-fallback", '{"ty":"ticker","cd":"KRW-BTC","tp":1,"tms":1.771247814642E12,"tv":null}')
-write("upbit", "both-spellings", '{"ty":"ticker","type":"trade","cd":"KRW-BTC","code":"X","tp":1,"ttms":1}')
-write("upbit", "error-string", '{"error":"boom","status":"UP"}')
-write("upbit", "codes", "krw-btc,KRW-ETH,BTC-1INCH,KRW--X,,usdt-btc,KRW-BTC")
-write("binance", "bare-trade", '{"e":"trade","E":1789404776251,"s":"BTCUSDT","t":5206081234,'
-      '"p":"78860.00000000","q":"0.00009000","T":1789404776250,"m":true,"M":true}')
-write("binance", "exponent-price", '{"stream":"x","data":{"e":"trade","s":"A","p":"1.5E2","q":null,"E":7}}')
-write("binance", "shutdown", '{"e":"serverShutdown","E":1789404776251}')
-write("binance", "list-result", '{"result":["btcusdt@trade"],"id":3}')
-write("binance", "symbols", "btcusdt,ETHUSDT,1inchusdt,BTC-USDT,,bnbbtc,BTCUSDT")
-write("coinbase", "ticker-offset", '{"type":"ticker","product_id":"ETH-USD","price":"1285.22",'
-      '"time":"2024-02-29T23:00:00.5-00:30","last_size":null}')
-write("coinbase", "ticker-no-time", '{"type":"ticker","product_id":"ETH-USD","price":"1285.22"}')
-write("coinbase", "heartbeat", '{"type":"heartbeat","last_trade_id":1,"product_id":"BTC-USD","sequence":2}')
-write("coinbase", "time-micro", "2026-08-25T03:35:57.198335Z")
-write("coinbase", "time-leap", "2016-12-31T23:59:60.5z")
-write("coinbase", "time-leap-day", "2000-02-29t00:00:00+23:59")
-write("coinbase", "products", "btc-usd,ETH-EUR,BTCUSD,,1INCH-USD,BTC-USD")
-write("kraken", "two-entries", '{"channel":"ticker","type":"snapshot","data":[{"symbol":"BTC/USD","last":8.09124E4,'
-      '"timestamp":"2026-09-21T14:02:11.462409Z"},{"symbol":"ETH/USD","last":null,"timestamp":null},7]}')
-write("kraken", "no-timestamp", '{"channel":"ticker","type":"update","data":[{"symbol":"BTC/USD","bid":80912.3,'
-      '"last":80912.4}]}')
-write("kraken", "refusal-no-symbol", '{"error":"Exceeded msg rate","method":"subscribe","req_id":4,"success":false}')
-write("kraken", "unsubscribe-refused", '{"error":"Subscription Not Found","method":"unsubscribe","req_id":3,'
-      '"success":false,"symbol":"ETH/USD"}')
-write("kraken", "ack-unsubscribe", '{"method":"unsubscribe","req_id":7,"result":{"channel":"ticker",'
-      '"symbol":"BTC/USD"},"success":true,"time_in":"2026-09-21T14:02:11.462301Z","time_out":"2026-09-21T14:02:11.462318Z"}')
-write("kraken", "book", '{"channel":"book","type":"snapshot","data":[{"symbol":"BTC/USD","bids":[],"asks":[]}]}')
-write("kraken", "last-long", "0.000012345678901234")
-write("kraken", "last-exp", "-1.5e-7")
-write("kraken", "time-nanos", "2026-10-06T18:06:02.264627814Z")
-write("kraken", "time-offset", "2026-09-21T16:02:11.5+02:00")
-write("kraken", "pairs", "btc/usd,ETH/EUR,XBT/USD,,1INCH/USD,BTC-USD,BTC/USD,a/b/c")
-write("okx", "two-entries", '{"arg":{"channel":"tickers","instId":"A-B"},"data":[{"instId":"A-B","last":"1.50",'
-      '"lastSz":"","ts":"1"},{"last":"","ts":2},{"instId":"A-B","last":"2","lastSz":null,"ts":"3"}]}')
-write("okx", "error-old", '{"event":"error","msg":"channel:tickers,instId:LTC-USD doesn\'t exist","code":"60018"}')
-write("okx", "error-new", '{"event":"error","msg":"Subscribe failed, wrong URL or channel:tickers,instId:X-Y '
-      'doesn\'t exist.","code":"60018","connId":"e1f69f02"}')
-write("okx", "error-invalid", '{"id":"1512","event":"error","code":"60012","msg":"Invalid request: '
-      '{\\"op\\": \\"subscribe\\", \\"argss\\":[]}","connId":"a4d3ae55"}')
-write("okx", "notice", '{"event":"notice","code":"64008","msg":"The connection will soon be closed for a service '
-      'upgrade. Please reconnect.","connId":"a4d3ae55"}')
-write("okx", "unsubscribe", '{"event":"unsubscribe","arg":{"channel":"tickers","instId":"BTC-USDT"},"connId":"d0b44253"}')
-write("okx", "trades", '{"arg":{"channel":"trades","instId":"BTC-USDT"},"data":[{"instId":"BTC-USDT","px":"1"}]}')
-write("okx", "last-exponent", "1.5E2")
-write("okx", "last-text", "0.000012340")
-write("okx", "instruments", "btc-usdt,ETH-BTC,BTCUSDT,,BTC-USDT-SWAP,1INCH-USDT,BTC-USDT")
+                seeds.append({"venue": venue, "name": "%s-%02d" % (fixture[:-len(".ndjson")], i), "text": entry["body"]})
+tokens = set()
+for seed in seeds:
+    write("venues", "%s-%s" % (seed["venue"], seed["name"]), seed["venue"] + "\n" + seed["text"])
+    tokens.update(t for t in re.findall(r'"[A-Za-z_][A-Za-z0-9_]{0,23}"', seed["text"]))
+with open(os.path.join(root, "dicts", "venues.dict"), "w") as f:
+    f.write("# libFuzzer dictionary for fuzz-venues, written by Fuzz/make-corpus.py: the JSON keys and\n"
+            "# short strings of every venue's seeds.\n")
+    for token in sorted(tokens):
+        f.write('"%s"\n' % token.replace("\\", "\\\\").replace('"', '\\"'))
 
 # config: the example file and a few variants.
 with open(os.path.join(repo, "config.example.json"), "rb") as f:
@@ -204,9 +162,9 @@ write("inflate", "bomb", bytes([0x1C]) + frame(2, (bomb.compress(b"\0" * 200000)
 # nats: what a server sends a --source subscriber (INFO, PING, MSG with published lines).
 info = ('INFO {"server_id":"N","version":"2.9.10","proto":1,"max_payload":1048576,"headers":true}\r\n')
 line = ('{"symbol":"BTCUSDT","price":78860.00000000,"time":"2026-09-14T16:52:56.250Z","t":1789404776250,'
-        '"volume":0.00100000,"received":"2026-09-14T16:52:56.300Z","rt":1789404776300,"provider":"binance"}')
-write("nats", "session", info + "PONG\r\n" + f"MSG ticker.binance.BTCUSDT 1 {len(line)}\r\n{line}\r\nPING\r\n")
-write("nats", "reply-to", f"MSG ticker.binance.BTCUSDT 2 _INBOX.x {len(line)}\r\n{line}\r\n")
+        '"volume":0.00100000,"received":"2026-09-14T16:52:56.300Z","rt":1789404776300,"provider":"%s"}' % venues[0])
+write("nats", "session", info + "PONG\r\n" + f"MSG ticker.{venues[0]}.BTCUSDT 1 {len(line)}\r\n{line}\r\nPING\r\n")
+write("nats", "reply-to", f"MSG ticker.{venues[0]}.BTCUSDT 2 _INBOX.x {len(line)}\r\n{line}\r\n")
 write("nats", "payload-with-crlf", "MSG a 1 12\r\nMSG in\r\nside\r\n+OK\r\n-ERR 'Permissions Violation'\r\n")
 write("nats", "published-line", line)
-write("nats", "nulls", '{"symbol":"A","price":1.5,"t":7,"volume":null,"received":null,"rt":null,"provider":"binance"}')
+write("nats", "nulls", '{"symbol":"A","price":1.5,"t":7,"volume":null,"received":null,"rt":null,"provider":"%s"}' % venues[0])

@@ -26,7 +26,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=${FUZZ_TARGETS:-frames handshake finnhub upbit binance coinbase kraken okx config text inflate nats}
+targets=${FUZZ_TARGETS:-frames handshake venues config text inflate nats}
 jobs=1
 if [[ ${1:-} == --budget ]]; then
   # Each target gets an equal share of the budget times the cores running targets at once.

@@ -32,7 +32,7 @@ private func parse(_ bytes: [UInt8], chunk: Int) -> ([NATSServerMessage], NATSPr
 }
 
 private func checkPublished(_ payload: [UInt8]) {
-  let event = PublishedLine.decode(payload, venue: "binance")
+  let event = PublishedLine.decode(payload, venue: ProviderCatalog.defaultProvider.name)
   for quote in event.quotes {
     guard let again = Price(quote.price.text) else { fatalError("price \(quote.price.text) does not parse") }
     precondition(again == quote.price && again.text == quote.price.text, "price \(quote.price.text) changed")
