@@ -144,6 +144,12 @@ let package = Package(
       dependencies: [
         "TickerSupport", "JSON", "Venues", "FeedRuntime", "Outputs", "NATS", "Emulators", "TestSupport",
       ]),
+    // Every venue of the catalog against its emulation (the conformance suite).
+    .testTarget(
+      name: "VenueConformanceTests",
+      dependencies: [
+        "TickerSupport", "WebSocketClient", "Venues", "FeedRuntime", "Recording", "Emulators", "TestSupport",
+      ]),
     .testTarget(
       name: "EmulatorsTests",
       dependencies: [

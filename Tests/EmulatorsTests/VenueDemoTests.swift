@@ -81,14 +81,7 @@ struct VenueDemoTests {
     }
     await connection.close()
     #expect(prices.count >= 25)
-    let recorded: [String: [String]] = [
-      "finnhub": ["95372.09", "95372.1"], "upbit": ["103160000.0", "103156000"],
-      "binance": ["78860.00000000"],
-      "coinbase": ["80691.53"],
-      "kraken": ["80912.4", "80915.0", "80909.8"],
-      "okx": ["79412.6", "79412.5", "79413", "79415.2"],
-    ]
-    let expected = recorded[venue.name] ?? []
+    let expected = venue.demoPrices
     #expect(Array(prices.prefix(expected.count)) == expected)
     // The synthetic part: numbers in the venue's style (decimal strings with Binance's 8 and
     // Coinbase's 2 places, Upbit's whole won with `.0` or an exponent, Kraken's numbers with a digit

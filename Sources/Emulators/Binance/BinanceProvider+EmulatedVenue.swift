@@ -11,6 +11,10 @@ extension BinanceProvider: EmulatedVenue {
   static var demoSession: String { DemoSession.binance }
   static var untradedSymbol: String { "ETHUSDT" }
   static var refusesUnknownSymbols: Bool { false }
+  static var demoPrices: [String] { ["78860.00000000"] }
+  static func idleDeadline(_ rules: BinanceRules) -> Double? {
+    rules.pingInterval.map { $0 + rules.pongTimeout }
+  }
   static var blastOpcode: Opcode { .text }
 
   static func emulator(

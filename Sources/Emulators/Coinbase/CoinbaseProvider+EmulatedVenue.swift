@@ -11,6 +11,7 @@ extension CoinbaseProvider: EmulatedVenue {
   static var demoSession: String { DemoSession.coinbase }
   static var untradedSymbol: String { "XLM-EUR" }
   static var refusesUnknownSymbols: Bool { true }
+  static var demoPrices: [String] { ["80691.53"] }
   static var blastOpcode: Opcode { .text }
 
   static func emulator(

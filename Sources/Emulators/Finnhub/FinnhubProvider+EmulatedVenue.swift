@@ -11,6 +11,7 @@ extension FinnhubProvider: EmulatedVenue {
   static var demoSession: String { DemoSession.finnhub }
   static var untradedSymbol: String { "BINANCE:ETHUSDT" }
   static var refusesUnknownSymbols: Bool { true }
+  static var demoPrices: [String] { ["95372.09", "95372.1"] }
   static var blastOpcode: Opcode { .text }
 
   static func emulator(

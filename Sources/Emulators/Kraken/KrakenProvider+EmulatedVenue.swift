@@ -11,6 +11,8 @@ extension KrakenProvider: EmulatedVenue {
   static var demoSession: String { DemoSession.kraken }
   static var untradedSymbol: String { "XLM/EUR" }
   static var refusesUnknownSymbols: Bool { true }
+  static var demoPrices: [String] { ["80912.4", "80915.0", "80909.8"] }
+  static func idleDeadline(_ rules: KrakenRules) -> Double? { rules.idleTimeout }
   static var blastOpcode: Opcode { .text }
 
   static func emulator(

@@ -11,6 +11,8 @@ extension OKXProvider: EmulatedVenue {
   static var demoSession: String { DemoSession.okx }
   static var untradedSymbol: String { "XLM-EUR" }
   static var refusesUnknownSymbols: Bool { true }
+  static var demoPrices: [String] { ["79412.6", "79412.5", "79413", "79415.2"] }
+  static func idleDeadline(_ rules: OKXRules) -> Double? { rules.quietTimeout }
   static var blastOpcode: Opcode { .text }
 
   static func emulator(

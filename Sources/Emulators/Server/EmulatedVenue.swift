@@ -39,6 +39,13 @@ protocol EmulatedVenue: Provider {
   /// it (Finnhub, Coinbase, Kraken, OKX), rather than accepting it and sending nothing (Upbit,
   /// Binance).
   static var refusesUnknownSymbols: Bool { get }
+  /// The first prices the demo session trades the venue's example symbol at, as the ticker prints
+  /// them (the digits the venue sent): the conformance suite's exact-price check.
+  static var demoPrices: [String] { get }
+  /// The longest the emulation under `rules` lets a subscribed connection go without the client
+  /// keeping it alive before it ends it (Binance: its ping and the pong's timeout; Kraken: its
+  /// idle timeout; OKX: its quiet close), in seconds; nil when nothing ends it.
+  static func idleDeadline(_ rules: Rules) -> Double?
   /// Seeds for the fuzz harness over the catalog: edge cases of the venue's message shapes and
   /// symbol lists, named (Fuzz/make-corpus.py adds every message of the demo session).
   static var fuzzSeeds: [(name: String, text: String)] { get }
@@ -57,6 +64,7 @@ protocol EmulatedVenue: Provider {
 
 extension EmulatedVenue {
   static func connectionLimit(_ rules: Rules) -> (count: Int, window: Duration)? { nil }
+  static func idleDeadline(_ rules: Rules) -> Double? { nil }
 }
 
 /// A venue without timings of its own to emulate (Finnhub).

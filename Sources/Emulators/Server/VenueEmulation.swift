@@ -73,6 +73,14 @@ public struct VenueEmulation: Sendable, Hashable, CustomStringConvertible {
   public var untradedSymbol: String { type(of: venue).untradedSymbol }
   /// Whether the venue refuses a symbol it does not list by name (else it accepts it silently).
   public var refusesUnknownSymbols: Bool { type(of: venue).refusesUnknownSymbols }
+  /// The first prices the demo trades the example symbol at, as the ticker prints them.
+  public var demoPrices: [String] { type(of: venue).demoPrices }
+  /// How long a subscribed connection may go without the client keeping it alive, under these
+  /// rules, in seconds; nil when nothing ends it.
+  public var idleDeadline: Double? {
+    func deadline<V: EmulatedVenue>(_: V) -> Double? { V.idleDeadline((rules as? V.Rules) ?? V.Rules()) }
+    return deadline(venue)
+  }
   /// The venue's fuzz seeds, named.
   public var fuzzSeeds: [(name: String, text: String)] { type(of: venue).fuzzSeeds }
   /// The i-th message of its blast.

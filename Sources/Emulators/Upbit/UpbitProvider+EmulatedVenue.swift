@@ -11,6 +11,7 @@ extension UpbitProvider: EmulatedVenue {
   static var demoSession: String { DemoSession.upbit }
   static var untradedSymbol: String { "KRW-ETH" }
   static var refusesUnknownSymbols: Bool { false }
+  static var demoPrices: [String] { ["103160000.0", "103156000"] }
   static var blastOpcode: Opcode { .binary }
 
   static func emulator(

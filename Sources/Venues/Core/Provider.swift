@@ -73,6 +73,11 @@ public protocol Provider: Sendable {
   /// Upbit accepts codes it does not know without a word: a subscribed symbol that gave no quote
   /// within this long is worth one warning. nil when the venue says so itself.
   var firstQuoteDeadline: Duration? { get }
+  /// The same venue with every duty and deadline of the client (its keepalive interval, its
+  /// first-quote deadline) multiplied by `factor`: tests run against emulations whose rules are
+  /// scaled alike, so that no test waits on a venue's real timers. The venue itself by default
+  /// (nothing to scale).
+  func scaled(by factor: Double) -> any Provider
 
   // MARK: Reading
 
@@ -116,6 +121,7 @@ extension Provider {
   public var keepalive: KeepaliveDuty? { nil }
   public var limits: VenueLimits { VenueLimits() }
   public var firstQuoteDeadline: Duration? { nil }
+  public func scaled(by factor: Double) -> any Provider { self }
   public var acknowledgement: Acknowledgement { .none }
   public func conversionPair(for currency: String) -> String? { nil }
 

@@ -13,9 +13,16 @@ import WebSocketClient
 /// numbers, kept as written.
 public struct KrakenProvider: Provider {
   public let parser: JSONParser
+  /// What the venue's timings below are multiplied by (1; tests shorten them: `scaled(by:)`).
+  public let timeScale: Double
 
-  public init(parser: JSONParser = JSONParser()) {
+  public init(parser: JSONParser = JSONParser(), timeScale: Double = 1) {
     self.parser = parser
+    self.timeScale = timeScale
+  }
+
+  public func scaled(by factor: Double) -> any Provider {
+    KrakenProvider(parser: parser, timeScale: timeScale * factor)
   }
 
   public var name: String { "kraken" }
@@ -92,7 +99,7 @@ public struct KrakenProvider: Provider {
   /// inactivity, and names a request such as this ping as what keeps it open (its heartbeats
   /// flow only while something is subscribed, and it does not say that WebSocket pings count).
   public var keepalive: KeepaliveDuty? {
-    KeepaliveDuty(message: .text(#"{"method":"ping"}"#), interval: .seconds(25))
+    KeepaliveDuty(message: .text(#"{"method":"ping"}"#), interval: .seconds(25 * timeScale))
   }
 
   /// Kraken publishes no figure: its message rate limit depends on the load of its system, and a

@@ -20,6 +20,10 @@ public struct OKXProvider: Provider {
     self.keepaliveInterval = keepaliveInterval
   }
 
+  public func scaled(by factor: Double) -> any Provider {
+    OKXProvider(parser: parser, keepaliveInterval: keepaliveInterval * factor)
+  }
+
   public var name: String { "okx" }
   public var displayName: String { "OKX" }
 

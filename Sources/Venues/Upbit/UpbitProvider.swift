@@ -10,9 +10,16 @@ import WebSocketClient
 /// `{"error":{"name":…,"message":…}}` and a close (1000) about 150 ms later.
 public struct UpbitProvider: Provider {
   public let parser: JSONParser
+  /// What the venue's timings below are multiplied by (1; tests shorten them: `scaled(by:)`).
+  public let timeScale: Double
 
-  public init(parser: JSONParser = JSONParser()) {
+  public init(parser: JSONParser = JSONParser(), timeScale: Double = 1) {
     self.parser = parser
+    self.timeScale = timeScale
+  }
+
+  public func scaled(by factor: Double) -> any Provider {
+    UpbitProvider(parser: parser, timeScale: timeScale * factor)
   }
 
   public var name: String { "upbit" }
@@ -87,14 +94,16 @@ public struct UpbitProvider: Provider {
   // MARK: Staying connected
 
   /// The text `PING` every 25 s (Upbit drops sockets idle for 60–120 s and never pings itself).
-  public var keepalive: KeepaliveDuty? { KeepaliveDuty(message: .text("PING"), interval: .seconds(25)) }
+  public var keepalive: KeepaliveDuty? {
+    KeepaliveDuty(message: .text("PING"), interval: .seconds(25 * timeScale))
+  }
 
   /// 5 requests per second per connection (and 100 per minute).
   public var limits: VenueLimits { VenueLimits(messagesPerSecond: 5) }
 
   /// Upbit sends a SNAPSHOT for every code it knows at once, and nothing at all for a code it
   /// does not know.
-  public var firstQuoteDeadline: Duration? { .seconds(5) }
+  public var firstQuoteDeadline: Duration? { .seconds(5 * timeScale) }
 
   // MARK: Reading
 
