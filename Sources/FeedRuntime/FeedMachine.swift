@@ -42,6 +42,16 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
   /// An `--until` condition held: nothing more is published (what the stage holds is flushed
   /// when the run ends).
   public private(set) var untilMet = false
+  /// What the venue's decoding remembers of the open connection (`Provider.usesDecodingContext`,
+  /// `backFillsOnSubscribe`); emptied when a connection opens.
+  private var context = DecodingContext()
+  /// Each symbol's newest trade time so far (server spelling), for venues that send history
+  /// (`Provider.sendsHistory`): a history trade prints only when it is newer.
+  private var newest: [String: Int64] = [:]
+  /// The provider's answers to `usesDecodingContext || backFillsOnSubscribe` and `sendsHistory`,
+  /// asked once (the per-message path would ask them for every message).
+  private let decodesInContext: Bool
+  private let keepsNewest: Bool
 
   /// The subscription state of the open connection.
   private struct Connection: Sendable {
@@ -74,6 +84,8 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
   ) {
     self.endsWhenEverySymbolRefused = endsWhenEverySymbolRefused
     self.provider = provider
+    decodesInContext = provider.usesDecodingContext || provider.backFillsOnSubscribe
+    keepsNewest = provider.sendsHistory
     self.alerts = AlertBook(
       rules: alerts.map { rule in
         var rule = rule
@@ -102,6 +114,10 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
     fresh.sent = Array(repeating: now, count: messages.count)
     fresh.nextKeepalive = provider.keepalive.map { now.advanced(by: $0.interval) }
     connection = fresh
+    context = DecodingContext()
+    if provider.backFillsOnSubscribe {
+      context.historyDue = Set(subscriptions.symbols.map(provider.serverSymbol(for:)))
+    }
     armFirstQuote(subscriptions.symbols, at: now)
     return messages
   }
@@ -225,7 +241,11 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
       if let quote = stage.remove(server) { released.append(quote) }
     }
     if !released.isEmpty { actions.append(.publish(released)) }
-    for symbol in change.added { filter.insert(provider.serverSymbol(for: symbol)) }
+    for symbol in change.added {
+      let server = provider.serverSymbol(for: symbol)
+      filter.insert(server)
+      if provider.backFillsOnSubscribe && connection != nil { context.historyDue.insert(server) }
+    }
     armFirstQuote(change.added, at: now)
     guard var open = connection else { return }
     switch provider.subscriptionStyle {
@@ -301,6 +321,10 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
   // MARK: Reading messages
 
   private mutating func decode(_ message: WebSocketMessage, into actions: inout [FeedAction]) {
+    if decodesInContext {
+      decodeInContext(message, into: &actions)
+      return
+    }
     let start = quotes.count
     var allInTable = false
     // The event bound where it is returned: no optional event is kept to destroy afterwards
@@ -318,10 +342,43 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
     }
   }
 
+  /// `decode` for a venue whose messages need what the connection said before: through
+  /// `decode(_:context:)`, the first quotes of a back-filled symbol taken as history.
+  private mutating func decodeInContext(_ message: WebSocketMessage, into actions: inout [FeedAction]) {
+    var event = provider.decode(message, context: &context)
+    if provider.backFillsOnSubscribe, !context.historyDue.isEmpty, case .quotes(let decoded) = event {
+      let (past, live) = (
+        decoded.filter { context.historyDue.contains($0.symbol) },
+        decoded.filter { !context.historyDue.contains($0.symbol) }
+      )
+      for quote in past { context.historyDue.remove(quote.symbol) }
+      event = .quotes(live)
+      if !past.isEmpty { interpret(.history(past), into: &actions) }
+    }
+    let start = quotes.count
+    interpret(event, into: &actions)
+    if quotes.count > start { keepSubscribed(from: start, filtered: false, into: &actions) }
+  }
+
+  /// History the venue sent: each symbol's newest trade, when it is newer than any the symbol
+  /// has had, joins the quotes; the rest is never printed.
+  private mutating func history(_ past: [Quote]) {
+    var latest: [String: Quote] = [:]
+    for quote in past where quote.time >= (latest[quote.symbol]?.time ?? Int64.min) {
+      latest[quote.symbol] = quote
+    }
+    for quote in latest.values.sorted(by: { $0.time < $1.time })
+    where quote.time > (newest[quote.symbol] ?? Int64.min) {
+      quotes.append(quote)
+    }
+  }
+
   private mutating func interpret(_ event: ProviderEvent, into actions: inout [FeedAction]) {
     switch event {
     case .quotes(let decoded):
       quotes.append(contentsOf: decoded)
+    case .history(let past):
+      history(past)
     case .partial(let decoded, let dropped):
       actions.append(.report(.partial(dropped: dropped, count: dropped.count)))
       quotes.append(contentsOf: decoded)
@@ -363,6 +420,11 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
     guard !untilMet else {
       quotes.removeAll(keepingCapacity: true)
       return
+    }
+    if keepsNewest {
+      for quote in quotes where quote.time > (newest[quote.symbol] ?? Int64.min) {
+        newest[quote.symbol] = quote.time
+      }
     }
     // A quote that knows when it was received (one read back from NATS: when the publisher
     // received it) keeps that.

@@ -100,6 +100,21 @@ public protocol Provider: Sendable {
     _ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote], symbols: SymbolTable,
     allInTable: inout Bool
   ) -> ProviderEvent?
+  /// Whether decoding needs what the connection said before (`DecodingContext`: Bitfinex's
+  /// channel ids, Hyperliquid's back-fill): then the runtime decodes through
+  /// `decode(_:context:)` and skips the fast path. False by default.
+  var usesDecodingContext: Bool { get }
+  /// `decode(_:)` for a venue whose messages mean something only with what came before on the
+  /// connection: it may read and update `context`. `decode(_:)` by default.
+  func decode(_ message: WebSocketMessage, context: inout DecodingContext) -> ProviderEvent
+  /// Whether the venue, on each subscription, first sends recent trades that look like live ones
+  /// (Hyperliquid's back-fill): the runtime then takes the first quotes of each newly subscribed
+  /// symbol on a connection as history (`ProviderEvent.history`). False by default.
+  var backFillsOnSubscribe: Bool { get }
+  /// Whether the venue sends trades of the past (`ProviderEvent.history`, or a back-fill): the
+  /// runtime then remembers each symbol's newest trade time, so that history never prints a
+  /// price older than one already printed. Implied by `backFillsOnSubscribe`; false by default.
+  var sendsHistory: Bool { get }
   /// A message of at least `LargeMessage.threshold` bytes, decoded a chunk at a time; nil when
   /// this provider has no such path (then `decode` is used). The default is nil.
   func decodeLarge(_ message: WebSocketMessage) -> LargeMessage?
@@ -127,6 +142,12 @@ extension Provider {
 
   public func decodeLarge(_ message: WebSocketMessage) -> LargeMessage? { nil }
   public func fastDecode(_ message: WebSocketMessage) -> ProviderEvent? { nil }
+  public var usesDecodingContext: Bool { false }
+  public var backFillsOnSubscribe: Bool { false }
+  public var sendsHistory: Bool { backFillsOnSubscribe }
+  public func decode(_ message: WebSocketMessage, context: inout DecodingContext) -> ProviderEvent {
+    decode(message)
+  }
   public func decodeThroughModel(_ message: WebSocketMessage) -> ProviderEvent { decode(message) }
 
   public func decode(

@@ -2,6 +2,10 @@
 public enum ProviderEvent: Sendable, Equatable {
   /// Prices, in message order (several symbols possible; duplicates passed through).
   case quotes([Quote])
+  /// Trades the venue sends as history on subscribing (Bitfinex's snapshot, the trades Gemini
+  /// folds into its first book update, Hyperliquid's back-fill): never printed as new trades;
+  /// the runtime keeps at most each symbol's newest, once, as its starting price.
+  case history([Quote])
   /// Some entries of a price message were malformed: the valid ones are kept, and `dropped`
   /// describes each entry that was not (e.g. `data[1]: "p" must be a number`).
   case partial([Quote], dropped: [String])
@@ -21,7 +25,7 @@ public enum ProviderEvent: Sendable, Equatable {
   /// Not valid JSON, or JSON of the wrong shape: why.
   case malformed(String)
 
-  /// The quotes this event carries (from `.quotes` or `.partial`), else empty.
+  /// The quotes this event carries (from `.quotes` or `.partial`), else empty. History is not.
   public var quotes: [Quote] {
     switch self {
     case .quotes(let q), .partial(let q, _): q

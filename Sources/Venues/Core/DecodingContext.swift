@@ -1,0 +1,13 @@
+/// What a venue's decoding remembers of one connection: the runtime keeps one per connection
+/// (emptied when a new one opens) and hands it to providers that ask for it
+/// (`Provider.usesDecodingContext`). A provider stays a pure function of the message and this.
+public struct DecodingContext: Sendable, Equatable {
+  /// Channel ids the venue assigned on this connection, and the symbol each carries (Bitfinex's
+  /// frames name only the channel id its `subscribed` event mapped to a symbol).
+  public var channels: [String: String] = [:]
+  /// Symbols whose next quotes are the history the venue sends on subscribing (a back-fill of
+  /// recent trades that looks like live ones), in the venue's spelling.
+  public var historyDue: Set<String> = []
+
+  public init() {}
+}
