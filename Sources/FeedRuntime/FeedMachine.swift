@@ -428,8 +428,12 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
     }
     // A quote that knows when it was received (one read back from NATS: when the publisher
     // received it) keeps that.
+    // One without a trade time (a venue's message that carries none) is placed at its arrival.
     if received != 0 {
-      for index in quotes.indices where quotes[index].received == 0 { quotes[index].received = received }
+      for index in quotes.indices where quotes[index].received == 0 {
+        quotes[index].received = received
+        if quotes[index].time == 0 { quotes[index].time = received }
+      }
     }
     var ending = false
     if !alerts.isEmpty {

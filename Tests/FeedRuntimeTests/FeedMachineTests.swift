@@ -342,6 +342,12 @@ import WebSocketClient
       return []
     }
     #expect(quotes.map(\.received) == [1_768_655_933_012])
+    // A venue's message without a trade time: placed at its arrival.
+    let untimed = m.handle([.message(quote("A", "2", 0))], at: .at(2)).actions.flatMap { action -> [Quote] in
+      if case .publish(let q) = action { return q }
+      return []
+    }
+    #expect(untimed.map(\.time) == [1_768_655_933_012])
   }
 
   // MARK: Every symbol refused

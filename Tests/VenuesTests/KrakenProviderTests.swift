@@ -134,14 +134,16 @@ import WebSocketClient
   }
 
   @Test func tickersThatCannotBeQuotesAreSkipped() {
-    // A pair that has not traded for a day has no last price; older servers sent no timestamp.
+    // A pair that has not traded for a day has no last price.
     #expect(
       provider.decode(.text(ticker(#""bid":1.0,"timestamp":"2026-09-21T14:02:11Z""#)))
         == .ignored(#"ticker without "last""#))
     #expect(
       provider.decode(.text(ticker(#""last":null,"timestamp":"2026-09-21T14:02:11Z""#)))
         == .ignored(#"ticker without "last""#))
-    #expect(provider.decode(.text(ticker(#""last":1.5"#))) == .ignored(#"ticker without "timestamp""#))
+    // 2024's updates carried no timestamp: a price all the same (time 0: the runtime stamps when it
+    // arrived), never dropped.
+    #expect(provider.decode(.text(ticker(#""last":1.5"#))) == .quotes([quote("BTC/USD", "1.5", 0)]))
     #expect(
       provider.decode(.text(#"{"channel":"ticker","type":"update","data":[]}"#))
         == .ignored("ticker without data"))

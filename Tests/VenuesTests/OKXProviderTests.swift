@@ -115,6 +115,8 @@ import WebSocketClient
     }
     // `ts` as a number is read too.
     #expect(provider.decode(.text(push(#""last":"1","ts":3"#))) == .quotes([quote("BTC-USDT", "1", 3)]))
+    // Without "ts": a price all the same, placed at its arrival by the runtime (time 0 here).
+    #expect(provider.decode(.text(push(#""last":"1""#))) == .quotes([quote("BTC-USDT", "1", 0)]))
     // An entry without instId takes the push's.
     #expect(
       provider.decode(
@@ -246,8 +248,8 @@ import WebSocketClient
       #"data[0]: "lastSz" is not a decimal number"#
     ),
     (
-      #"{"arg":{"channel":"tickers","instId":"A-B"},"data":[{"instId":"A-B","last":"1"}]}"#,
-      #"data[0]: ticker has no "ts" (epoch milliseconds, a string)"#
+      #"{"arg":{"channel":"tickers","instId":"A-B"},"data":[{"instId":"A-B","last":"1","ts":true}]}"#,
+      #"data[0]: "ts" must be epoch milliseconds, a string"#
     ),
     (
       #"{"arg":{"channel":"tickers","instId":"A-B"},"data":[{"instId":"A-B","last":"1","ts":"1.5"}]}"#,

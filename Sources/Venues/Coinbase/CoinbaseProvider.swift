@@ -108,7 +108,6 @@ public struct CoinbaseProvider: Provider {
       } catch {
         switch error {
         case .shape(let shape): return .malformed(shape.message)
-        case .noTime: return .ignored(#"ticker without "time""#)
         }
       }
     case "subscriptions":

@@ -12,16 +12,15 @@ struct CoinbaseTicker: Sendable, Equatable {
   var price: Price
   /// `last_size`, the size of the last trade; nil when absent or null.
   var lastSize: Price?
-  /// `time`, epoch milliseconds.
+  /// `time`, epoch milliseconds; 0 when the ticker carries none (observed right after
+  /// subscribing, on the older feed): the runtime then stamps the time it was received.
   var time: Int64
 
   /// Why a ticker message cannot become a quote.
   enum Problem: Error, Equatable {
     /// Malformed: a field of the wrong type or spelling.
     case shape(ShapeError)
-    /// A ticker without `time` (observed right after subscribing, on the older feed): a
-    /// well-formed message that cannot be placed in time.
-    case noTime
+
   }
 
   init(productID: String, price: Price, lastSize: Price? = nil, time: Int64) {
@@ -49,7 +48,7 @@ struct CoinbaseTicker: Sendable, Equatable {
     }
     let time: Int64
     switch object["time"] {
-    case nil, .null?: throw .noTime
+    case nil, .null?: time = 0
     case .string(let text)?:
       guard let t = RFC3339.milliseconds(text) else {
         throw .shape(ShapeError(#""time" is not an RFC 3339 date-time"#))

@@ -55,8 +55,8 @@ enum KrakenMessage {
   }
 
   /// A ticker snapshot or update: one quote per entry of `data`. Entries without a last price
-  /// (a pair that has not traded for a day) or a time (older servers) are skipped; malformed
-  /// ones are dropped and described.
+  /// (a pair that has not traded for a day) are skipped; one without a time (2024's updates) is
+  /// a quote received now; malformed ones are dropped and described.
   static func ticker(_ object: JSONObject) -> ProviderEvent {
     guard case .array(let entries)? = object["data"] else {
       return .malformed(#"a ticker message needs a "data" array"#)
@@ -75,7 +75,6 @@ enum KrakenMessage {
         switch error {
         case .shape(let shape): dropped.append("data[\(index)]: \(shape.message)")
         case .noPrice: skipped = skipped ?? #"ticker without "last""#
-        case .noTime: skipped = skipped ?? #"ticker without "timestamp""#
         }
       }
     }

@@ -11,7 +11,8 @@ struct KrakenTicker: Sendable, Equatable {
   var symbol: String
   /// `last`, the last traded price, exact.
   var last: Price
-  /// `timestamp`, epoch milliseconds.
+  /// `timestamp`, epoch milliseconds; 0 when the update carries none (2024's updates had none):
+  /// the runtime then stamps the time it was received.
   var time: Int64
 
   /// Why an entry cannot become a quote.
@@ -20,9 +21,6 @@ struct KrakenTicker: Sendable, Equatable {
     case shape(ShapeError)
     /// No `last` (or null): Kraken guarantees one only for a pair that traded within a day.
     case noPrice
-    /// No `timestamp` (or null): older servers did not send it; a price that cannot be placed
-    /// in time.
-    case noTime
   }
 
   init(symbol: String, last: Price, time: Int64) {
@@ -45,7 +43,7 @@ struct KrakenTicker: Sendable, Equatable {
     }
     let time: Int64
     switch object["timestamp"] {
-    case nil, .null?: throw .noTime
+    case nil, .null?: time = 0
     case .string(let text)?:
       guard let t = RFC3339.milliseconds(text) else {
         throw .shape(ShapeError(#""timestamp" is not an RFC 3339 date-time"#))

@@ -61,7 +61,8 @@ struct OKXTicker: Sendable, Equatable {
         throw .shape(ShapeError(#""ts" must be epoch milliseconds"#))
       }
       time = t
-    default: throw .shape(ShapeError(#"ticker has no "ts" (epoch milliseconds, a string)"#))
+    case nil, .null?: time = 0  // the runtime stamps the time it was received
+    default: throw .shape(ShapeError(#""ts" must be epoch milliseconds, a string"#))
     }
     self.init(instrument: instrument, last: last, lastSize: size, time: time)
   }
