@@ -44,9 +44,9 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         + "provider needs one; `ticker serve --bind` beyond loopback without `--serve-token`"),
     Entry(
       codes: [.refused], brief: "venue refused, or a bad recording",
-      meaning: "the venue refused the subscription itself (Upbit's request errors, a refused first "
-        + "subscription on Binance or Coinbase, or every followed symbol refused one by one, as Finnhub's "
-        + "`Invalid symbol`): reconnecting would only repeat it; or the `--replay` file is empty, not a "
+      meaning: "the venue refused the subscription itself (a request it calls an error, a refused first "
+        + "subscription, or every followed symbol refused one by one): reconnecting would only repeat it; "
+        + "or the `--replay` file is empty, not a "
         + "recording, or has a corrupt or cut-off line (what came before it was printed)"),
     Entry(
       codes: [.noInput], brief: "config/CA/recording file unusable",

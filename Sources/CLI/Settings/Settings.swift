@@ -19,15 +19,16 @@ public enum Settings {
     .value(
       \.symbols, key: "symbols", flags: ["--symbol", "-s"], environment: "TICKER_SYMBOLS", group: .feed,
       valueName: "SYMBOL",
-      help: "symbol to follow, in the venue's notation, or VENUE/SYMBOL for another venue (binance/BTCUSDT, "
-        + "kraken/BTC/USD); repeat the flag or separate with commas",
+      help: "symbol to follow, in the venue's notation, or VENUE/SYMBOL for another venue ("
+        + qualifiedExamples + "); repeat the flag or separate with commas",
       parser: ValueParsers.symbols,
       defaultText: "the venue's example: " + ProviderCatalog.all.map(\.exampleSymbol).joined(separator: ", "),
       accumulate: { $0 + $1 }
     ).scoped(sources: [.venue]),
     .value(
       \.endpoints, key: "url", flags: ["--url"], environment: "TICKER_URL", group: .feed, valueName: "URL",
-      help: "WebSocket endpoint instead of the venue's (Finnhub still gets its token parameter); "
+      help: "WebSocket endpoint instead of the venue's (\(ProviderCatalog.defaultProvider.displayName) still "
+        + "gets its token parameter); "
         + "VENUE=URL for one venue of several; repeatable",
       parser: ValueParsers.endpoints, defaultText: "the venue's", accumulate: { $0 + $1 }
     ).scoped(sources: [.venue]),
@@ -35,7 +36,7 @@ public enum Settings {
       \.assets, key: "assets", flags: ["--asset"], environment: "TICKER_ASSETS", group: .feed,
       valueName: "ASSET",
       help: "follow ASSET (BTC) on every venue at once: each keyless venue's main market, and "
-        + "Finnhub's with a token; repeat the flag or separate with commas",
+        + "\(ProviderCatalog.defaultProvider.displayName)'s with a token; repeat the flag or separate with commas",
       parser: ValueParsers.assets, defaultText: "none", accumulate: { $0 + $1 }
     ).scoped(sources: [.venue]),
     .value(
@@ -297,6 +298,12 @@ public enum Settings {
       parser: ValueParsers.token.orNil,
       defaultText: "none", listed: false),
   ]
+
+  /// `VENUE/SYMBOL` for two keyless venues of the catalog (`upbit/KRW-BTC, binance/BTCUSDT`).
+  static var qualifiedExamples: String {
+    ProviderCatalog.all.filter { !$0.requiresToken }.prefix(2).map { "\($0.name)/\($0.exampleSymbol)" }
+      .joined(separator: ", ")
+  }
 
   /// The venues for help, each with the variable of its key where it needs one:
   /// `finnhub (needs FINNHUB_TOKEN), upbit, binance or coinbase`.

@@ -1,3 +1,5 @@
+import Venues
+
 /// The words that may come first on the command line and change what the ticker does, each
 /// declared once: the parser, `--help`'s usage lines and the completion scripts read them.
 public struct Subcommand: Sendable, Equatable {
@@ -23,7 +25,7 @@ public struct Subcommand: Sendable, Equatable {
       help: "print a completion script", operand: ("SHELL", Shell.allCases.map(\.rawValue))),
     Subcommand(
       name: .serve, usage: "[--provider NAME] [--port PORT] [--bind ADDRESS] [--serve-token TOKEN] [options]",
-      help: "serve a Finnhub-compatible WebSocket API", operand: nil),
+      help: "serve a \(ProviderCatalog.defaultProvider.displayName)-compatible WebSocket API", operand: nil),
   ]
 
   /// `--help`'s usage lines for the subcommands: serving first, then the shell scripts.
