@@ -60,22 +60,33 @@ public final class Feed: QuoteFeed {
     }
   }
 
-  public let bus = QuoteBus()
+  /// Its quotes: its own bus, or one it shares with the other venues of a `FeedGroup`.
+  public let bus: QuoteBus
   /// The venue this feed reads.
   public var provider: any Provider { settings.provider }
+  /// Which venue of a group its quotes say they are from (`Quote.venue`); 0 alone.
+  public let venue: UInt8
+  /// Whether `bus` is this feed's own (ended with it) or a group's.
+  private let ownsBus: Bool
   private let settings: Settings
   private let session: WebSocketSession
   private let clock: any Clock<Duration>
   private let report: @Sendable (FeedReport) -> Void
 
   /// - Parameters:
+  ///   - bus: a group's bus to publish on (quotes stamped with `venue`), which the group ends;
+  ///     nil for a bus of the feed's own, ended after its last quote.
   ///   - clock: where time comes from (tests pass a manual clock).
   ///   - report: told what happens (called from the feed's task, in order).
   public init(
-    _ settings: Settings, clock: any Clock<Duration> = ContinuousClock(),
+    _ settings: Settings, bus: QuoteBus? = nil, venue: UInt8 = 0,
+    clock: any Clock<Duration> = ContinuousClock(),
     makeRandom: @escaping @Sendable () -> any RandomNumberGenerator = { SystemRandomNumberGenerator() },
     report: @escaping @Sendable (FeedReport) -> Void
   ) {
+    self.bus = bus ?? QuoteBus()
+    ownsBus = bus == nil
+    self.venue = venue
     self.settings = settings
     self.clock = clock
     self.report = report
@@ -112,10 +123,10 @@ public final class Feed: QuoteFeed {
     let machine = FeedMachine<C.Instant>(
       provider: settings.provider, symbols: settings.symbols, mode: settings.mode,
       ticketPrefix: settings.ticketPrefix, alerts: settings.alerts,
-      endsWhenEverySymbolRefused: settings.endsWhenEverySymbolRefused)
+      endsWhenEverySymbolRefused: settings.endsWhenEverySymbolRefused, venue: venue)
     let shell = FeedShell(
-      machine: machine, clock: clock, session: session, bus: bus, closeTimeout: settings.closeTimeout,
-      recorder: settings.recorder, report: report)
+      machine: machine, clock: clock, session: session, bus: bus, finishesBus: ownsBus,
+      closeTimeout: settings.closeTimeout, recorder: settings.recorder, report: report)
     return await shell.run()
   }
 

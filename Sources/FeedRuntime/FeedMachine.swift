@@ -52,6 +52,8 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
   /// asked once (the per-message path would ask them for every message).
   private let decodesInContext: Bool
   private let keepsNewest: Bool
+  /// Which venue of a group the quotes are from (`Quote.venue`); 0 for a feed alone.
+  private let venue: UInt8
 
   /// The subscription state of the open connection.
   private struct Connection: Sendable {
@@ -80,8 +82,10 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
   ///   - alerts: `--alert` and `--until` rules, their symbols canonical for `provider`.
   public init(
     provider: any Provider, symbols: [String], mode: PriceStageMode = .default,
-    ticketPrefix: String = "ticker", alerts: [AlertBook.Rule] = [], endsWhenEverySymbolRefused: Bool = true
+    ticketPrefix: String = "ticker", alerts: [AlertBook.Rule] = [], endsWhenEverySymbolRefused: Bool = true,
+    venue: UInt8 = 0
   ) {
+    self.venue = venue
     self.endsWhenEverySymbolRefused = endsWhenEverySymbolRefused
     self.provider = provider
     decodesInContext = provider.usesDecodingContext || provider.backFillsOnSubscribe
@@ -428,6 +432,9 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
     }
     // A quote that knows when it was received (one read back from NATS: when the publisher
     // received it) keeps that.
+    if venue != 0 {
+      for index in quotes.indices { quotes[index].venue = venue }
+    }
     // One without a trade time (a venue's message that carries none) is placed at its arrival.
     if received != 0 {
       for index in quotes.indices where quotes[index].received == 0 {

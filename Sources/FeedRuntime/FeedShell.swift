@@ -25,12 +25,16 @@ final class FeedShell<C: Clock>: Sendable where C.Duration == Duration {
   /// `--record`: handed each batch before the machine sees it, with the instant it is given.
   private let recorder: (any FeedRecorder)?
   private let fastPath: FastPath<C>
+  /// Whether the bus ends with this feed (its own), or with a group of feeds that share it.
+  private let finishesBus: Bool
 
   init(
     machine: FeedMachine<C.Instant>, clock: C, session: WebSocketSession, bus: QuoteBus,
-    closeTimeout: Duration, wallClock: @escaping @Sendable () -> Int64 = WallClock.epochMilliseconds,
+    finishesBus: Bool = true, closeTimeout: Duration,
+    wallClock: @escaping @Sendable () -> Int64 = WallClock.epochMilliseconds,
     recorder: (any FeedRecorder)? = nil, report: @escaping @Sendable (FeedReport) -> Void
   ) {
+    self.finishesBus = finishesBus
     storage = FeedShellStorage(machine: machine, clock: clock)
     self.recorder = recorder
     self.wallClock = wallClock
@@ -226,7 +230,7 @@ final class FeedShell<C: Clock>: Sendable where C.Duration == Duration {
       await recorder.end(outcome, at: start.duration(to: now).wholeNanoseconds, received: received)
     }
     await bus.publish(flushed)
-    bus.finish()
+    if finishesBus { bus.finish() }
     _ = await recorder?.finish()
     return outcome
   }
@@ -238,7 +242,7 @@ final class FeedShell<C: Clock>: Sendable where C.Duration == Duration {
       state.machine.ended()
       state.connection = nil
     }
-    bus.finish()
+    if finishesBus { bus.finish() }
     _ = await recorder?.finish()
     return .stopped(.signal(2))
   }

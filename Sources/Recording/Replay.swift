@@ -315,7 +315,7 @@ public final class Replay: QuoteFeed {
     }
 
     /// A subscription change, each symbol to its venue (`binance/BTCUSDT`; an unqualified one is
-    /// the first venue's), as `MultiFeed` routes them.
+    /// the first venue's), as `FeedGroup` routes them.
     mutating func route(_ command: SubscriptionCommand) async {
       guard venues.count > 1 else {
         await execute(venues[0].machine.handle(command, at: venues[0].now), venue: 0)
@@ -462,7 +462,7 @@ public final class Replay: QuoteFeed {
       }
     }
 
-    /// Quotes of `venue`, stamped with it (as `MultiFeed` stamps a live venue's).
+    /// Quotes of `venue`, stamped with it (as a live venue's feed stamps them).
     func publish(_ quotes: [Quote], venue: Int) async {
       guard !quotes.isEmpty else { return }
       var stamped = quotes

@@ -30,7 +30,8 @@ enum ServeCommand {
     return nil
   }
 
-  /// `ticker serve`: live upstreams, one per venue (`VenueFeeds`): the venue of unqualified
+  /// `ticker serve`: live upstreams, one per venue (a `FeedGroup` whose venues open when asked):
+  /// the venue of unqualified
   /// symbols (`--provider`, or the one venue given) and those given with `--symbol`/`--url
   /// VENUE=URL` open at start, any other venue of the catalog when a client first asks for a
   /// symbol of it (`coinbase/BTC-USD`). `serve --record` records the one venue's upstream as serve
@@ -66,8 +67,8 @@ enum ServeCommand {
       (startWith[index] ?? []).map { index == 0 ? $0 : venues[index].name + "/" + $0 }
     }
     let code = await serve(context, venues: venues, pinned: pinned, diagnostics: diagnostics) { report, hub in
-      VenueFeeds(
-        venues: venues, startWith: startWith,
+      FeedGroup(
+        venues: venues, startWith: startWith, opening: .whenAsked,
         opener: opener(context, members, diagnostics, upstreams, report: report),
         ended: { index, outcome in
           _ = ErrorReport.report(outcome, provider: venues[index], diagnostics[index])
@@ -100,12 +101,12 @@ enum ServeCommand {
     return (venues, members, diagnostics)
   }
 
-  /// Opens a venue's feed for `VenueFeeds`: the upstream opened at start if there is one, else a
+  /// Opens a venue's feed for the group: the upstream opened at start if there is one, else a
   /// new one; every trade, kept open when all its symbols are refused (clients may ask again).
   private static func opener(
     _ context: RunContext, _ members: [VenuePlan.Member], _ diagnostics: [Diagnostics],
     _ upstreams: UpstreamStore, report: @escaping @Sendable (_ venue: Int, FeedReport) -> Void
-  ) -> VenueFeeds.Opener {
+  ) -> FeedGroup.Opener {
     { index in
       var upstream = upstreams.take(at: index)
       if upstream == nil {
@@ -119,10 +120,10 @@ enum ServeCommand {
       guard let upstream else { return nil }
       var settings = upstream.feedSettings(context.config, mode: .everyTrade, diagnostics: diagnostics[index])
       settings.endsWhenEverySymbolRefused = false
-      return { [settings] symbols in
+      return { [settings] symbols, bus, venue in
         var settings = settings
         settings.symbols = symbols
-        let feed = Feed(settings) { report(index, $0) }
+        let feed = Feed(settings, bus: bus, venue: venue) { report(index, $0) }
         upstream.recording.feed = feed
         return feed
       }
@@ -225,7 +226,7 @@ enum ServeCommand {
     }
     for writer in reports { writer.summary() }
     // Of several venues, the one whose end ended the run says how.
-    let ended = (feed as? VenueFeeds)?.lastEnded ?? 0
+    let ended = (feed as? FeedGroup)?.lastEnded ?? 0
     return ErrorReport.report(outcome, provider: venues[ended], venueDiagnostics[ended])
   }
 

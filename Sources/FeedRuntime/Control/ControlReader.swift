@@ -9,7 +9,7 @@ import WebSocketClient
 #endif
 
 /// Reads control lines from a file descriptor (`--control stdin`) on a thread of its own and
-/// hands each to `feed.control(_:)` (a `Feed`, or a `MultiFeed` that routes each symbol to its venue). A line longer than `maximumLineBytes` is refused whole (one
+/// hands each to `feed.control(_:)` (a `Feed`, or a `FeedGroup` that routes each symbol to its venue). A line longer than `maximumLineBytes` is refused whole (one
 /// message, nothing changes); the end of the input ends the reading and nothing else — the feed
 /// goes on with what it has.
 public enum ControlReader {

@@ -1,4 +1,4 @@
-/// What takes the lines of the control protocol (`ControlLine`): a `Feed`, or a `MultiFeed`
+/// What takes the lines of the control protocol (`ControlLine`): a `Feed`, or a `FeedGroup`
 /// that hands each symbol to its venue's feed.
 public protocol ControlTarget: Sendable {
   /// A line of the control protocol.

@@ -8,10 +8,10 @@ import WebSocketClient
 
 @testable import TestSupport
 
-/// `ticker serve`'s upstreams: a feed per venue, opened at start or when a symbol of its venue is
-/// first asked for, its quotes stamped with the venue; the run ends with the last venue's end.
-@Suite("VenueFeeds against FeedServer's emulations")
-struct VenueFeedsTests {
+/// A feed per venue, opened at start or (serve's upstreams) when a symbol of its venue is first
+/// asked for, its quotes stamped with the venue; the run ends with the last venue's end.
+@Suite("FeedGroup against FeedServer's emulations")
+struct FeedGroupTests {
   static let providers: [any Provider] = [BinanceProvider(), CoinbaseProvider()]
 
   /// A venue's emulator playing its recorded session once subscribed, then `ending`; with no
@@ -33,19 +33,23 @@ struct VenueFeedsTests {
     let unavailable = Mutex<[Int]>([])
   }
 
-  static func feeds(_ servers: [FeedServer?], startWith: [Int: [String]], _ seen: Seen) -> VenueFeeds {
-    VenueFeeds(
-      venues: providers, startWith: startWith,
+  static func feeds(
+    _ servers: [FeedServer?], startWith: [Int: [String]], opening: FeedGroup.Opening = .whenAsked,
+    _ seen: Seen
+  ) -> FeedGroup {
+    FeedGroup(
+      venues: providers, startWith: startWith, opening: opening,
       opener: { index in
         seen.opened.withLock { $0.append(index) }
         guard let server = servers[index] else { return nil }
         let provider = providers[index]
-        return { symbols in
+        return { symbols, bus, venue in
           Feed(
             Feed.Settings(
               provider: provider, engine: NativeEngine(),
               url: provider.endpoint(base: server.url, token: nil),
-              session: SessionConfiguration(maxRetries: 0), mode: .everyTrade, symbols: symbols)
+              session: SessionConfiguration(maxRetries: 0), mode: .everyTrade, symbols: symbols),
+            bus: bus, venue: venue
           ) { _ in }
         }
       },
@@ -61,16 +65,23 @@ struct VenueFeedsTests {
     let seen = Seen()
     let feeds = Self.feeds(servers, startWith: [0: ["BTCUSDT"]], seen)
     let subscription = feeds.bus.subscribe()
+    let received = Mutex<[Quote]>([])
+    let reader = Task {
+      while let batches = try await subscription.queue.nextBatch() {
+        for batch in batches { received.withLock { $0 += batch } }
+      }
+    }
     let run = Task { await feeds.run() }
     // Nothing asked for Coinbase yet: only Binance is opened.
     #expect(await eventually { seen.opened.withLock { $0 } == [0] })
     feeds.subscribe(["coinbase/btc-usd"])
     #expect(await eventually { seen.ended.withLock { $0 } == [1] })
+    #expect(await eventually { received.withLock { $0 }.contains { $0.venue == 0 } })
     feeds.stop(.signal(2))
     #expect(await run.value == .stopped(.signal(2)))
     #expect(seen.opened.withLock { $0 } == [0, 1])
-    var quotes: [Quote] = []
-    while let batches = try await subscription.queue.nextBatch() { for batch in batches { quotes += batch } }
+    try await reader.value
+    let quotes = received.withLock { $0 }
     #expect(quotes.filter { $0.venue == 0 }.map(\.symbol) == ["BTCUSDT"])
     #expect(quotes.filter { $0.venue == 1 }.map(\.symbol) == ["BTC-USD"])
     #expect(quotes.count == 2)
@@ -102,5 +113,49 @@ struct VenueFeedsTests {
     #expect(await run.value == .stopped(.signal(15)))
     #expect(seen.opened.withLock { $0 } == [1])
     #expect(seen.ended.withLock { $0 }.isEmpty)
+  }
+
+  @Test(
+    "a run's venues open at start only: a symbol of another venue, or of a default venue it does not follow, is reported"
+  )
+  func atStartOnly() async throws {
+    let servers = [try Self.server(.binance, ending: .hold), try Self.server(.coinbase, ending: .hold)]
+    defer { servers.forEach { $0.stop() } }
+    let reports = Mutex<[FeedReport]>([])
+    let feeds = FeedGroup(
+      venues: [Self.providers[0]], defaultVenue: "kraken", startWith: [0: ["BTCUSDT"]], opening: .atStartOnly,
+      opener: { _ in
+        { symbols, bus, venue in
+          Feed(
+            Feed.Settings(
+              provider: Self.providers[0], engine: NativeEngine(),
+              url: Self.providers[0].endpoint(base: servers[0].url, token: nil),
+              session: SessionConfiguration(maxRetries: 0), mode: .everyTrade, symbols: symbols),
+            bus: bus, venue: venue
+          ) { _ in }
+        }
+      }, ended: { _, _ in }, report: { report in reports.withLock { $0.append(report) } })
+    let run = Task { await feeds.run() }
+    feeds.subscribe(["coinbase/BTC-USD", "ETHUSDT"])
+    feeds.subscribe(["binance/ETHUSDT"])
+    #expect(
+      await eventually {
+        reports.withLock {
+          $0.contains(
+            .controlError(
+              .invalidSymbol("coinbase/BTC-USD", "this run does not follow coinbase (it follows binance)"))
+          )
+            && $0.contains(
+              .controlError(.invalidSymbol("ETHUSDT", "this run does not follow kraken (it follows binance)"))
+            )
+        }
+      })
+    #expect(
+      await eventually {
+        servers[0].record.subscriptions.last?.subscribed == ["btcusdt@trade", "ethusdt@trade"]
+      })
+    #expect(servers[1].record.connections == 0)
+    feeds.stop(.signal(2))
+    #expect(await run.value == .stopped(.signal(2)))
   }
 }
