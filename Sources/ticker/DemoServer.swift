@@ -3,16 +3,17 @@ import Outputs
 import Recording
 import Venues
 
-/// `--demo`: the venue's recorded session in its own wire format, from a server in this process,
-/// then a seeded random walk; any other symbol the venue could list is accepted and walks from a
-/// start of its own.
+/// `--demo`: the venue in its own wire format, from a server in this process, trading in the run's
+/// one `DemoMarket`: every venue of the run around one walk, trade times of now. Any symbol the
+/// venue could list trades. (The venues' recorded sessions are the emulators' templates here;
+/// tests replay them whole.)
 enum DemoServer {
   /// The started server; nil (after saying why) when it cannot start.
-  static func start(_ provider: any Provider, symbols: [String], serving: Bool, _ diagnostics: Diagnostics)
-    -> FeedServer?
-  {
+  static func start(
+    _ provider: any Provider, symbols: [String], market: DemoMarket, serving: Bool, _ diagnostics: Diagnostics
+  ) -> FeedServer? {
     guard let venue = VenueEmulation(provider) else {
-      diagnostics.error("no demo session for \(provider.displayName)")
+      diagnostics.error("no demo for \(provider.displayName)")
       return nil
     }
     do {
@@ -20,15 +21,13 @@ enum DemoServer {
         script: try SessionScript(ndjson: venue.demoSession),
         options: options(
           .init(
-            maximumDelay: 1, emulation: .venue(venue), ending: .synthetic(seed: 2026, interval: 0.15),
+            maximumDelay: 1, emulation: .venue(venue), ending: .market(market, interval: 0.15),
             awaitSubscriptions: symbols.count, acceptAnySymbol: true,
             // Compressed, as most venues' servers do when asked: the demo exercises the path.
             compression: .init()), serving: serving))
       server.start()
-      let recorded = DemoSession.recordedSymbols(for: venue).joined(separator: ", ")
       diagnostics.info(
-        "demo: replaying a recorded \(provider.displayName) session (\(recorded)) from \(server.url); "
-          + "other symbols get a simulated walk")
+        "demo: a simulated \(provider.displayName) market from \(server.url), in the venue's own messages")
       return server
     } catch {
       diagnostics.error("cannot start the demo server: \(error)")

@@ -1,4 +1,5 @@
 import CLI
+import Emulators
 import NATS
 import Outputs
 import TickerSupport
@@ -17,6 +18,8 @@ struct RunContext: Sendable {
   /// `--nats-nkey` or `--nats-creds`: the key NATS connections sign in with.
   var natsKey: NATSKeyAuth? = nil
   let stdout = FileDescriptorWriter(fd: 1)
+  /// `--demo`'s market, which every venue of the run trades in (one walk for all).
+  let demoMarket = DemoMarket()
 
   /// The settings from their three layers, then the checks every run shares, each of which may
   /// stop it (having said why).

@@ -49,7 +49,9 @@ struct Upstream: Sendable {
     var demo: FeedServer?
     let url: WebSocketURL
     if config.demo {
-      guard let server = DemoServer.start(provider, symbols: symbols, serving: context.serving, diagnostics)
+      guard
+        let server = DemoServer.start(
+          provider, symbols: symbols, market: context.demoMarket, serving: context.serving, diagnostics)
       else { return .failure(Stop(code: .software)) }
       demo = server
       url = provider.endpoint(base: server.url, token: nil)

@@ -43,6 +43,19 @@ struct CrossVenueBoardTerminalTests {
     return (difference, String(words[3].dropLast()), String(words[5]))
   }
 
+  /// The seconds between a row's trade time (`HH:MM:SS.mmm`, UTC) and this machine's clock,
+  /// either way round midnight; nil when the row shows none.
+  static func age(_ row: String) -> Double? {
+    let words = row.split(separator: " ").map(String.init)
+    guard let time = words.first(where: { $0.count == 12 && Array($0)[8] == "." }) else { return nil }
+    let parts: [Double] = time.split(whereSeparator: { $0 == ":" || $0 == "." }).compactMap { Double($0) }
+    guard parts.count == 4 else { return nil }
+    let shown = parts[0] * 3600 + parts[1] * 60 + parts[2] + parts[3] / 1000
+    let now = Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400)
+    let difference = abs(now - shown)
+    return min(difference, 86_400 - difference)
+  }
+
   @Test(
     "--asset BTC --demo --board: a row per venue, USD and USDT apart with their spreads, the KRW premium and its rate"
   )
@@ -69,6 +82,9 @@ struct CrossVenueBoardTerminalTests {
         let spread = try #require(Self.spread(group.title), "\(group.title)")
         #expect(prices[spread.high] == prices.values.max() && prices[spread.low] == prices.values.min())
         #expect(prices[spread.high]! - prices[spread.low]! == spread.difference, "\(group)")
+        // One market: the venues of a currency a few basis points apart, trading now.
+        #expect(spread.difference / prices[spread.low]! < 0.001, "\(group)")
+        #expect(group.rows.allSatisfy { (Self.age($0) ?? .infinity) < 120 }, "\(group)")
       }
 
       // The KRW price converted with the rate shown below, marked as converted, with the rate's age.
@@ -91,6 +107,8 @@ struct CrossVenueBoardTerminalTests {
       let median = (usdt[0] + usdt[1]) / 2
       let premium = NSDecimalNumber(decimal: (exact - median) / median * 100).doubleValue
       #expect(abs(premium - Double(String(note))!) <= 0.005, "\(upbit) against \(median)")
+      // A premium in the band the won has traded in.
+      #expect(premium > 0 && premium < 4, "\(upbit)")
 
       await tmux.keys("C-c")
       let printed = await BoardTerminalTests().expectRestored(tmux, exit: 130)

@@ -1,23 +1,23 @@
 import Foundation
 import Testing
 
-/// `ticker --demo` with symbols its recorded sessions never trade: each venue's demo accepts any
-/// symbol the venue could list and walks it from a start of its own, from the command line or
-/// added later on `--control stdin`.
+/// `ticker --demo` with symbols beyond each venue's example: each venue's demo accepts any symbol
+/// the venue could list and trades it in the demo's market, from the command line or added later
+/// on `--control stdin`.
 @Suite("ticker --demo trades any symbol asked for")
 struct DemoAnySymbolTests {
-  /// Per provider: a symbol its demo session never trades (as given on the command line), how
-  /// the ticker prints it, and what `--verbose` says the demo replays.
-  static let cases: [(provider: String, symbol: String, printed: String, recorded: String)] = [
-    ("finnhub", "BINANCE:ETHUSDT", "BINANCE:ETHUSDT", "a recorded Finnhub session (BINANCE:BTCUSDT, AAPL)"),
-    ("upbit", "KRW-ETH", "KRW-ETH", "a recorded Upbit session (KRW-BTC)"),
-    ("binance", "ethusdt", "ETHUSDT", "a recorded Binance session (BTCUSDT)"),
-    ("coinbase", "XLM-EUR", "XLM-EUR", "a recorded Coinbase session (BTC-USD)"),
-    ("kraken", "xlm/eur", "XLM/EUR", "a recorded Kraken session (BTC/USD)"),
-    ("okx", "xlm-eur", "XLM-EUR", "a recorded OKX session (BTC-USDT)"),
+  /// Per provider: a symbol other than its example (as given on the command line), how the
+  /// ticker prints it, and the venue's name as `--verbose` says what the demo is.
+  static let cases: [(provider: String, symbol: String, printed: String, venue: String)] = [
+    ("finnhub", "BINANCE:ETHUSDT", "BINANCE:ETHUSDT", "Finnhub"),
+    ("upbit", "KRW-ETH", "KRW-ETH", "Upbit"),
+    ("binance", "ethusdt", "ETHUSDT", "Binance"),
+    ("coinbase", "XLM-EUR", "XLM-EUR", "Coinbase"),
+    ("kraken", "xlm/eur", "XLM/EUR", "Kraken"),
+    ("okx", "xlm-eur", "XLM-EUR", "OKX"),
   ]
 
-  /// The symbol the demo of `provider` replays, as `+`/`-` control lines name it.
+  /// The venue's example symbol, as `+`/`-` control lines name it.
   static let recorded = [
     "finnhub": "BINANCE:BTCUSDT", "upbit": "KRW-BTC", "binance": "BTCUSDT", "coinbase": "BTC-USD",
     "kraken": "BTC/USD",
@@ -32,25 +32,25 @@ struct DemoAnySymbolTests {
   }
 
   @Test("--demo --symbol <a symbol the session never trades> --count 3: its prices, exit 0", arguments: cases)
-  func unknownSymbol(provider: String, symbol: String, printed: String, recorded: String) async throws {
+  func unknownSymbol(provider: String, symbol: String, printed: String, venue: String) async throws {
     let result = try await TickerProcess.run(
       ["--demo", "--provider", provider, "--symbol", symbol, "--count", "3", "--verbose"])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdoutLines.count == 3, "\(result.stdout)")
     #expect(result.stdoutLines.allSatisfy { Self.isPriceLine($0, for: printed) }, "\(result.stdout)")
-    #expect(result.stderr.contains("demo: replaying \(recorded) from ws://127.0.0.1:"), "\(result.stderr)")
-    #expect(result.stderr.contains("; other symbols get a simulated walk"))
+    #expect(
+      result.stderr.contains("demo: a simulated \(venue) market from ws://127.0.0.1:"), "\(result.stderr)")
     // No "Invalid symbol", no refused subscription, no code that never got a quote.
     #expect(!result.stderr.contains("warning") && !result.stderr.contains("error"), "\(result.stderr)")
   }
 
   @Test("a symbol added on --control stdin while the demo runs gets prices too", arguments: cases)
-  func addedLater(provider: String, symbol: String, printed: String, recorded: String) async throws {
+  func addedLater(provider: String, symbol: String, printed: String, venue: String) async throws {
     let known = try #require(Self.recorded[provider])
     let ticker = try RunningTicker(
       ["--demo", "--provider", provider, "--symbol", known, "--control", "stdin", "--debounce", "0"],
       stdin: true)
-    // The demo is streaming the recorded symbol; now ask for another.
+    // The demo is streaming the example symbol; now ask for another.
     let first = await ticker.lines(1)
     #expect(first.first.map { Self.isPriceLine($0, for: known) } == true, "\(first)")
     ticker.send("+\(symbol)\n")

@@ -37,7 +37,7 @@ struct InstallScriptTests {
       ["--demo", "--count", "1", "--every-trade"], program: URL(fileURLWithPath: installed))
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdoutLines.count == 1)
-    #expect(run.stdoutLines.first?.hasSuffix("\tBINANCE:BTCUSDT\t95372.09") == true, "\(run.stdout)")
+    #expect(run.stdoutLines.first.flatMap(DemoLine.init)?.symbol == "BINANCE:BTCUSDT", "\(run.stdout)")
   }
 
   @Test(

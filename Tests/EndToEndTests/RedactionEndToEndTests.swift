@@ -25,7 +25,9 @@ struct RedactionEndToEndTests {
       ["--demo", "--count", "2", "--verbose"],
       environment: TickerProcess.cleanEnvironment(["FINNHUB_TOKEN": "e"]))
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stderr.contains("ticker: demo: replaying a recorded Finnhub session"), "\(result.stderr)")
+    #expect(
+      result.stderr.contains("ticker: demo: a simulated Finnhub market from ws://127.0.0.1:"),
+      "\(result.stderr)")
     #expect(result.stderr.contains("with the native engine"), "\(result.stderr)")
     #expect(!result.stderr.contains("***"), "\(result.stderr)")
   }

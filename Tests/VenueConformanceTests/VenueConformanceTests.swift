@@ -190,3 +190,50 @@ struct VenueConformanceTests {
     await run.stop()
   }
 }
+
+extension VenueConformanceTests {
+  @Test(
+    "the demo's market: the venue's main BTC market and its conversion pairs trade at the market's price and time",
+    arguments: VenueEmulation.catalog)
+  func market(venue: VenueEmulation) async throws {
+    let start: Int64 = 1_800_000_000_000
+    let clock = Mutex<Int64>(start)
+    // Each question moves the clock on: the market's walk goes on while the run reads it.
+    let market = DemoMarket(clock: {
+      clock.withLock { now in
+        defer { now += 100 }
+        return now
+      }
+    })
+    let provider = venue.provider
+    let main = try #require(provider.mainMarket(for: "BTC"))
+    let pairs = ["KRW", "USD", "EUR"].compactMap(provider.conversionPair(for:))
+    let symbols = [main] + pairs
+    let server = try Conformance.server(
+      venue.patient(), script: venue.demoSession, ending: .market(market, interval: 0.02),
+      acceptAnySymbol: true, awaitSubscriptions: symbols.count)
+    defer { server.stop() }
+    let run = Conformance.Run(venue, server: server, symbols: symbols)
+    #expect(await eventually { symbols.allSatisfy { run.quotes(of: $0).count >= 5 } })
+    await run.stop()
+    // The same market again, asked in time order, says what each trade's price was made from.
+    let replica = DemoMarket(clock: { start })
+    var traded: [(symbol: String, market: Market, quote: Quote)] = []
+    for symbol in symbols {
+      let named = try #require(provider.market(of: symbol), "\(symbol)")
+      let quotes = run.quotes(of: symbol)
+      #expect(quotes.map(\.time) == quotes.map(\.time).sorted(), "\(symbol)")
+      traded += quotes.map { (symbol, named, $0) }
+    }
+    for (symbol, named, quote) in traded.sorted(by: { $0.quote.time < $1.quote.time }) {
+      let expected = Double(replica.cents(of: named, venue: provider.name, at: quote.time)) / 100
+      // The trade's noise (a basis point) and a tick either way; whole won where the venue
+      // prints won.
+      let tolerance = expected * 0.00015 + (named.quote == "KRW" ? 1 : 0.02)
+      #expect(
+        abs(quote.price.value - expected) <= tolerance,
+        "\(symbol) at \(quote.time): \(quote.price), not \(expected)")
+      #expect(quote.time >= start && quote.time <= clock.withLock { $0 }, "\(quote.time)")
+    }
+  }
+}

@@ -20,7 +20,7 @@ public enum ConfigConflicts {
       found.append(Conflict(fatal: fatal, message: "\(a) and \(b) do not go together: \(why)\(origin)"))
     }
     if config.demo {
-      pair("--demo", "--url", "the demo replays from its own local server, so --url would be ignored")
+      pair("--demo", "--url", "the demo trades from its own local server, so --url would be ignored")
       // With --publish, the CA file may be for a tls:// NATS server.
       if config.publish == nil {
         pair(

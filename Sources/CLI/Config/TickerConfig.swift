@@ -49,7 +49,7 @@ public struct TickerConfig: Sendable, Equatable {
   public var pongTimeout: Duration = .seconds(10)
   /// Silence (no message of any kind) after which the connection counts as dead; zero = off.
   public var silenceTimeout: Duration = .seconds(150)
-  /// Replay the venue's built-in session from a local server.
+  /// Trade in a simulated market from a local server speaking the venue's protocol.
   public var demo: Bool = false
   /// Where subscription changes come from while running; nil = nowhere.
   public var control: ControlSource? = nil

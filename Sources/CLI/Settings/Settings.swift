@@ -56,7 +56,7 @@ public enum Settings {
     .toggle(
       \.demo, key: nil, flags: ["--demo"], group: .feed,
       help:
-        "replay the venue's built-in session from a local server: no token, no internet; any symbol trades"
+        "trade in a simulated market from a local server, in the venue's own messages: no token, no internet; any symbol trades"
     ).scoped(sources: [.venue]),
     .value(
       \.count, key: "count", flags: ["--count"], environment: "TICKER_COUNT", group: .feed, valueName: "N",

@@ -241,6 +241,11 @@ struct BinanceEmulator: VenueEmulator {
 
   var syntheticKeepalive: (action: EmulatorAction, seconds: Double)? { nil }
 
+  /// A trade stream's market: `ethusdt@trade` trades ETH/USDT.
+  func market(of symbol: String) -> Market? {
+    Market.splittingRunTogether(String(symbol.prefix { $0 != "@" }).uppercased())
+  }
+
   /// Any symbol's trade stream (`ethusdt@trade`); other streams carry no trades.
   func walkStart(for symbol: String) -> WalkStart? {
     guard symbol.hasSuffix("@trade"), BinanceStreams.isValid(symbol) else { return nil }

@@ -28,6 +28,10 @@ public struct ConnectionPlan: Sendable, Equatable {
     case hold
     /// Keep trading: a seeded random walk of the script's symbols, one batch per interval.
     case synthetic(seed: UInt64, interval: Double)
+    /// Trade every subscribed symbol the venue would trade at `market`'s prices, one batch per
+    /// interval, from the start: the script's steps are not played (its messages remain the
+    /// emulator's templates).
+    case market(DemoMarket, interval: Double)
     /// Drop the TCP connection without a close frame (the client sees 1006).
     case drop
     /// Go silent and stop answering pings, keeping TCP open: a half-open connection as the

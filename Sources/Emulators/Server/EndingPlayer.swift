@@ -35,6 +35,8 @@ struct EndingPlayer {
       pingFlood()
     case .synthetic(let seed, let interval):
       synthesize(seed: seed, interval: interval)
+    case .market(let market, let interval):
+      trade(in: market, interval: interval)
     case .send(let kind, let body, let then):
       session.perform(kind == .binary ? .binary(body) : .text(body))
       if !life.isStopping { play(then) }
@@ -209,6 +211,28 @@ struct EndingPlayer {
       }
       let trades = walk.nextTrades(symbols: subscribed, elapsedMilliseconds: milliseconds)
       guard session.play(trades) else { return }
+      if let keepalive, sinceKeepalive >= keepalive.seconds {
+        sinceKeepalive = 0
+        session.perform(keepalive.action)
+      }
+    }
+  }
+
+  /// Trades the subscribed symbols the venue would trade at the shared market's prices, with the
+  /// venue's own keepalive: the demo's market, where every venue of a run trades around one walk.
+  private func trade(in market: DemoMarket, interval: Double) {
+    let provider = server.options.emulation.venue?.provider
+    let venue = provider?.name ?? ""
+    var trades = MarketTrades(seed: market.seed ^ FNV1a.hash("trades " + venue))
+    let keepalive = session.syntheticKeepalive
+    var sinceKeepalive = 0.0
+    // The first trades go at once: a market is already trading when a client subscribes.
+    var started = false
+    while !started || life.pause(milliseconds: Int(interval * 1000)) {
+      if started { sinceKeepalive += interval }
+      started = true
+      let tradable = session.tradables(provider)
+      guard session.play(trades.next(tradable, venue: venue, in: market)) else { return }
       if let keepalive, sinceKeepalive >= keepalive.seconds {
         sinceKeepalive = 0
         session.perform(keepalive.action)

@@ -85,7 +85,10 @@ final class ServerConnection: Sendable {
     let reader = ClientReader(input: input, writer: writer, life: life, session: session, server: server)
     DedicatedThread.start { reader.run(initial: leftover) }
     DedicatedThread.start { [session] in session.runTimers() }
-    let replay = ScriptReplay(script: script, session: session, writer: writer, life: life)
+    // A market's trades start at once: the script is the emulator's templates, not a replay.
+    let played: SessionScript
+    if case .market = plan.ending { played = SessionScript(steps: []) } else { played = script }
+    let replay = ScriptReplay(script: played, session: session, writer: writer, life: life)
     if replay.run(awaiting: server.options.awaitSubscriptions) {
       server.update { $0.scriptsCompleted += 1 }
       if !session.isClosing {

@@ -1,4 +1,5 @@
 import Recording
+import Venues
 import WebSocketClient
 import WebSocketServer
 
@@ -60,6 +61,14 @@ protocol VenueEmulator: Sendable {
   /// The venue's own keepalive during the synthetic stream and how often, if it has one
   /// (Finnhub's `{"type":"ping"}` every 60 s).
   var syntheticKeepalive: (action: EmulatorAction, seconds: Double)? { get }
+
+  /// What `symbol` (in the spelling of `subscribed`) trades, where the emulator spells it
+  /// otherwise than the venue's clients (Binance's `btcusdt@trade`); nil: ask the provider.
+  func market(of symbol: String) -> Market?
+}
+
+extension VenueEmulator {
+  func market(of symbol: String) -> Market? { nil }
 }
 
 /// A client frame, as the emulator hears of it.

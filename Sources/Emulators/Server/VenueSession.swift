@@ -1,6 +1,7 @@
 import Dispatch
 import Recording
 import Synchronization
+import Venues
 import WebSocketClient
 import WebSocketServer
 
@@ -130,6 +131,26 @@ final class VenueSession: Sendable {
   func walkStarts(for symbols: [String]) -> [(symbol: String, start: WalkStart)] {
     state.withLock { state in
       symbols.compactMap { symbol in state.emulator.walkStart(for: symbol).map { (symbol, $0) } }
+    }
+  }
+
+  /// The subscribed symbols the venue would trade (the script's, and any other it would list),
+  /// each with its market, named by the emulator or else by `provider` from the symbol as its
+  /// clients spell it.
+  func tradables(_ provider: (any Provider)?) -> [MarketTrades.Tradable] {
+    state.withLock { state in
+      let emulator = state.emulator
+      let scripted = emulator.lastPrices
+      return emulator.subscribed.compactMap { symbol in
+        let start = scripted[symbol].flatMap { SyntheticTrades.parseCents($0.price) }
+        guard start != nil || emulator.walkStart(for: symbol) != nil else { return nil }
+        let market =
+          emulator.market(of: symbol)
+          ?? provider.flatMap { provider in
+            (try? provider.canonicalSymbol(symbol).get()).flatMap(provider.market(of:))
+          }
+        return MarketTrades.Tradable(symbol: symbol, market: market, start: start)
+      }
     }
   }
 

@@ -8,7 +8,7 @@ complete -c ticker -l url -x -d 'WebSocket endpoint instead of the venue\'s (Fin
 complete -c ticker -l asset -x -d 'follow ASSET (BTC) on every venue at once: each keyless venue\'s main market, and Finnhub\'s with a token; repeat the flag or separate with commas'
 complete -c ticker -l venues -x -d 'the venues --asset follows, separated by commas'
 complete -c ticker -l source -x -d 'read the prices another ticker publishes (--publish) from NATS at nats://HOST:PORT (tls:// for TLS) instead of the venues; --symbol, --provider and --asset pick the subjects'
-complete -c ticker -l demo -d 'replay the venue\'s built-in session from a local server: no token, no internet; any symbol trades'
+complete -c ticker -l demo -d 'trade in a simulated market from a local server, in the venue\'s own messages: no token, no internet; any symbol trades'
 complete -c ticker -l count -x -d 'exit 0 after printing N price lines'
 complete -c ticker -l control -x -a 'stdin' -d 'change the subscription while running, a line each on stdin: +SYM[,SYM…] add, -SYM remove, =A,B replace, ? list (on stderr)'
 complete -c ticker -l debounce -x -d 'per-symbol quiet time before a price prints; 0 prints every distinct price'

@@ -11,7 +11,7 @@ _arguments -s \
     ''--asset'[follow ASSET (BTC) on every venue at once\: each keyless venue'\''s main market, and Finnhub'\''s with a token; repeat the flag or separate with commas]:value: ' \
     ''--venues'[the venues --asset follows, separated by commas]:value: ' \
     ''--source'[read the prices another ticker publishes (--publish) from NATS at nats\://HOST\:PORT (tls\:// for TLS) instead of the venues; --symbol, --provider and --asset pick the subjects]:value: ' \
-    ''--demo'[replay the venue'\''s built-in session from a local server\: no token, no internet; any symbol trades]' \
+    ''--demo'[trade in a simulated market from a local server, in the venue'\''s own messages\: no token, no internet; any symbol trades]' \
     ''--count'[exit 0 after printing N price lines]:value: ' \
     ''--control'[change the subscription while running, a line each on stdin\: +SYM\[,SYM…\] add, -SYM remove, =A,B replace, ? list (on stderr)]:value:(stdin)' \
     ''--debounce'[per-symbol quiet time before a price prints; 0 prints every distinct price]:value: ' \
