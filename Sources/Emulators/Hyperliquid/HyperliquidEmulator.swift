@@ -143,8 +143,10 @@ struct HyperliquidEmulator: VenueEmulator {
   private mutating func remember(_ fills: [JSONObject]) {
     for fill in fills {
       guard let coin = fill["coin"]?.stringValue else { continue }
-      recent[coin, default: []].append(fill)
-      if recent[coin]!.count > Self.backFillLength { recent[coin]!.removeFirst() }
+      var fills = recent[coin] ?? []
+      fills.append(fill)
+      if fills.count > Self.backFillLength { fills.removeFirst() }
+      recent[coin] = fills
     }
   }
 

@@ -20,9 +20,13 @@ enum HyperliquidRequest: Sendable, Equatable {
         case .string(let type)? = subscription["type"]
       else { return .failure(.unreadable(text)) }
       let coin = subscription["coin"]?.stringValue
-      let echo =
-        type == "trades" && coin != nil
-        ? HyperliquidWire.subscription(coin: coin!) : JSONValue.object(subscription).serialized
+      // Echoed as the venue writes a trades subscription; anything else as it came.
+      let echo: String
+      if type == "trades", let coin {
+        echo = HyperliquidWire.subscription(coin: coin)
+      } else {
+        echo = JSONValue.object(subscription).serialized
+      }
       return .success(.subscription(method: method, type: type, coin: coin, echo: echo))
     default:
       // `post` (info and actions over the socket) is not emulated.
