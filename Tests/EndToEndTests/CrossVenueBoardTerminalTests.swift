@@ -69,7 +69,7 @@ struct CrossVenueBoardTerminalTests {
         return
       }
       #expect(screen[0].hasPrefix("  VENUE "), "\(screen)")
-      #expect(screen[19].contains("(demo) · connected · 6 symbols · "), "\(screen)")
+      #expect(screen[19].contains("(demo) · connected · 7 symbols · "), "\(screen)")
 
       // USDT and USD apart: each group holds its own venues, and its spread is its highest
       // price against its lowest, exactly.
