@@ -243,7 +243,10 @@ struct DemoWalkTests {
     let server = try FeedServer(
       script: SessionScript(ndjson: venue.demoSession),
       options: .init(
-        timeScale: 0, emulation: .venue(venue.patient()), ending: .synthetic(seed: 2026, interval: 0.005),
+        // Paced (each step at most 5 ms), not blasted: a dozen venues at once must leave the
+        // machine to the tests that keep time.
+        timeScale: 1, maximumDelay: 0.005, emulation: .venue(venue.patient()),
+        ending: .synthetic(seed: 2026, interval: 0.005),
         // Nothing is sent before both symbols were asked for: the answer to the second
         // request cannot lose a race with the replay.
         awaitSubscriptions: 2, acceptAnySymbol: lenient))

@@ -61,7 +61,10 @@ struct VenueDemoTests {
     let server = try FeedServer(
       script: SessionScript(ndjson: venue.demoSession),
       options: .init(
-        timeScale: 0, emulation: .venue(venue.patient()), ending: .synthetic(seed: 2026, interval: 0.005)))
+        // Paced (each step at most 5 ms), not blasted: a dozen venues at once must leave the
+        // machine to the tests that keep time.
+        timeScale: 1, maximumDelay: 0.005, emulation: .venue(venue.patient()),
+        ending: .synthetic(seed: 2026, interval: 0.005)))
     server.start()
     let guardian = HangGuard(server)
     defer {

@@ -16,16 +16,18 @@ enum Conformance {
   /// The venue's example symbol (its demo trades it), canonical.
   static func example(_ venue: VenueEmulation) -> String { canonical(venue.provider.exampleSymbol, venue) }
 
-  /// The venue's emulation serving `script`, then `ending`, started.
+  /// The venue's emulation serving `script`, then `ending`, started. The script plays at once
+  /// unless `paced`; then each step and each batch of an ending's trades waits its time, at most
+  /// 50 ms (a stream the client reads at its pace, not a blast that takes the machine).
   static func server(
     _ venue: VenueEmulation, script: String, ending: ConnectionPlan.Ending, plans: [ConnectionPlan] = [],
-    acceptAnySymbol: Bool = false, awaitSubscriptions: Int = 1
+    acceptAnySymbol: Bool = false, awaitSubscriptions: Int = 1, paced: Bool = false
   ) throws -> FeedServer {
     let server = try FeedServer(
       script: SessionScript(ndjson: script),
       options: .init(
-        timeScale: 0, emulation: .venue(venue), ending: ending, awaitSubscriptions: awaitSubscriptions,
-        plans: plans, acceptAnySymbol: acceptAnySymbol))
+        timeScale: paced ? 1 : 0, maximumDelay: paced ? 0.05 : nil, emulation: .venue(venue), ending: ending,
+        awaitSubscriptions: awaitSubscriptions, plans: plans, acceptAnySymbol: acceptAnySymbol))
     server.start()
     return server
   }

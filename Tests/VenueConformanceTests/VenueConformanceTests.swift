@@ -38,7 +38,8 @@ struct VenueConformanceTests {
     arguments: VenueEmulation.catalog)
   func changeWhileRunning(venue: VenueEmulation) async throws {
     let server = try Conformance.server(
-      venue, script: venue.demoSession, ending: .synthetic(seed: 7, interval: 0.02), acceptAnySymbol: true)
+      venue, script: venue.demoSession, ending: .synthetic(seed: 7, interval: 0.02), acceptAnySymbol: true,
+      paced: true)
     defer { server.stop() }
     let example = Conformance.example(venue)
     let added = Conformance.canonical(venue.untradedSymbol, venue)
@@ -98,9 +99,9 @@ struct VenueConformanceTests {
     "the venue's keepalive rule, its timings scaled: kept by the runtime's keepalive, lost without it",
     arguments: VenueEmulation.catalog)
   func keepalive(venue: VenueEmulation) async throws {
-    // Each venue's deadline scaled to 4 s; the client's duties at half that scale again, so that a
-    // loaded machine's late timers cannot decide the outcome (OKX's ping every 20 s against its
-    // 30 s quiet close leaves 1.3 s at this scale, 2.7 s at half of it).
+    // Each venue's deadline scaled to 4 s; the client's duties at a quarter of that scale again, so
+    // that a loaded machine's late timers cannot decide the outcome (OKX's ping every 20 s against
+    // its 30 s quiet close leaves 1.3 s at this scale, 3.3 s at a quarter of it).
     let real = venue.idleDeadline
     let factor = real.map { 4 / $0 } ?? 1
     let scaled = venue.scaled(by: factor)
@@ -113,7 +114,7 @@ struct VenueConformanceTests {
     }
     let example = Conformance.example(venue)
     let keeping = Conformance.Run(
-      venue, server: kept, symbols: [example], provider: venue.provider.scaled(by: factor / 2))
+      venue, server: kept, symbols: [example], provider: venue.provider.scaled(by: factor / 4))
     // The same venue with its client duties at their real (much longer) pace.
     let lapsing = Conformance.Run(venue, server: lost, symbols: [example], provider: venue.provider)
     #expect(await eventually { !keeping.quotes(of: example).isEmpty && !lapsing.quotes(of: example).isEmpty })
@@ -178,7 +179,7 @@ struct VenueConformanceTests {
   func demo(venue: VenueEmulation) async throws {
     let server = try Conformance.server(
       venue.patient(), script: venue.demoSession, ending: .synthetic(seed: 2026, interval: 0.02),
-      acceptAnySymbol: true, awaitSubscriptions: 2)
+      acceptAnySymbol: true, awaitSubscriptions: 2, paced: true)
     defer { server.stop() }
     let example = Conformance.example(venue)
     let other = Conformance.canonical(venue.untradedSymbol, venue)
@@ -211,7 +212,7 @@ extension VenueConformanceTests {
     let symbols = [main] + pairs
     let server = try Conformance.server(
       venue.patient(), script: venue.demoSession, ending: .market(market, interval: 0.02),
-      acceptAnySymbol: true, awaitSubscriptions: symbols.count)
+      acceptAnySymbol: true, awaitSubscriptions: symbols.count, paced: true)
     defer { server.stop() }
     let run = Conformance.Run(venue, server: server, symbols: symbols)
     #expect(await eventually { symbols.allSatisfy { run.quotes(of: $0).count >= 5 } })
