@@ -25,14 +25,29 @@ struct CrossVenueBoardTerminalTests {
     Decimal(string: String(text), locale: Locale(identifier: "en_US_POSIX"))
   }
 
-  /// Every group drawn, each venue with a price, the premium and the rate shown.
+  /// The title a currency's group starts with: its spread where several venues quote in it,
+  /// its premium where it is converted (the won), else that one venue is all it has.
+  static func title(_ currency: String) -> String {
+    if currency == "KRW" { return "BTC · KRW · premium" }
+    return AssetMarkets.venues(quotedIn: currency).count > 1
+      ? "BTC · \(currency) · spread " : "BTC · \(currency) · one venue"
+  }
+
+  /// The currencies of the catalog's main BTC markets.
+  static var currencies: [String] { Array(Set(AssetMarkets.members().map(\.quote))).sorted() }
+
+  /// Every group drawn, each venue with a price, each premium and each rate shown.
   static func complete(_ screen: [String]) -> Bool {
-    guard let usdt = group("BTC · USDT · spread ", in: screen),
-      let usd = group("BTC · USD · spread ", in: screen),
-      let krw = group("BTC · KRW · premium", in: screen), let rates = group("RATES", in: screen)
-    else { return false }
-    return (usdt.rows + usd.rows + krw.rows + rates.rows).allSatisfy { price($0) != nil }
-      && krw.rows.first?.contains("USDT converted, rate ") == true
+    var rows: [String] = []
+    for currency in currencies {
+      guard let group = group(title(currency), in: screen) else { return false }
+      rows += group.rows
+    }
+    guard let rates = group("RATES", in: screen), let krw = group(title("KRW"), in: screen) else {
+      return false
+    }
+    return (rows + rates.rows).allSatisfy { price($0) != nil }
+      && krw.rows.allSatisfy { $0.contains("USDT converted, rate ") }
   }
 
   /// `spread 541.23 (0.69%): high OKX, low Binance` → (541.23, OKX, Binance).
@@ -57,10 +72,10 @@ struct CrossVenueBoardTerminalTests {
   }
 
   @Test(
-    "--asset BTC --demo --board: a row per venue, USD and USDT apart with their spreads, the KRW premium and its rate"
+    "--asset BTC --demo --board: a row per venue, each currency apart with its spread, each KRW premium and its rate"
   )
   func board() async throws {
-    try await TmuxSession.with(columns: 160, rows: 20) { tmux in
+    try await TmuxSession.with(columns: 160, rows: 32) { tmux in
       #expect(await tmux.waitForPrompt())
       await tmux.type("echo BEFORE; $T --asset BTC --demo --board; echo EXIT=$?")
       let shown = await tmux.waitForScreen { Self.complete($0) }
@@ -69,46 +84,50 @@ struct CrossVenueBoardTerminalTests {
         return
       }
       #expect(screen[0].hasPrefix("  VENUE "), "\(screen)")
-      #expect(screen[19].contains("(demo) · connected · 7 symbols · "), "\(screen)")
+      let status = try #require(screen.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty })
+      #expect(status.contains("(demo) · connected · \(AssetMarkets.symbolCount) symbols · "), "\(screen)")
 
-      // USDT and USD apart: each group holds its own venues, and its spread is its highest
+      // Each currency apart: each group holds its own venues, and its spread is its highest
       // price against its lowest, exactly.
-      for (title, venues) in [
-        ("BTC · USDT · spread ", ["Binance", "OKX"]), ("BTC · USD · spread ", ["Coinbase", "Kraken"]),
-      ] {
-        let group = try #require(Self.group(title, in: screen))
-        #expect(group.rows.map(Self.venue).sorted() == venues, "\(group)")
+      for currency in Self.currencies where currency != "KRW" {
+        let group = try #require(Self.group(Self.title(currency), in: screen), "\(currency): \(screen)")
+        #expect(group.rows.map(Self.venue).sorted() == AssetMarkets.venues(quotedIn: currency), "\(group)")
+        #expect(group.rows.allSatisfy { (Self.age($0) ?? .infinity) < 120 }, "trading now: \(group)")
+        guard group.rows.count > 1 else { continue }
         let prices = Dictionary(uniqueKeysWithValues: group.rows.map { (Self.venue($0), Self.price($0)!) })
         let spread = try #require(Self.spread(group.title), "\(group.title)")
         #expect(prices[spread.high] == prices.values.max() && prices[spread.low] == prices.values.min())
         #expect(prices[spread.high]! - prices[spread.low]! == spread.difference, "\(group)")
-        // One market: the venues of a currency a few basis points apart, trading now.
+        // One market: the venues of a currency a few basis points apart.
         #expect(spread.difference / prices[spread.low]! < 0.001, "\(group)")
-        #expect(group.rows.allSatisfy { (Self.age($0) ?? .infinity) < 120 }, "\(group)")
       }
 
-      // The KRW price converted with the rate shown below, marked as converted, with the rate's age.
-      let krw = try #require(Self.group("BTC · KRW · premium", in: screen))
-      #expect(krw.title.contains("against the median of 2 USDT prices"))
-      let upbit = try #require(krw.rows.first)
-      #expect(Self.venue(upbit) == "Upbit" && upbit.contains("KRW-BTC"))
-      let rateRow = try #require(Self.group("RATES", in: screen)?.rows.first)
-      #expect(
-        rateRow.contains("KRW-USDT") && rateRow.contains("1 USDT in KRW, ") && rateRow.hasSuffix(" old"))
-      let note = try #require(
-        upbit.range(of: "% (").map { upbit[..<$0.lowerBound] }?.split(separator: " ").last)
-      let converted = try #require(
-        upbit.range(of: "% (").map { upbit[$0.upperBound...].split(separator: " ")[0] })
-      let exact = Self.price(upbit)! / Self.price(rateRow)!
-      #expect(
-        abs(NSDecimalNumber(decimal: exact - Self.decimal(converted)!).doubleValue) <= 0.005, "\(upbit)")
-      let usdt = try #require(Self.group("BTC · USDT · spread ", in: screen)).rows.map { Self.price($0)! }
+      // Each won price converted with its venue's rate shown below, marked as converted, with the
+      // rate's age, against the median of the USDT prices; each premium in its band.
+      let usdt = try #require(Self.group(Self.title("USDT"), in: screen)).rows.map { Self.price($0)! }
         .sorted()
-      let median = (usdt[0] + usdt[1]) / 2
-      let premium = NSDecimalNumber(decimal: (exact - median) / median * 100).doubleValue
-      #expect(abs(premium - Double(String(note))!) <= 0.005, "\(upbit) against \(median)")
-      // A premium in the band the won has traded in.
-      #expect(premium > 0 && premium < 4, "\(upbit)")
+      let median =
+        usdt.count % 2 == 1 ? usdt[usdt.count / 2] : (usdt[usdt.count / 2 - 1] + usdt[usdt.count / 2]) / 2
+      let krw = try #require(Self.group(Self.title("KRW"), in: screen))
+      #expect(krw.title.contains("against the median of \(usdt.count) USDT prices"), "\(krw.title)")
+      #expect(krw.rows.map(Self.venue).sorted() == AssetMarkets.venues(quotedIn: "KRW"), "\(krw)")
+      let rates = try #require(Self.group("RATES", in: screen)).rows
+      for row in krw.rows {
+        let rateRow = try #require(rates.first { Self.venue($0) == Self.venue(row) }, "\(rates)")
+        #expect(
+          rateRow.contains("KRW-USDT") && rateRow.contains("1 USDT in KRW, ") && rateRow.hasSuffix(" old"))
+        let note = try #require(
+          row.range(of: "% (").map { row[..<$0.lowerBound] }?.split(separator: " ").last)
+        let converted = try #require(
+          row.range(of: "% (").map { row[$0.upperBound...].split(separator: " ")[0] })
+        let exact = Self.price(row)! / Self.price(rateRow)!
+        #expect(
+          abs(NSDecimalNumber(decimal: exact - Self.decimal(converted)!).doubleValue) <= 0.005, "\(row)")
+        let premium = NSDecimalNumber(decimal: (exact - median) / median * 100).doubleValue
+        #expect(abs(premium - Double(String(note))!) <= 0.005, "\(row) against \(median)")
+        // A premium in the band the won has traded in.
+        #expect(premium > 0 && premium < 4, "\(row)")
+      }
 
       await tmux.keys("C-c")
       let printed = await BoardTerminalTests().expectRestored(tmux, exit: 130)

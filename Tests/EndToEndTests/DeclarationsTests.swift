@@ -131,7 +131,8 @@ struct DeclarationsTests {
     #expect(try await Self.bashComplete(["ticker", "--form"]) == ["--format"])
     #expect(
       try await Self.bashComplete(["ticker", "--format", ""]) == ["text", "json", "csv", "tsv", "price"])
-    #expect(try await Self.bashComplete(["ticker", "--provider", "b"]) == ["binance"])
+    #expect(try await Self.bashComplete(["ticker", "--provider", "bin"]) == ["binance"])
+    #expect(try await Self.bashComplete(["ticker", "--provider", "o"]) == ["okx"])
     #expect(try await Self.bashComplete(["ticker", "--timestamps", "r"]) == ["received"])
     #expect(try await Self.bashComplete(["ticker", "completions", ""]) == ["bash", "zsh", "fish"])
     #expect(try await Self.bashComplete(["ticker", "se"]) == ["serve"])

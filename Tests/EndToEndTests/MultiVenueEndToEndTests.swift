@@ -203,11 +203,12 @@ struct MultiVenueEndToEndTests {
       let symbol = try #require(object["symbol"] as? String)
       seen[provider, default: []].insert(symbol)
     }
-    #expect(seen["binance"] == ["BTCUSDT"])
-    #expect(seen["coinbase"] == ["BTC-USD"])
-    #expect(seen["kraken"] == ["BTC/USD"])
-    #expect(seen["okx"] == ["BTC-USDT"])
-    #expect(seen["upbit"]?.contains("KRW-BTC") == true)
+    // Each keyless venue of the catalog, with its main market and its conversion pairs.
+    for member in AssetMarkets.members() {
+      #expect(seen[member.provider.name]?.contains(member.main) == true, "\(member.provider.name): \(seen)")
+      #expect(seen[member.provider.name, default: []].isSubset(of: [member.main] + member.pairs), "\(seen)")
+    }
+    #expect(Set(seen.keys) == Set(AssetMarkets.members().map(\.provider.name)), "\(seen)")
     #expect(seen["finnhub"] == nil, "Finnhub needs a token")
     #expect(
       result.stderr.contains("ticker: Upbit: connected; subscribed to KRW-BTC, KRW-USDT"), "\(result.stderr)")
@@ -222,11 +223,16 @@ struct MultiVenueEndToEndTests {
       environment: Self.environment)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(!result.stderr.contains("warning"), "\(result.stderr)")
-    // Each venue's market, as --asset BTC follows them.
-    let quotes = [
-      "binance": "USDT", "okx": "USDT", "coinbase": "USD", "kraken": "USD", "upbit/KRW-BTC": "KRW",
-    ]
-    var last: [String: Decimal] = [:]  // provider (upbit/SYMBOL for Upbit) → last price
+    // Each venue's main market's currency, as --asset BTC follows them: the key is the provider,
+    // or provider/SYMBOL for a venue that also follows a conversion pair.
+    let members = AssetMarkets.members()
+    let converting = Set(members.filter { !$0.pairs.isEmpty }.map(\.provider.name))
+    func key(_ provider: String, _ symbol: String) -> String {
+      converting.contains(provider) ? "\(provider)/\(symbol)" : provider
+    }
+    let quotes = Dictionary(uniqueKeysWithValues: members.map { (key($0.provider.name, $0.main), $0.quote) })
+    let usdtVenues = members.filter { $0.quote == "USDT" }.map(\.provider.name)
+    var last: [String: Decimal] = [:]  // key → last price
     var previous: String?  // what the line before a record was
     var records: [String: Int] = [:]
     var prices = 0
@@ -237,10 +243,9 @@ struct MultiVenueEndToEndTests {
       guard let type = object["type"] as? String else {
         let provider = try #require(object["provider"] as? String)
         let symbol = try #require(object["symbol"] as? String)
-        let key = provider == "upbit" ? "upbit/\(symbol)" : provider
         let price = try #require(Self.exact(line, "price"))
-        last[key] = price
-        previous = key
+        last[key(provider, symbol)] = price
+        previous = key(provider, symbol)
         prices += 1
         continue
       }
@@ -263,16 +268,23 @@ struct MultiVenueEndToEndTests {
       case "premium":
         let price = try #require(Self.exact(line, "price"))
         let rate = try #require(Self.exact(line, "rate"))
-        #expect(price == last["upbit/KRW-BTC"] && rate == last["upbit/KRW-USDT"], "\(line) after \(last)")
-        let usdt = [last["binance"], last["okx"]].compactMap { $0 }.sorted()
-        let median = usdt.count == 2 ? (usdt[0] + usdt[1]) / 2 : usdt[0]
+        let venue = try #require(object["venue"] as? String, "\(line)")
+        let member = try #require(members.first { $0.provider.name == venue }, "\(line)")
+        #expect(
+          price == last[key(venue, member.main)] && rate == last[key(venue, member.pairs[0])],
+          "\(line) after \(last)")
+        let usdt = usdtVenues.compactMap { last[$0] }.sorted()
+        let middle = usdt.count / 2
+        let median = usdt.count % 2 == 1 ? usdt[middle] : (usdt[middle - 1] + usdt[middle]) / 2
         #expect(Self.exact(line, "reference") == median, "\(line)")
         #expect(object["referenceVenues"] as? Int == usdt.count)
         let exact = (price / rate - median) / median * 100
         let percent = try #require(Self.exact(line, "percent"))
         #expect(abs(NSDecimalNumber(decimal: exact - percent).doubleValue) <= 0.005, "\(line): \(exact)")
         #expect(object["rateSymbol"] as? String == "KRW-USDT" && (object["rateAge"] as? Int ?? -1) >= 0)
-        #expect(["upbit/KRW-BTC", "upbit/KRW-USDT", "binance", "okx"].contains(previous ?? ""), "\(line)")
+        #expect(
+          previous.map { $0.hasPrefix(venue + "/") || usdtVenues.contains($0) } == true,
+          "\(line) after a price of \(previous ?? "-")")
       default:
         Issue.record("an unknown record: \(line)")
       }

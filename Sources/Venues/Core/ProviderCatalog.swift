@@ -5,6 +5,7 @@ public enum ProviderCatalog {
     FinnhubProvider(), UpbitProvider(), BinanceProvider(), CoinbaseProvider(), KrakenProvider(),
     OKXProvider(),
     HyperliquidProvider(),
+    BitstampProvider(),
   ]
 
   /// The provider of a run that names none: the first of `all`.
