@@ -361,7 +361,14 @@ struct NATSSourceTests {
         server.url, "--publish-stream", "TICKER",
       ], environment: Self.environment)
     #expect(published.status == 0, "\(published.stderr)")
-    let traded = Set(published.stdoutLines.compactMap(PublishNATSTests.symbol(of:)))
+    // Each venue's markets (two venues may spell a market alike: Binance's and Bybit's BTCUSDT).
+    let traded = Set(
+      published.stdoutLines.compactMap { line -> String? in
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+          let provider = object["provider"] as? String, let symbol = object["symbol"] as? String
+        else { return nil }
+        return provider + "/" + symbol
+      })
     #expect(traded.count == AssetMarkets.symbolCount, "every market of the run traded: \(traded)")
     try await TmuxSession.with(columns: 160, rows: 32) { tmux in
       #expect(await tmux.waitForPrompt())

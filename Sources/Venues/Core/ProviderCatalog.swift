@@ -6,6 +6,7 @@ public enum ProviderCatalog {
     OKXProvider(),
     HyperliquidProvider(),
     BitstampProvider(),
+    BybitProvider(),
   ]
 
   /// The provider of a run that names none: the first of `all`.
