@@ -13,17 +13,19 @@ import WebSocketServer
 /// - `{"type":"heartbeat","timestamp":…}` every `heartbeatInterval` from the connection's start,
 ///   whatever else goes out; the client owes nothing in return.
 /// - `{"type":"subscribe","subscriptions":[{"name":"l2","symbols":[…]}]}` (`GeminiRequest`):
-///   each symbol newly subscribed gets its first `l2_updates` at once, with its whole book, its
-///   last 50 trades (newest first) and its auction events; a request naming no symbol Gemini
-///   lists is answered `{"reason":"NoValidTradingPairs","result":"error"}` and changes nothing
-///   (the symbols it does not list among some it does are passed over without a word: what
-///   Gemini does then is not documented). `unsubscribe` is not answered. A message that is no
-///   such request gets an error of the emulation's own; the connection stays.
+///   each symbol newly subscribed gets its first `l2_updates`, with its whole book, its last 50
+///   trades (newest first) and its auction events: when the script's own first book of the
+///   symbol goes by (the recorded answer, at its recorded moment), or at once when the script
+///   has none still to come; before anything else of the symbol either way. A request naming no
+///   symbol Gemini lists is answered `{"reason":"NoValidTradingPairs","result":"error"}` and
+///   changes nothing (the symbols it does not list among some it does are passed over without a
+///   word: what Gemini does then is not documented). `unsubscribe` is not answered. A message
+///   that is no such request gets an error of the emulation's own; the connection stays.
 /// - Symbols are upper-case pairs run together (`BTCUSD`): those the script trades and
 ///   `listedSymbols`; with `acceptAnySymbol` (the demo) any of that shape ending in a quote
 ///   currency Gemini uses.
-/// - Trades and book changes go out only for symbols subscribed. The script's first books,
-///   answers, errors and heartbeats are not replayed: this emulator makes its own.
+/// - Trades and book changes go out only for symbols subscribed. The script's answers, errors and
+///   heartbeats are not replayed, nor its first books as recorded: this emulator makes its own.
 struct GeminiEmulator: VenueEmulator {
   let rules: GeminiRules
   /// The subscribed symbols, in subscription order.
@@ -38,6 +40,10 @@ struct GeminiEmulator: VenueEmulator {
   private var books: [String: GeminiBook] = [:]
   private var trades: [String: [JSONObject]] = [:]
   private var auctionEvents: [String: [JSONValue]] = [:]
+  /// Symbols whose recorded first book the script has still to play.
+  private var scriptBooks: Set<String> = []
+  /// Symbols subscribed whose first book waits for the script's.
+  private var booksDue: Set<String> = []
   /// The script's last trade per symbol, and the latest that went by (the synthetic stream
   /// continues from it).
   private var scriptLatest: [String: (price: String, time: Int64)] = [:]
@@ -71,6 +77,7 @@ struct GeminiEmulator: VenueEmulator {
       case "l2_updates":
         guard let recorded = value["trades"]?.arrayValue, books[symbol] == nil else { continue }
         listed.insert(symbol)
+        scriptBooks.insert(symbol)
         books[symbol] = GeminiBook(changes: value["changes"])
         trades[symbol] = Array(recorded.compactMap(\.objectValue).prefix(Self.tradesKept))
         auctionEvents[symbol] = value["auction_events"]?.arrayValue ?? []
@@ -137,6 +144,7 @@ struct GeminiEmulator: VenueEmulator {
       requestCount += 1
       if request.type == "unsubscribe" {
         symbols.removeAll { request.symbols.contains($0) }
+        booksDue.subtract(request.symbols)
         return []
       }
       var valid: [String] = []
@@ -145,6 +153,10 @@ struct GeminiEmulator: VenueEmulator {
       return valid.compactMap { symbol -> EmulatorAction? in
         guard !symbols.contains(symbol) else { return nil }
         symbols.append(symbol)
+        guard !scriptBooks.contains(symbol) else {
+          booksDue.insert(symbol)
+          return nil
+        }
         return .text(firstBook(symbol))
       }
     }
@@ -173,16 +185,20 @@ struct GeminiEmulator: VenueEmulator {
       guard let symbol = object["symbol"]?.stringValue else {
         return object["type"]?.stringValue == "heartbeat" ? [] : [.text(step.body)]
       }
-      switch object["type"]?.stringValue {
-      case "l2_updates":
-        // A first book answered the script's subscription: each subscription here gets its own.
-        if object["trades"] != nil { return [] }
-        books[symbol, default: GeminiBook()].apply(object["changes"])
-      case "trade":
-        remember(object, of: symbol)
+      let type = object["type"]?.stringValue
+      if type == "l2_updates" && object["trades"] != nil {
+        // The recorded answer to the script's subscription: the moment this connection's is due.
+        scriptBooks.remove(symbol)
+        return booksDue.remove(symbol) == nil ? [] : [.text(firstBook(symbol))]
+      }
+      // A symbol's first book goes before anything else of it.
+      let due: [EmulatorAction] = booksDue.remove(symbol) == nil ? [] : [.text(firstBook(symbol))]
+      switch type {
+      case "l2_updates": books[symbol, default: GeminiBook()].apply(object["changes"])
+      case "trade": remember(object, of: symbol)
       default: break
       }
-      return symbols.contains(symbol) ? [.text(step.body)] : []
+      return symbols.contains(symbol) ? due + [.text(step.body)] : []
     case .ping:
       return [.ping(Array(step.body.utf8.prefix(125)))]
     case .close:
