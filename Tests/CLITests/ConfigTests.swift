@@ -85,7 +85,7 @@ import WebSocketClient
     (#"{"url":"http://x"}"#, #"config.json: "url" must be a ws:// or wss:// URL (or null)"#),
     (
       #"{"provider":"nope"}"#,
-      #"config.json: "provider" must be one of finnhub, upbit, binance, coinbase, kraken, okx"#
+      #"config.json: "provider" must be one of finnhub, upbit, binance, coinbase, kraken, okx, gemini"#
     ),
     (#"{"token":42}"#, #"config.json: "token" must be a string (or null)"#),
     (#"[]"#, "config.json: the configuration must be a JSON object"),

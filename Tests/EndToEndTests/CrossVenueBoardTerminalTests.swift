@@ -56,12 +56,13 @@ struct CrossVenueBoardTerminalTests {
         return
       }
       #expect(screen[0].hasPrefix("  VENUE "), "\(screen)")
-      #expect(screen[19].contains("(demo) · connected · 6 symbols · "), "\(screen)")
+      #expect(screen[19].contains("(demo) · connected · 7 symbols · "), "\(screen)")
 
       // USDT and USD apart: each group holds its own venues, and its spread is its highest
       // price against its lowest, exactly.
       for (title, venues) in [
-        ("BTC · USDT · spread ", ["Binance", "OKX"]), ("BTC · USD · spread ", ["Coinbase", "Kraken"]),
+        ("BTC · USDT · spread ", ["Binance", "OKX"]),
+        ("BTC · USD · spread ", ["Coinbase", "Gemini", "Kraken"]),
       ] {
         let group = try #require(Self.group(title, in: screen))
         #expect(group.rows.map(Self.venue).sorted() == venues, "\(group)")

@@ -224,7 +224,8 @@ struct MultiVenueEndToEndTests {
     #expect(!result.stderr.contains("warning"), "\(result.stderr)")
     // Each venue's market, as --asset BTC follows them.
     let quotes = [
-      "binance": "USDT", "okx": "USDT", "coinbase": "USD", "kraken": "USD", "upbit/KRW-BTC": "KRW",
+      "binance": "USDT", "okx": "USDT", "coinbase": "USD", "kraken": "USD", "gemini": "USD",
+      "upbit/KRW-BTC": "KRW",
     ]
     var last: [String: Decimal] = [:]  // provider (upbit/SYMBOL for Upbit) → last price
     var previous: String?  // what the line before a record was

@@ -362,13 +362,13 @@ struct NATSSourceTests {
       ], environment: Self.environment)
     #expect(published.status == 0, "\(published.stderr)")
     let traded = Set(published.stdoutLines.compactMap(PublishNATSTests.symbol(of:)))
-    #expect(traded.count == 6, "every market of the run traded: \(traded)")
+    #expect(traded.count == 7, "every market of the run traded: \(traded)")
     try await TmuxSession.with(columns: 160, rows: 20) { tmux in
       #expect(await tmux.waitForPrompt())
       await tmux.type("echo BEFORE; $T --source \(server.url) --asset BTC --board; echo EXIT=$?")
       let shown = await tmux.waitForScreen { CrossVenueBoardTerminalTests.complete($0) }
       #expect(shown != nil, "the board never showed every venue: \(tmux.screen())")
-      #expect(shown?.last?.contains("connected · 6 symbols") == true, "\(shown ?? [])")
+      #expect(shown?.last?.contains("connected · 7 symbols") == true, "\(shown ?? [])")
       await tmux.keys("C-c")
       _ = await BoardTerminalTests().expectRestored(tmux, exit: 130)
     }
