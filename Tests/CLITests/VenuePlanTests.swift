@@ -55,7 +55,7 @@ import WebSocketClient
     #expect(
       try members(["--asset", "btc"]) == [
         "upbit:KRW-BTC,KRW-USDT", "binance:BTCUSDT", "coinbase:BTC-USD", "kraken:BTC/USD", "okx:BTC-USDT",
-        "hyperliquid:BTC", "bitstamp:btcusd", "bybit:BTCUSDT",
+        "hyperliquid:BTC", "bitstamp:btcusd", "bybit:BTCUSDT", "gemini:BTCUSD",
       ])
     #expect(try members(["--asset", "BTC"], token: "t").first == "finnhub:BINANCE:BTCUSDT")
     #expect(

@@ -143,7 +143,8 @@ struct VenueConformanceTests {
     #expect(await eventually { server.record.connections >= 2 })
     #expect(await eventually { Set(server.record.subscriptions.map(\.connection)).count >= 2 })
     #expect(await eventually { run.quotes(of: example).count > first }, "\(run.reports)")
-    #expect(run.reports.contains { if case .connected(1, _) = $0 { true } else { false } })
+    #expect(
+      await eventually { run.reports.contains { if case .connected(1, _) = $0 { true } else { false } } })
     await run.stop()
   }
 

@@ -7,6 +7,7 @@ public enum ProviderCatalog {
     HyperliquidProvider(),
     BitstampProvider(),
     BybitProvider(),
+    GeminiProvider(),
   ]
 
   /// The provider of a run that names none: the first of `all`.
