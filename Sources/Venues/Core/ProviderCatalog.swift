@@ -3,7 +3,7 @@ public enum ProviderCatalog {
   /// Every venue, in the order help lists them.
   public static let all: [any Provider] = [
     FinnhubProvider(), UpbitProvider(), BinanceProvider(), CoinbaseProvider(), KrakenProvider(),
-    OKXProvider(),
+    OKXProvider(), BitfinexProvider(),
   ]
 
   /// The provider of a run that names none: the first of `all`.
