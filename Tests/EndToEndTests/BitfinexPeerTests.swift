@@ -72,16 +72,16 @@ struct BitfinexPeerTests {
     let feed = try Self.feed(port: port, silence: .seconds(2), reports: reports)
     let run = Task { await feed.run() }
     for _ in 0..<15 { #expect(await peer.expect { $0.hasPrefix("HB ") } != nil, "\(peer.all)") }
+    // The subscription was the only message the client sent while it ran.
+    #expect(
+      peer.all.filter { $0.hasPrefix("GOT ") } == [
+        #"GOT {"event":"subscribe","channel":"trades","symbol":"tBTCUSD"}"#
+      ])
     feed.stop(.signal(2))
     #expect(await run.value == .stopped(.signal(2)))
     #expect(await peer.expect { $0.hasPrefix("CLOSED ") }?.hasPrefix("CLOSED 1000") == true, "\(peer.all)")
     #expect(peer.all.filter { $0 == "OPEN" }.count == 1, "\(peer.all)")
     #expect(!peer.all.contains("DROPPED"))
-    // The subscription was the only message the client sent.
-    #expect(
-      peer.all.filter { $0.hasPrefix("GOT ") } == [
-        #"GOT {"event":"subscribe","channel":"trades","symbol":"tBTCUSD"}"#
-      ])
     #expect(reports.disconnects.withLock { $0 }.isEmpty)
     await peer.finish()
   }

@@ -27,7 +27,8 @@ import WebSocketServer
 ///   `acceptAnySymbol` (the demo) every pair of that shape.
 /// - The script's trades (`te` and `tu`) go out, rewritten to this connection's id for their
 ///   pair, only for subscribed pairs; its snapshots are the pairs' history before the recording
-///   (sent on subscribing), and its info, answers, errors and heartbeats are made here.
+///   (sent on subscribing), and its info, answers, errors and heartbeats are made here. The
+///   synthetic walk's trades go out as `te` alone.
 struct BitfinexEmulator: VenueEmulator {
   let rules: BitfinexRules
   /// Subscribed pairs, in subscription order, and each one's channel on this connection.
@@ -329,10 +330,9 @@ struct BitfinexEmulator: VenueEmulator {
       note(trade, of: synthetic.symbol)
       guard let id = channels[synthetic.symbol] else { continue }
       pushedUntimed.insert(id)
-      out += [
-        .text(BitfinexWire.trade(channel: id, "te", trade)),
-        .text(BitfinexWire.trade(channel: id, "tu", trade)),
-      ]
+      // The `te` alone: the `tu` that follows it on the venue repeats it and carries no price the
+      // client reads, and every message of the stream is a price.
+      out.append(.text(BitfinexWire.trade(channel: id, "te", trade)))
     }
     return out
   }
