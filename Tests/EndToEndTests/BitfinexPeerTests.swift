@@ -65,13 +65,14 @@ struct BitfinexPeerTests {
 
   @Test("the venue's heartbeats keep a quiet channel's connection: no client message is owed, none is sent")
   func heartbeatsKeepTheConnection() async throws {
-    // Heartbeats every 0.2 s; the session gives up after 2 s of silence, the peer drops a
-    // connection without a channel whose client said nothing for 1 s: 15 heartbeats go by, 3 s.
-    let (peer, port) = try await LinePeer.python("bitfinex_peer.py", ["--heartbeat", "0.2", "--idle", "1"])
+    // Heartbeats every 0.2 s; the session gives up after 4 s of silence, the peer drops a
+    // connection without a channel whose client said nothing for 5 s (room for a loaded machine
+    // to subscribe in): 35 heartbeats go by, 7 s, longer than both, without a client message.
+    let (peer, port) = try await LinePeer.python("bitfinex_peer.py", ["--heartbeat", "0.2", "--idle", "5"])
     let reports = Reports()
-    let feed = try Self.feed(port: port, silence: .seconds(2), reports: reports)
+    let feed = try Self.feed(port: port, silence: .seconds(4), reports: reports)
     let run = Task { await feed.run() }
-    for _ in 0..<15 { #expect(await peer.expect { $0.hasPrefix("HB ") } != nil, "\(peer.all)") }
+    for _ in 0..<35 { #expect(await peer.expect { $0.hasPrefix("HB ") } != nil, "\(peer.all)") }
     // The subscription was the only message the client sent while it ran.
     #expect(
       peer.all.filter { $0.hasPrefix("GOT ") } == [
