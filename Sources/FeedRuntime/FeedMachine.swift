@@ -309,7 +309,7 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
   /// The messages that unsubscribe everything before closing (nothing when not connected).
   public mutating func unsubscribeAll() -> [WebSocketMessage] {
     guard let open = connection else { return [] }
-    return provider.subscriptionMessages(from: open.wire, to: [], ids: &ids)
+    return provider.subscriptionMessages(from: open.wire, to: [], ids: &ids, context: context)
   }
 
   /// Everything still pending in the price stage, released now (nothing valid is lost).
@@ -468,7 +468,7 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
     from old: [String], to new: [String], added: [String], on open: inout Connection
   ) {
     let before = ids.last
-    let messages = provider.subscriptionMessages(from: old, to: new, ids: &ids)
+    let messages = provider.subscriptionMessages(from: old, to: new, ids: &ids, context: context)
     track(messages, idsFrom: before, added: added, initial: false, on: &open)
     open.outbox.append(contentsOf: messages)
   }

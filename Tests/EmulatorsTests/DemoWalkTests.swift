@@ -126,16 +126,18 @@ struct DemoWalkTests {
       .venue(venue), script: try SessionScript(ndjson: venue.demoSession),
       ending: .hold, acceptAnySymbol: true)
     #expect(emulator.admit(try VenueTest.request(venue.path)) == .accept)
+    let provider = try #require(ProviderCatalog.provider(named: venue.name))
+    var context = DecodingContext()
     for action in emulator.receive(.text(Self.subscribe(venue, [venue.untradedSymbol])), at: .zero) {
       guard case .text(let text) = action else { continue }
       #expect(!text.contains("error"), "\(text)")
+      _ = provider.decode(.text(text), context: &context)
     }
     #expect(emulator.subscribed.count == 1)
     let subscribed = try #require(emulator.subscribed.first)
     let start = try #require(emulator.walkStart(for: subscribed))
     var walk = SyntheticTrades(seed: 2026, start: emulator.lastPrices)
     walk.admit(subscribed, from: start)
-    let provider = try #require(ProviderCatalog.provider(named: venue.name))
     var quotes: [Quote] = []
     var expected: [Int64] = []
     for _ in 0..<30 {
@@ -143,8 +145,8 @@ struct DemoWalkTests {
       expected += trades.map(\.cents)
       for action in emulator.synthetic(trades) {
         switch action {
-        case .text(let text): quotes += provider.decode(.text(text)).quotes
-        case .binary(let text): quotes += provider.decode(.binary(Array(text.utf8))).quotes
+        case .text(let text): quotes += provider.decode(.text(text), context: &context).quotes
+        case .binary(let text): quotes += provider.decode(.binary(Array(text.utf8)), context: &context).quotes
         default: Issue.record("unexpected \(action)")
         }
       }
@@ -228,11 +230,11 @@ struct DemoWalkTests {
   // MARK: Over a socket
 
   /// The symbol and price of each quote in one message of `venue`'s wire format.
-  static func quotes(_ message: WebSocketMessage, _ venue: VenueEmulation) -> [(
-    symbol: String, price: String
-  )] {
+  static func quotes(_ message: WebSocketMessage, _ venue: VenueEmulation, context: inout DecodingContext)
+    -> [(symbol: String, price: String)]
+  {
     guard let provider = ProviderCatalog.provider(named: venue.name) else { return [] }
-    return provider.decode(message).quotes.map { ($0.symbol, $0.price.text) }
+    return provider.decode(message, context: &context).quotes.map { ($0.symbol, $0.price.text) }
   }
 
   @Test(
@@ -271,10 +273,11 @@ struct DemoWalkTests {
     }
     var seen: [(symbol: String, price: String)] = []
     var texts: [String] = []
+    var context = DecodingContext()
     while seen.count < 60 {
       guard let next = await connection.next() else { break }
       texts.append(next.text)
-      seen += Self.quotes(next, venue)
+      seen += Self.quotes(next, venue, context: &context)
     }
     await connection.close()
     #expect(seen.count >= 60)

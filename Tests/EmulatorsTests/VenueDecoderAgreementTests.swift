@@ -31,9 +31,26 @@ struct VenueDecoderAgreementTests {
     }
   }
 
+  /// What a client of `venue` knows of its connection once its emulation answered the
+  /// subscription to the example symbol (Bitfinex's channel ids).
+  static func subscribedContext(_ venue: VenueEmulation) throws -> DecodingContext {
+    var emulator = ServerConnection.emulator(
+      .venue(venue), script: try SessionScript(ndjson: venue.demoSession), ending: .hold)
+    _ = emulator.admit(
+      try VenueTest.request(venue == .binance ? "/stream?streams=btcusdt@trade" : venue.path))
+    var context = DecodingContext()
+    for action in emulator.receive(.text(VenueDemoTests.subscription(venue).message), at: .zero) {
+      if let message = message(action) { _ = try provider(venue).decode(message, context: &context) }
+    }
+    return context
+  }
+
   /// The quotes of a price message, with the price as the message writes it (in plain digits).
-  static func quotes(_ message: WebSocketMessage, _ venue: VenueEmulation) throws -> [Quote] {
-    guard case .quotes(let quotes) = try provider(venue).decode(message) else {
+  static func quotes(_ message: WebSocketMessage, _ venue: VenueEmulation, context: inout DecodingContext)
+    throws
+    -> [Quote]
+  {
+    guard case .quotes(let quotes) = try provider(venue).decode(message, context: &context) else {
       Issue.record("not quotes: \(message.text)")
       return []
     }
@@ -42,13 +59,15 @@ struct VenueDecoderAgreementTests {
 
   @Test("blast messages: one quote each, the price as written", arguments: VenueEmulation.catalog)
   func blasts(venue: VenueEmulation) throws {
+    var context = try Self.subscribedContext(venue)
     for i in 0..<50 {
       let text = venue.blastMessage(i)
       let message: WebSocketMessage = venue.blastOpcode == .binary ? .binary(Array(text.utf8)) : .text(text)
-      let quotes = try Self.quotes(message, venue)
+      let quotes = try Self.quotes(message, venue, context: &context)
       #expect(quotes.count == 1)
       #expect(quotes.first?.symbol == Self.symbol(venue))
-      let written = VenueDemoTests.prices(message, venue).first.flatMap(UpbitTicker.plainDecimal)
+      let written = VenueDemoTests.prices(message, venue, context: &context).first.flatMap(
+        UpbitTicker.plainDecimal)
       #expect(quotes.first.map { "\($0.price.value)" } == written.flatMap(Double.init).map { "\($0)" })
     }
   }
@@ -62,7 +81,12 @@ struct VenueDecoderAgreementTests {
       venue == .binance ? "/stream?streams=btcusdt@trade" : venue.path
     #expect(emulator.admit(try VenueTest.request(target)) == .accept)
     let subscribe = VenueDemoTests.subscription(venue).message
-    _ = emulator.receive(.text(subscribe), at: .zero)
+    var context = DecodingContext()
+    for action in emulator.receive(.text(subscribe), at: .zero) {
+      if let message = Self.message(action) {
+        _ = try Self.provider(venue).decode(message, context: &context)
+      }
+    }
     var walk = SyntheticTrades(seed: 2026, start: emulator.lastPrices)
     var last: Int64 = 0
     var count = 0
@@ -70,7 +94,7 @@ struct VenueDecoderAgreementTests {
       let actions = emulator.synthetic(
         walk.nextTrades(symbols: emulator.subscribed, elapsedMilliseconds: 150))
       for message in actions.compactMap(Self.message) {
-        for quote in try Self.quotes(message, venue) {
+        for quote in try Self.quotes(message, venue, context: &context) {
           #expect(quote.symbol == Self.symbol(venue))
           #expect(quote.time >= last)
           last = quote.time

@@ -47,11 +47,13 @@ struct VenueDemoTests {
   }
 
   /// The price texts of one message's quotes for the venue's example symbol.
-  static func prices(_ message: WebSocketMessage, _ venue: VenueEmulation) -> [String] {
+  static func prices(_ message: WebSocketMessage, _ venue: VenueEmulation, context: inout DecodingContext)
+    -> [String]
+  {
     let provider = venue.provider
     let symbol = (try? provider.canonicalSymbol(provider.exampleSymbol).get()) ?? provider.exampleSymbol
     let spelled = provider.serverSymbol(for: symbol)
-    let event = provider.decode(message)
+    let event = provider.decode(message, context: &context)
     var quotes = event.quotes.filter { $0.symbol == spelled }
     // History (trades of the past) prints its newest trade, as the ticker does on a fresh run.
     if case .history(let past) = event {
@@ -84,9 +86,10 @@ struct VenueDemoTests {
       try await NativeEngine().connect(to: url, options: ConnectOptions(connectTimeout: 30)))
     try await connection.send(.text(message))
     var prices: [String] = []
+    var context = DecodingContext()
     while prices.count < 25 {
       guard let next = await connection.next() else { break }
-      prices += Self.prices(next, venue)
+      prices += Self.prices(next, venue, context: &context)
     }
     await connection.close()
     #expect(prices.count >= 25)
@@ -123,10 +126,12 @@ struct VenueDemoTests {
     while let frame = try parser.next() { frames.append(frame) }
     #expect(frames.count == count)
     #expect(frames.allSatisfy { $0.opcode == venue.blastOpcode })
+    var context = try VenueDecoderAgreementTests.subscribedContext(venue)
     let prices = frames.flatMap { frame in
       Self.prices(
         frame.opcode == .binary
-          ? .binary(frame.payload) : .text(String(decoding: frame.payload, as: UTF8.self)), venue)
+          ? .binary(frame.payload) : .text(String(decoding: frame.payload, as: UTF8.self)), venue,
+        context: &context)
     }
     #expect(prices.count == count && Set(prices).count == count, "\(prices)")
     #expect(

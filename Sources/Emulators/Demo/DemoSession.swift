@@ -19,6 +19,7 @@ public enum DemoSession {
     guard let script = try? SessionScript(ndjson: venue.demoSession) else { return [] }
     let provider = venue.provider
     var symbols: [String] = []
+    var context = DecodingContext()
     for step in script.steps where step.direction == .server {
       let message: WebSocketMessage
       switch step.kind {
@@ -27,7 +28,7 @@ public enum DemoSession {
       default: continue
       }
       let quotes: [Quote]
-      switch provider.decode(message) {
+      switch provider.decode(message, context: &context) {
       case .quotes(let decoded), .partial(let decoded, _): quotes = decoded
       default: continue
       }

@@ -62,6 +62,11 @@ public protocol Provider: Sendable {
   /// acknowledge by id (Binance), and unique tickets (Upbit), come from `ids`.
   func subscriptionMessages(from old: [String], to new: [String], ids: inout RequestIDs)
     -> [WebSocketMessage]
+  /// `subscriptionMessages(from:to:ids:)` knowing what the open connection's decoding remembers
+  /// (Bitfinex unsubscribes by the channel id its answer assigned). The context-free one by default.
+  func subscriptionMessages(
+    from old: [String], to new: [String], ids: inout RequestIDs, context: DecodingContext
+  ) -> [WebSocketMessage]
 
   // MARK: Staying connected
 
@@ -143,6 +148,11 @@ extension Provider {
   public func decodeLarge(_ message: WebSocketMessage) -> LargeMessage? { nil }
   public func fastDecode(_ message: WebSocketMessage) -> ProviderEvent? { nil }
   public var usesDecodingContext: Bool { false }
+  public func subscriptionMessages(
+    from old: [String], to new: [String], ids: inout RequestIDs, context: DecodingContext
+  ) -> [WebSocketMessage] {
+    subscriptionMessages(from: old, to: new, ids: &ids)
+  }
   public var backFillsOnSubscribe: Bool { false }
   public var sendsHistory: Bool { backFillsOnSubscribe }
   public func decode(_ message: WebSocketMessage, context: inout DecodingContext) -> ProviderEvent {

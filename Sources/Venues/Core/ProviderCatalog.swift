@@ -8,6 +8,7 @@ public enum ProviderCatalog {
     BitstampProvider(),
     BybitProvider(),
     GeminiProvider(),
+    BitfinexProvider(),
   ]
 
   /// The provider of a run that names none: the first of `all`.

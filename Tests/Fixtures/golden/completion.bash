@@ -8,7 +8,7 @@ _ticker() {
     return
   fi
   case "$prev" in
-    --provider) COMPREPLY=($(compgen -W "finnhub upbit binance coinbase kraken okx hyperliquid bitstamp bybit gemini" -- "$cur")); return ;;
+    --provider) COMPREPLY=($(compgen -W "finnhub upbit binance coinbase kraken okx hyperliquid bitstamp bybit gemini bitfinex" -- "$cur")); return ;;
     --symbol|-s) return ;;
     --url) return ;;
     --asset) return ;;
