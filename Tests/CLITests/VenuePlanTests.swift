@@ -55,6 +55,7 @@ import WebSocketClient
     #expect(
       try members(["--asset", "btc"]) == [
         "upbit:KRW-BTC,KRW-USDT", "binance:BTCUSDT", "coinbase:BTC-USD", "kraken:BTC/USD", "okx:BTC-USDT",
+        "bithumb:KRW-BTC,KRW-USDT",
       ])
     #expect(try members(["--asset", "BTC"], token: "t").first == "finnhub:BINANCE:BTCUSDT")
     #expect(

@@ -4,6 +4,7 @@ public enum ProviderCatalog {
   public static let all: [any Provider] = [
     FinnhubProvider(), UpbitProvider(), BinanceProvider(), CoinbaseProvider(), KrakenProvider(),
     OKXProvider(),
+    BithumbProvider(),
   ]
 
   /// The provider of a run that names none: the first of `all`.
