@@ -257,8 +257,8 @@ struct DemoWalkTests {
     let quoted = Self.quoted(unknown, venue)
     let connection = MessageReader(
       try await NativeEngine().connect(to: server.url, options: ConnectOptions(connectTimeout: 30)))
-    if venue == .upbit {
-      // Each Upbit request replaces the whole subscription: both codes in one.
+    if venue.provider.subscriptionStyle == .wholeList {
+      // Each request replaces the whole subscription (Upbit, Bithumb): both codes in one.
       try await connection.send(.text(Self.subscribe(venue, [venue.provider.exampleSymbol, unknown])))
     } else {
       // The recorded symbol first, then the unknown one in a request of its own (a refused
