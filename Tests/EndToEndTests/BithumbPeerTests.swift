@@ -43,7 +43,7 @@ struct BithumbPeerTests {
     let (peer, port) = try await LinePeer.python("bithumb_peer.py", [])
     let ticker = try RunningTicker(
       ["--provider", "bithumb", "--url", Self.url(port), "-s", "KRW-BTC,KRW-NOPE", "--every-trade"])
-    #expect(ticker.waitForLines(2) == Self.btc)
+    #expect(await ticker.lines(2) == Self.btc)
     #expect(await eventually { ticker.stderrSoFar.contains("no quote for KRW-NOPE within 5 s") })
     ticker.signal(SIGINT)
     let (status, stderr) = await ticker.exit()
@@ -62,9 +62,9 @@ struct BithumbPeerTests {
         "stdin",
       ],
       stdin: true)
-    #expect(ticker.waitForLines(2) == Self.btc)
+    #expect(await ticker.lines(2) == Self.btc)
     ticker.send("+KRW-ETH\n")
-    #expect(ticker.waitForLines(4) == Self.btc + Self.eth)
+    #expect(await ticker.lines(4) == Self.btc + Self.eth)
     let snapshot = #"{"type":"trade","codes":["KRW-ETH"],"isOnlySnapshot":true},{"format":"DEFAULT"}]"#
     let realtime =
       #"{"type":"trade","codes":["KRW-BTC","KRW-ETH"],"isOnlyRealtime":true},{"format":"DEFAULT"}]"#
@@ -74,7 +74,7 @@ struct BithumbPeerTests {
     ticker.signal(SIGINT)
     let (status, stderr) = await ticker.exit()
     #expect(status == 130, "\(stderr)")
-    #expect(ticker.allLines() == Self.btc + Self.eth)
+    #expect(await offPool { ticker.allLines() } == Self.btc + Self.eth)
     await peer.finish()
   }
 
