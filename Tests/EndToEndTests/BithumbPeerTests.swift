@@ -10,7 +10,12 @@ import WebSocketClient
 /// `websockets` server written from Bithumb's documentation, sharing no code with FeedServer. Its
 /// whole-list requests answered by a SNAPSHOT then REALTIME trades in binary frames, its silence
 /// for a code it does not list, its `PING`/`{"status":"UP"}` and its close of an idle connection.
-@Suite("ticker against an independent Bithumb peer", .requires(.pythonWebsockets), .timeLimit(.minutes(2)))
+///
+/// One test at a time: each starts a Python interpreter and a ticker, and all at once they took
+/// the 2-core machine long enough to starve the conformance suite's scaled keepalives.
+@Suite(
+  "ticker against an independent Bithumb peer", .requires(.pythonWebsockets), .serialized,
+  .timeLimit(.minutes(2)))
 struct BithumbPeerTests {
   static func url(_ port: Int) -> String { "ws://127.0.0.1:\(port)/websocket/v1" }
 
