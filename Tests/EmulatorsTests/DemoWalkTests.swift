@@ -153,13 +153,11 @@ struct DemoWalkTests {
     }
     #expect(quotes.count == expected.count)
     #expect(quotes.allSatisfy { $0.symbol == quoted && $0.price.value > 0 })
-    // The digits of the walk, in the venue's style (Upbit: whole won).
+    // The digits of the walk, in the venue's style (whole won where it quotes in won).
     let prices = quotes.map(\.price)
+    let inWon = venue.provider.market(of: quoted)?.quote == "KRW"
     let walked = expected.map { cents -> Price? in
-      switch venue {
-      case .upbit: Price(String(cents / 100))
-      default: Price(SyntheticTrades.format(cents: cents))
-      }
+      inWon ? Price(String(cents / 100)) : Price(SyntheticTrades.format(cents: cents))
     }
     #expect(prices == walked.compactMap { $0 })
   }
@@ -262,8 +260,8 @@ struct DemoWalkTests {
     let quoted = Self.quoted(unknown, venue)
     let connection = MessageReader(
       try await NativeEngine().connect(to: server.url, options: ConnectOptions(connectTimeout: 30)))
-    if venue == .upbit {
-      // Each Upbit request replaces the whole subscription: both codes in one.
+    if venue.provider.subscriptionStyle == .wholeList {
+      // Each request replaces the whole subscription (Upbit, Bithumb): both codes in one.
       try await connection.send(.text(Self.subscribe(venue, [venue.provider.exampleSymbol, unknown])))
     } else {
       // The recorded symbol first, then the unknown one in a request of its own (a refused

@@ -9,7 +9,8 @@ import Venues
 ///
 /// Shared by the run's demo servers (one per venue) and asked from their connection threads.
 /// Every figure is a fixed function of the seed, the names and the time since the market began:
-/// the walk of an asset, a venue's bias and its premium never depend on which venue asks first.
+/// the walk of an asset, a venue's bias and the won's premium never depend on which venue asks
+/// first.
 /// The walks only go forward: a question about a time before one already answered gets the
 /// later answer.
 public final class DemoMarket: Sendable, Equatable {
@@ -44,7 +45,7 @@ public final class DemoMarket: Sendable, Equatable {
   }
 
   /// - Parameters:
-  ///   - seed: picks the walks, each venue's bias and each won venue's premium.
+  ///   - seed: picks the walks, each venue's bias and the won's premium.
   ///   - clock: the time, Unix milliseconds (the wall clock; tests give their own).
   public init(seed: UInt64 = 2026, clock: @escaping @Sendable () -> Int64 = { WallClock.epochMilliseconds() })
   {
@@ -61,12 +62,12 @@ public final class DemoMarket: Sendable, Equatable {
 
   /// What `venue` trades `market` at, at `time`, in hundredths of the quote currency (at least
   /// 1): the base's dollar value over the quote's, moved by the venue's bias and `jitter` (a
-  /// fraction, the trade's own noise), and by the venue's premium where it quotes in won.
+  /// fraction, the trade's own noise), and by the won's premium where it quotes in won.
   public func cents(of market: Market, venue: String, at time: Int64, jitter: Double = 0) -> Int64 {
     let base = Self.canonical(market.base)
     let quote = Self.canonical(market.quote)
     var factor = 1 + bias(of: venue) + jitter
-    if quote == "KRW", Self.stablecoins[base] == nil { factor *= 1 + premium(of: venue) }
+    if quote == "KRW", Self.stablecoins[base] == nil { factor *= 1 + wonPremium }
     let (baseValue, quoteValue) = state.withLock { state in
       (value(of: base, at: time, &state), value(of: quote, at: time, &state))
     }
@@ -96,10 +97,10 @@ public final class DemoMarket: Sendable, Equatable {
     return (Double(rng.next() % 51) - 25) / 100_000
   }
 
-  /// What a venue quoting in won adds on top of the won's rate against USDT, a fraction: 1 % to
-  /// 3 %, inside the band the KRW premium has traded in.
-  public func premium(of venue: String) -> Double {
-    var rng = SplitMix64(seed: seed ^ FNV1a.hash("premium " + venue))
+  /// What assets cost in won over the won's rate against USDT, a fraction, the same on every won
+  /// venue (as the "kimchi premium" is the market's): 1 % to 3 %, inside the band it has traded in.
+  public var wonPremium: Double {
+    var rng = SplitMix64(seed: seed ^ FNV1a.hash("premium KRW"))
     return 0.01 + Double(rng.next() % 2001) / 100_000
   }
 

@@ -9,6 +9,7 @@ public enum ProviderCatalog {
     BybitProvider(),
     GeminiProvider(),
     BitfinexProvider(),
+    BithumbProvider(),
   ]
 
   /// The provider of a run that names none: the first of `all`.

@@ -8,7 +8,7 @@ _ticker() {
     return
   fi
   case "$prev" in
-    --provider) COMPREPLY=($(compgen -W "finnhub upbit binance coinbase kraken okx hyperliquid bitstamp bybit gemini bitfinex" -- "$cur")); return ;;
+    --provider) COMPREPLY=($(compgen -W "finnhub upbit binance coinbase kraken okx hyperliquid bitstamp bybit gemini bitfinex bithumb" -- "$cur")); return ;;
     --symbol|-s) return ;;
     --url) return ;;
     --asset) return ;;

@@ -5,7 +5,7 @@ if [[ $words[2] == completions ]]; then
   return
 fi
 _arguments -s \
-    ''--provider'[the venue\: finnhub (needs FINNHUB_TOKEN), upbit, binance, coinbase, kraken, okx, hyperliquid, bitstamp, bybit, gemini or bitfinex]:value:(finnhub upbit binance coinbase kraken okx hyperliquid bitstamp bybit gemini bitfinex)' \
+    ''--provider'[the venue\: finnhub (needs FINNHUB_TOKEN), upbit, binance, coinbase, kraken, okx, hyperliquid, bitstamp, bybit, gemini, bitfinex or bithumb]:value:(finnhub upbit binance coinbase kraken okx hyperliquid bitstamp bybit gemini bitfinex bithumb)' \
     '(--symbol -s)'{--symbol,-s}'[symbol to follow, in the venue'\''s notation, or VENUE/SYMBOL for another venue (upbit/KRW-BTC, binance/BTCUSDT); repeat the flag or separate with commas]:value: ' \
     ''--url'[WebSocket endpoint instead of the venue'\''s (Finnhub still gets its token parameter); VENUE=URL for one venue of several; repeatable]:value: ' \
     ''--asset'[follow ASSET (BTC) on every venue at once\: each keyless venue'\''s main market, and Finnhub'\''s with a token; repeat the flag or separate with commas]:value: ' \
