@@ -23,7 +23,9 @@ struct DemoMarketTests {
     return groups
   }
 
-  @Test("within a currency the venues are a few basis points apart; the won's premium is 0 to 4 % on each won venue")
+  @Test(
+    "within a currency the venues are a few basis points apart; the won's premium is 0 to 4 % on each won venue"
+  )
   func spreadsAndPremiums() throws {
     let market = DemoMarket(clock: { Self.start })
     // Over an hour of the walk, a minute apart.
