@@ -106,7 +106,7 @@ struct BitstampEmulator: VenueEmulator {
     }
     switch BitstampRequest.parse(text) {
     case .failure(let refusal):
-      if text.contains("bts:subscribe") || text.contains("bts:unsubscribe") { requestCount += 1 }
+      if text.contains(text: "bts:subscribe") || text.contains(text: "bts:unsubscribe") { requestCount += 1 }
       return [.text(BitstampWire.error(refusal)), .violation(.invalidRequest(refusal.message))]
     case .success(.heartbeat):
       return [.text(BitstampWire.heartbeat)]

@@ -73,7 +73,7 @@ enum BybitMessage {
     guard case .bool(let success)? = object["success"] else {
       return .malformed(#"an answer to "\#(op ?? "")" has no boolean "success""#)
     }
-    let alreadyHeld = op == "subscribe" && (retMsg(object)?.contains("already subscribed") ?? false)
+    let alreadyHeld = op == "subscribe" && (retMsg(object)?.contains(text: "already subscribed") ?? false)
     guard success || alreadyHeld else { return .error(refusal(op: op, object)) }
     guard let op, op == "subscribe" || op == "unsubscribe" else { return .ignored(op ?? "answer") }
     return .acknowledged(id: requestID(object))
