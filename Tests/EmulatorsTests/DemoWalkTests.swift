@@ -12,7 +12,7 @@ import WebSocketClient
 /// The demo's leniency (`FeedServer.Options.acceptAnySymbol`): any well-formed symbol is
 /// accepted and walks from a start price fixed by the seed and the symbol; without it the
 /// emulations refuse or starve unknown symbols as the venues do.
-@Suite("FeedServer: the demo walks any symbol; the strict venues still refuse")
+@Suite("FeedServer: the demo walks any symbol; the strict venues still refuse", .ownThread)
 struct DemoWalkTests {
   // MARK: The start price
 

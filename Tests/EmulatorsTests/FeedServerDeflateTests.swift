@@ -12,7 +12,7 @@ import WebSocketClient
 /// when either side does not want one. Read by the native engine and, independently, by Python's
 /// `websockets` (`serve_client.py`, which offers permessage-deflate by default). The time limit
 /// only bounds a hang.
-@Suite("FeedServer: permessage-deflate", .timeLimit(.minutes(2)))
+@Suite("FeedServer: permessage-deflate", .timeLimit(.minutes(2)), .ownThread)
 struct FeedServerDeflateTests {
   static let done = CloseStatus(code: .normalClosure, reason: "done")
 

@@ -2,6 +2,7 @@ import FeedRuntime
 import Foundation
 import Synchronization
 import Testing
+import TickerSupport
 import Venues
 import WebSocketClient
 
@@ -12,7 +13,7 @@ import WebSocketClient
 /// The OKX emulation over a real socket: a client that never pings is closed as OKX closes it,
 /// the runtime's text `ping` keeps a quiet connection, and new connections past the venue's rate
 /// are refused. Time bounds are hang guards only: every wait ends on an event.
-@Suite("FeedServer: the OKX emulation end to end")
+@Suite("FeedServer: the OKX emulation end to end", .ownThread)
 struct OKXEmulatorSocketTests {
   static func serve(rules: OKXRules, ending: ConnectionPlan.Ending = .hold) throws -> FeedServer {
     let server = try FeedServer(
@@ -90,7 +91,7 @@ struct OKXEmulatorSocketTests {
     defer { server.stop() }
     let reports = Reports()
     let feed = Self.feed(server, keepalive: .milliseconds(500), reports: reports)
-    let run = Task { await feed.run() }
+    let run = Task.preferringCurrentExecutor { await feed.run() }
     #expect(await eventually(within: 90) { server.record.clientMessages.filter { $0 == "ping" }.count >= 50 })
     feed.stop(.signal(2))
     #expect(await run.value == .stopped(.signal(2)))
@@ -116,7 +117,7 @@ struct OKXEmulatorSocketTests {
     defer { server.stop() }
     let reports = Reports()
     let feed = Self.feed(server, keepalive: .seconds(3600), reports: reports)
-    let run = Task { await feed.run() }
+    let run = Task.preferringCurrentExecutor { await feed.run() }
     // Subscribed, quiet, closed; subscribed again on the next connection.
     #expect(await eventually(within: 90) { server.record.violations.contains(.quiet) })
     #expect(

@@ -11,7 +11,7 @@ import WebSocketClient
 
 /// The demo sessions and load generation per venue: what `ticker --demo --provider X` and
 /// `feedserve --blast N --venue X` serve.
-@Suite("FeedServer: demo sessions and blasts per venue")
+@Suite("FeedServer: demo sessions and blasts per venue", .ownThread)
 struct VenueDemoTests {
   @Test("each venue's demo is its fixture, word for word", arguments: VenueEmulation.catalog)
   func demoMatchesFixture(venue: VenueEmulation) throws {

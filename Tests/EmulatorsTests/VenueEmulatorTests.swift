@@ -10,7 +10,7 @@ import WebSocketClient
 /// Each venue emulation over a real socket, with our own engine as the client (it answers pings
 /// by itself, as a well-behaved client must) or with raw frames for what a bad client does.
 /// Time bounds are hang guards only: every wait ends on an event.
-@Suite("FeedServer: venue emulations end to end")
+@Suite("FeedServer: venue emulations end to end", .ownThread)
 struct VenueEmulatorTests {
   static func serve(
     _ script: SessionScript, _ emulation: FeedServer.Options.Emulation,

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+import TickerSupport
 import Venues
 import WebSocketClient
 
@@ -11,7 +12,9 @@ import WebSocketClient
 /// info event, its `subscribed` answers with channel ids of its own, its snapshots and trades (each
 /// as `te`, then `tu`), its refusal of an unlisted pair (10300 naming it), its heartbeats on quiet
 /// channels and its drop of a connection without a channel.
-@Suite("ticker against an independent Bitfinex peer", .requires(.pythonWebsockets), .timeLimit(.minutes(2)))
+@Suite(
+  "ticker against an independent Bitfinex peer", .requires(.pythonWebsockets), .timeLimit(.minutes(2)),
+  .ownThread)
 struct BitfinexPeerTests {
   static func url(_ port: Int) -> String { "ws://127.0.0.1:\(port)/ws/2" }
 
@@ -71,7 +74,7 @@ struct BitfinexPeerTests {
     let (peer, port) = try await LinePeer.python("bitfinex_peer.py", ["--heartbeat", "0.2", "--idle", "5"])
     let reports = Reports()
     let feed = try Self.feed(port: port, silence: .seconds(4), reports: reports)
-    let run = Task { await feed.run() }
+    let run = Task.preferringCurrentExecutor { await feed.run() }
     for _ in 0..<35 { #expect(await peer.expect { $0.hasPrefix("HB ") } != nil, "\(peer.all)") }
     // The subscription was the only message the client sent while it ran.
     #expect(
@@ -93,7 +96,7 @@ struct BitfinexPeerTests {
     let (peer, port) = try await LinePeer.python("bitfinex_peer.py", ["--heartbeat", "0"])
     let reports = Reports()
     let feed = try Self.feed(port: port, silence: .milliseconds(500), reports: reports)
-    let run = Task { await feed.run() }
+    let run = Task.preferringCurrentExecutor { await feed.run() }
     #expect(await eventuallyValue { peer.all.filter { $0 == "OPEN" }.count >= 2 ? true : nil } == true)
     #expect(
       await eventuallyValue {

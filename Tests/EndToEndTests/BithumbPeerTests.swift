@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+import TickerSupport
 import Venues
 import WebSocketClient
 
@@ -15,7 +16,7 @@ import WebSocketClient
 /// the 2-core machine long enough to starve the conformance suite's scaled keepalives.
 @Suite(
   "ticker against an independent Bithumb peer", .requires(.pythonWebsockets), .serialized,
-  .timeLimit(.minutes(2)))
+  .timeLimit(.minutes(2)), .ownThread)
 struct BithumbPeerTests {
   static func url(_ port: Int) -> String { "ws://127.0.0.1:\(port)/websocket/v1" }
 
@@ -107,7 +108,7 @@ struct BithumbPeerTests {
     let (peer, port) = try await LinePeer.python("bithumb_peer.py", ["--idle", "8"])
     let reports = Reports()
     let feed = try Self.feed(port: port, scale: 0.02, reports: reports)
-    let run = Task { await feed.run() }
+    let run = Task.preferringCurrentExecutor { await feed.run() }
     for _ in 0..<25 { #expect(await peer.expect { $0 == "PING" } != nil, "\(peer.all)") }
     feed.stop(.signal(2))
     #expect(await run.value == .stopped(.signal(2)))
@@ -122,7 +123,7 @@ struct BithumbPeerTests {
     let (peer, port) = try await LinePeer.python("bithumb_peer.py", ["--idle", "0.5"])
     let reports = Reports()
     let feed = try Self.feed(port: port, scale: 1, reports: reports)
-    let run = Task { await feed.run() }
+    let run = Task.preferringCurrentExecutor { await feed.run() }
     #expect(await peer.expect { $0 == "CLOSED 1001 Idle Timeout" } != nil, "\(peer.all)")
     #expect(await eventuallyValue { peer.all.filter { $0 == "OPEN" }.count >= 2 ? true : nil } == true)
     // Subscribed again on the new connection.

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+import TickerSupport
 import Venues
 import WebSocketClient
 
@@ -11,7 +12,9 @@ import WebSocketClient
 /// answers naming each channel, an unknown market acknowledged and silent, its `trade` messages
 /// with floats beside the exact strings, its `bts:error` naming nothing, its maintenance notice,
 /// and its WebSocket pings.
-@Suite("ticker against an independent Bitstamp peer", .requires(.pythonWebsockets), .timeLimit(.minutes(2)))
+@Suite(
+  "ticker against an independent Bitstamp peer", .requires(.pythonWebsockets), .timeLimit(.minutes(2)),
+  .ownThread)
 struct BitstampPeerTests {
   static func url(_ port: Int) -> String { "ws://127.0.0.1:\(port)/" }
 
@@ -66,7 +69,7 @@ struct BitstampPeerTests {
         symbols: symbols)
     ) { report in reports.all.withLock { $0.append(report) } }
     let subscription = feed.bus.subscribe()
-    let reader = Task {
+    let reader = Task.preferringCurrentExecutor {
       while let batches = try? await subscription.queue.nextBatch() {
         for quotes in batches { reports.quotes.withLock { $0 += quotes } }
       }
@@ -79,7 +82,7 @@ struct BitstampPeerTests {
     let (peer, port) = try await LinePeer.python("bitstamp_peer.py", ["--refuse", "ethusd"])
     let reports = Reports()
     let (feed, reader) = try Self.feed(port: port, symbols: ["btcusd"], reports: reports)
-    let run = Task { await feed.run() }
+    let run = Task.preferringCurrentExecutor { await feed.run() }
     #expect(await eventually { reports.quotes.withLock { $0.count } >= 2 })
     feed.subscribe(["ethusd"])
     #expect(await peer.expect { $0 == "GOT " + Self.subscribe("ethusd") } != nil, "\(peer.all)")
@@ -120,7 +123,7 @@ struct BitstampPeerTests {
     let (peer, port) = try await LinePeer.python("bitstamp_peer.py", ["--ping", "0.3"])
     let reports = Reports()
     let (feed, reader) = try Self.feed(port: port, symbols: ["btcusd"], scale: 0.01, reports: reports)
-    let run = Task { await feed.run() }
+    let run = Task.preferringCurrentExecutor { await feed.run() }
     for _ in 0..<20 { #expect(await peer.expect { $0 == "PONG" } != nil, "\(peer.all)") }
     feed.stop(.signal(2))
     #expect(await run.value == .stopped(.signal(2)))
@@ -136,7 +139,7 @@ struct BitstampPeerTests {
     let (peer, port) = try await LinePeer.python("bitstamp_peer.py", ["--request-reconnect"])
     let reports = Reports()
     let (feed, reader) = try Self.feed(port: port, symbols: ["btcusd"], reports: reports)
-    let run = Task { await feed.run() }
+    let run = Task.preferringCurrentExecutor { await feed.run() }
     #expect(await peer.expect { $0 == "GOT " + Self.subscribe("btcusd") } != nil, "\(peer.all)")
     #expect(await peer.expect { $0 == "GOT " + Self.subscribe("btcusd") } != nil, "\(peer.all)")
     #expect(await eventually { reports.quotes.withLock { $0.count } >= 4 })

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+import TickerSupport
 import Venues
 import WebSocketClient
 
@@ -10,7 +11,9 @@ import WebSocketClient
 /// server written from Bybit's documentation and captures, sharing no code with FeedServer. Its
 /// answers by `req_id`, its `Invalid symbol` refusal, its batched `publicTrade` messages, its
 /// ping and pong, and its cut of a connection with no ping-pong and no data.
-@Suite("ticker against an independent Bybit peer", .requires(.pythonWebsockets), .timeLimit(.minutes(2)))
+@Suite(
+  "ticker against an independent Bybit peer", .requires(.pythonWebsockets), .timeLimit(.minutes(2)),
+  .ownThread)
 struct BybitPeerTests {
   static func url(_ port: Int) -> String { "ws://127.0.0.1:\(port)/v5/public/spot" }
 
@@ -65,7 +68,7 @@ struct BybitPeerTests {
     let (peer, port) = try await LinePeer.python("bybit_peer.py", ["--idle", "10"])
     let reports = Reports()
     let feed = try Self.feed(port: port, scale: 0.025, reports: reports)
-    let run = Task { await feed.run() }
+    let run = Task.preferringCurrentExecutor { await feed.run() }
     for _ in 0..<25 { #expect(await peer.expect { $0 == "PING" } != nil, "\(peer.all)") }
     feed.stop(.signal(2))
     #expect(await run.value == .stopped(.signal(2)))
@@ -81,7 +84,7 @@ struct BybitPeerTests {
     let (peer, port) = try await LinePeer.python("bybit_peer.py", ["--idle", "1.5"])
     let reports = Reports()
     let feed = try Self.feed(port: port, scale: 1, reports: reports)
-    let run = Task { await feed.run() }
+    let run = Task.preferringCurrentExecutor { await feed.run() }
     #expect(await peer.expect { $0 == "CUT" } != nil, "\(peer.all)")
     // Connected again and subscribed again (the request numbered on from the first).
     let subscribed = #","op":"subscribe","args":["publicTrade.BTCUSDT"]}"#

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+import TickerSupport
 import Venues
 import WebSocketClient
 
@@ -10,7 +11,9 @@ import WebSocketClient
 /// `websockets` server written from Gemini's documentation, sharing no code with FeedServer. Its
 /// first books with their last trades, its trades, its `NoValidTradingPairs` refusal that names
 /// no symbol, and its heartbeats.
-@Suite("ticker against an independent Gemini peer", .requires(.pythonWebsockets), .timeLimit(.minutes(2)))
+@Suite(
+  "ticker against an independent Gemini peer", .requires(.pythonWebsockets), .timeLimit(.minutes(2)),
+  .ownThread)
 struct GeminiPeerTests {
   static func url(_ port: Int) -> String { "ws://127.0.0.1:\(port)/v2/marketdata" }
 
@@ -81,7 +84,7 @@ struct GeminiPeerTests {
     let (peer, port) = try await LinePeer.python("gemini_peer.py", ["--heartbeat", "0.2"])
     let reports = Reports()
     let feed = try Self.feed(port: port, silence: .seconds(1), reports: reports)
-    let run = Task { await feed.run() }
+    let run = Task.preferringCurrentExecutor { await feed.run() }
     for _ in 0..<25 { #expect(await peer.expect { $0 == "BEAT" } != nil, "\(peer.all)") }
     feed.stop(.signal(2))
     #expect(await run.value == .stopped(.signal(2)))
@@ -98,7 +101,7 @@ struct GeminiPeerTests {
     let (peer, port) = try await LinePeer.python("gemini_peer.py", ["--heartbeat", "0"])
     let reports = Reports()
     let feed = try Self.feed(port: port, silence: .seconds(1), reports: reports)
-    let run = Task { await feed.run() }
+    let run = Task.preferringCurrentExecutor { await feed.run() }
     #expect(await eventuallyValue { peer.all.filter { $0 == "OPEN" }.count >= 2 ? true : nil } == true)
     #expect(
       await eventuallyValue {

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+import TickerSupport
 import Venues
 import WebSocketClient
 
@@ -12,7 +13,8 @@ import WebSocketClient
 /// trades on subscribing (newest first there), its `{"method":"ping"}`/`{"channel":"pong"}` and
 /// its close of a connection it has sent nothing to.
 @Suite(
-  "ticker against an independent Hyperliquid peer", .requires(.pythonWebsockets), .timeLimit(.minutes(2)))
+  "ticker against an independent Hyperliquid peer", .requires(.pythonWebsockets), .timeLimit(.minutes(2)),
+  .ownThread)
 struct HyperliquidPeerTests {
   static func url(_ port: Int) -> String { "ws://127.0.0.1:\(port)/ws" }
 
@@ -76,7 +78,7 @@ struct HyperliquidPeerTests {
     let (peer, port) = try await LinePeer.python("hyperliquid_peer.py", ["--idle", "10"])
     let reports = Reports()
     let feed = try Self.feed(port: port, factor: 1.0 / 60, reports: reports)
-    let run = Task { await feed.run() }
+    let run = Task.preferringCurrentExecutor { await feed.run() }
     for _ in 0..<25 { #expect(await peer.expect { $0 == "PING" } != nil, "\(peer.all)") }
     feed.stop(.signal(2))
     #expect(await run.value == .stopped(.signal(2)))
@@ -99,7 +101,7 @@ struct HyperliquidPeerTests {
     let (peer, port) = try await LinePeer.python("hyperliquid_peer.py", ["--idle", "0.5"])
     let reports = Reports()
     let feed = try Self.feed(port: port, factor: 1, reports: reports)
-    let run = Task { await feed.run() }
+    let run = Task.preferringCurrentExecutor { await feed.run() }
     #expect(await peer.expect { $0 == "CLOSED 1001 idle" } != nil, "\(peer.all)")
     #expect(await eventuallyValue { peer.all.filter { $0 == "OPEN" }.count >= 2 ? true : nil } == true)
     #expect(

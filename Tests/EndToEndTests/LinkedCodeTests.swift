@@ -1,12 +1,13 @@
 import EnginePlugin
 import Foundation
+import TestSupport
 import Testing
 
 /// What the built ticker links (docs/install.md, the static build). The native ticker never links
 /// Foundation: Foundation, its Essentials and Internationalization and ICU's data cost about
 /// 4.5 MB of resident memory and 60 MB on disk, and one `import Foundation` in any module the
 /// ticker links brings them all back (it did once, unnoticed, through a key-file reader).
-@Suite("Linked code")
+@Suite("Linked code", .ownThread)
 struct LinkedCodeTests {
   /// Libraries the dynamically linked ticker must not need, by name prefix.
   static let bannedLibraries = [

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+import TickerSupport
 import Venues
 import WebSocketClient
 
@@ -10,7 +11,8 @@ import WebSocketClient
 /// server written from OKX's documentation, sharing no code with FeedServer. Its answers per
 /// instrument, its 60018 refusal, its `tickers` pushes, its text `ping`/`pong` and its close of a
 /// quiet connection (4004).
-@Suite("ticker against an independent OKX peer", .requires(.pythonWebsockets), .timeLimit(.minutes(2)))
+@Suite(
+  "ticker against an independent OKX peer", .requires(.pythonWebsockets), .timeLimit(.minutes(2)), .ownThread)
 struct OKXPeerTests {
   static func url(_ port: Int) -> String { "ws://127.0.0.1:\(port)/ws/v5/public" }
 
@@ -63,7 +65,7 @@ struct OKXPeerTests {
     let (peer, port) = try await LinePeer.python("okx_peer.py", ["--quiet", "10"])
     let reports = Reports()
     let feed = try Self.feed(port: port, keepalive: .milliseconds(500), reports: reports)
-    let run = Task { await feed.run() }
+    let run = Task.preferringCurrentExecutor { await feed.run() }
     for _ in 0..<25 { #expect(await peer.expect { $0 == "PING" } != nil, "\(peer.all)") }
     feed.stop(.signal(2))
     #expect(await run.value == .stopped(.signal(2)))
@@ -78,7 +80,7 @@ struct OKXPeerTests {
     let (peer, port) = try await LinePeer.python("okx_peer.py", ["--quiet", "0.5"])
     let reports = Reports()
     let feed = try Self.feed(port: port, keepalive: .seconds(3600), reports: reports)
-    let run = Task { await feed.run() }
+    let run = Task.preferringCurrentExecutor { await feed.run() }
     #expect(await peer.expect { $0 == "CLOSED 4004 No data received in 30s" } != nil, "\(peer.all)")
     #expect(await eventuallyValue { peer.all.filter { $0 == "OPEN" }.count >= 2 ? true : nil } == true)
     feed.stop(.signal(2))

@@ -7,7 +7,7 @@ import Testing
 /// so that the page-cache folios holding them are all of its code that a run maps.
 @Suite(
   "static build: the functions that run come first",
-  .enabled(if: StaticBuild.isAvailable, StaticBuild.skipReason), .timeLimit(.minutes(1)))
+  .enabled(if: StaticBuild.isAvailable, StaticBuild.skipReason), .timeLimit(.minutes(1)), .ownThread)
 struct StaticBuildLayoutTests {
   /// This project's Swift modules, as their names begin mangled symbols (`$s11FeedRuntime...`).
   static let ownModules = [

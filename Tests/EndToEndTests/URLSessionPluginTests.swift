@@ -118,7 +118,7 @@ struct URLSessionPluginTests {
     func tickerWithoutPlugin() async throws {
       let dir = try Self.temporaryDirectory()
       let copy = dir + "/ticker"
-      try FileManager.default.copyItem(atPath: TickerProcess.executable.path, toPath: copy)
+      try await ExecutableCopy.copy(TickerProcess.executable.path, to: copy)
       let explicit = try await Self.run(copy, ["--demo", "--count", "1", "--engine", "urlsession"])
       #expect(explicit.status == 69)
       #expect(

@@ -10,7 +10,7 @@ import WebSocketClient
 
 /// A feed per venue, opened at start or (serve's upstreams) when a symbol of its venue is first
 /// asked for, its quotes stamped with the venue; the run ends with the last venue's end.
-@Suite("FeedGroup against FeedServer's emulations")
+@Suite("FeedGroup against FeedServer's emulations", .ownThread)
 struct FeedGroupTests {
   static let providers: [any Provider] = [BinanceProvider(), CoinbaseProvider()]
 
@@ -66,12 +66,12 @@ struct FeedGroupTests {
     let feeds = Self.feeds(servers, startWith: [0: ["BTCUSDT"]], seen)
     let subscription = feeds.bus.subscribe()
     let received = Mutex<[Quote]>([])
-    let reader = Task {
+    let reader = Task.preferringCurrentExecutor {
       while let batches = try await subscription.queue.nextBatch() {
         for batch in batches { received.withLock { $0 += batch } }
       }
     }
-    let run = Task { await feeds.run() }
+    let run = Task.preferringCurrentExecutor { await feeds.run() }
     // Nothing asked for Coinbase yet: only Binance is opened.
     #expect(await eventually { seen.opened.withLock { $0 } == [0] })
     feeds.subscribe(["coinbase/btc-usd"])
@@ -106,7 +106,7 @@ struct FeedGroupTests {
   func unavailableThenStopped() async throws {
     let seen = Seen()
     let feeds = Self.feeds([nil, nil], startWith: [:], seen)
-    let run = Task { await feeds.run() }
+    let run = Task.preferringCurrentExecutor { await feeds.run() }
     feeds.subscribe(["coinbase/BTC-USD"])
     #expect(await eventually { seen.unavailable.withLock { $0 } == [1] })
     feeds.stop(.signal(15))
@@ -135,7 +135,7 @@ struct FeedGroupTests {
           ) { _ in }
         }
       }, ended: { _, _ in }, report: { report in reports.withLock { $0.append(report) } })
-    let run = Task { await feeds.run() }
+    let run = Task.preferringCurrentExecutor { await feeds.run() }
     feeds.subscribe(["coinbase/BTC-USD", "ETHUSDT"])
     feeds.subscribe(["binance/ETHUSDT"])
     #expect(
@@ -153,7 +153,9 @@ struct FeedGroupTests {
     #expect(
       await eventually {
         servers[0].record.subscriptions.last?.subscribed == ["btcusdt@trade", "ethusdt@trade"]
-      })
+      },
+      "server: \(servers[0].record.subscriptions), \(servers[0].record.connections) connection(s); reports: \(reports.withLock { $0 })"
+    )
     #expect(servers[1].record.connections == 0)
     feeds.stop(.signal(2))
     #expect(await run.value == .stopped(.signal(2)))

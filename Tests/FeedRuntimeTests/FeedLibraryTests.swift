@@ -13,7 +13,7 @@ import WebSocketClient
 
 /// The runtime as a library, against FeedServer's Finnhub emulation: subscriptions change while
 /// running, from another task, and a reconnect sends the current set, never the initial one.
-@Suite("FeedCore against FeedServer")
+@Suite("FeedCore against FeedServer", .ownThread)
 struct FeedLibraryTests {
   final class Collected: Sendable {
     let reports = Mutex<[FeedReport]>([])
@@ -61,9 +61,9 @@ struct FeedLibraryTests {
       formatter: PriceOnlyFormatter(), writer: FileDescriptorWriter(fd: writeEnd, onFull: { full.signal() }),
       limit: nil)
     let output = StdoutOutput.start(on: feed, writer: writer)
-    let run = Task { await feed.run() }
+    let run = Task.preferringCurrentExecutor { await feed.run() }
     let told = Mutex(false)
-    let reader = Task {
+    let reader = Task.preferringCurrentExecutor {
       await withCheckedContinuation { (continuation: CheckedContinuation<[UInt8], Never>) in
         DedicatedThread.start {
           // Bounded, so that a writer that waits without saying so fails the test, not hangs it.
@@ -104,16 +104,25 @@ struct FeedLibraryTests {
         symbols: ["BINANCE:BTCUSDT"])
     ) { report in collected.reports.withLock { $0.append(report) } }
     let subscription = feed.bus.subscribe()
-    let reader = Task {
+    let reader = Task.preferringCurrentExecutor {
       while let batches = try? await subscription.queue.nextBatch() {
         for quotes in batches {
           collected.quotes.withLock { $0 += quotes.map { "\($0.symbol) \($0.price)" } }
         }
       }
     }
-    let run = Task { await feed.run() }
+    let run = Task.preferringCurrentExecutor { await feed.run() }
     func seen(_ message: String, times: Int = 1) async -> Bool {
-      await eventually { server.record.clientMessages.filter { $0 == message }.count >= times }
+      let found = await eventually { server.record.clientMessages.filter { $0 == message }.count >= times }
+      if !found {
+        // What happened instead, for a failure that does not come back on demand.
+        let record = server.record
+        let reports = collected.reports.withLock { $0 }
+        Issue.record(
+          "\(message) ×\(times) not seen; the server saw \(record.clientMessages), \(record.connections) connection(s); reports: \(reports)"
+        )
+      }
+      return found
     }
 
     #expect(await seen(Self.subscribe("BINANCE:BTCUSDT")))

@@ -8,7 +8,7 @@ import WebSocketClient
 @testable import TickerSupport
 
 /// The feed's shell runs its session, sender, timer and stopping task as one task group.
-@Suite("Feed shell", .timeLimit(.minutes(1)))
+@Suite("Feed shell", .timeLimit(.minutes(1)), .ownThread)
 struct FeedShellTests {
   @Test("cancelling the task that runs the feed ends it and all it started: no timer fires later")
   func cancellingTheRunEndsEverything() async throws {
@@ -23,12 +23,12 @@ struct FeedShellTests {
       clock: clock
     ) { reports.forcePush($0) }
     let output = feed.bus.subscribe()
-    let printed = Task {
+    let printed = Task.preferringCurrentExecutor {
       var quotes: [Quote] = []
       while let batches = try? await output.queue.nextBatch() { quotes += batches.joined() }
       return quotes
     }
-    let run = Task { await feed.run() }
+    let run = Task.preferringCurrentExecutor { await feed.run() }
     #expect(try await reports.nextBatch() == [.connected(attempt: 0, symbols: ["A"])])
     // A trade is held back by the debounce: the shell's timer is armed for it.
     engine.connection.deliver("q A 1.5 1")

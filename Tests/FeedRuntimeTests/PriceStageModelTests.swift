@@ -10,7 +10,7 @@ import Testing
 /// symbol). This reference is the plain algorithm it replaced — scan every symbol's state on
 /// each tick and for each next deadline — over the same `SymbolState`, and the two must agree on
 /// every output and every next deadline, for random batches, symbols, trade times and instants.
-@Suite("PriceStage agrees with the scanning reference")
+@Suite("PriceStage agrees with the scanning reference", .ownThread)
 struct PriceStageModelTests {
   struct Reference {
     let interval: Duration

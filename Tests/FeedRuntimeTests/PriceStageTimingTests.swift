@@ -8,7 +8,7 @@ import Testing
 /// The debounced stage's output depends only on when quotes arrived: a caller whose timer fires
 /// late (or never, until the next quote) prints the same lines as one that ticks exactly at every
 /// deadline. This is what lets a replay print exactly what the live run printed.
-@Suite struct PriceStageTimingTests {
+@Suite(.ownThread) struct PriceStageTimingTests {
   typealias Stage = PriceStage<TestInstant>
 
   /// A small seeded generator, so that every run tries the same cases.

@@ -1,10 +1,11 @@
 import Emulators
+import TestSupport
 import Testing
 
 @testable import NATS
 @testable import TickerSupport
 
-@Suite("Subject escaping")
+@Suite("Subject escaping", .ownThread)
 struct SubjectEscapingTests {
   @Test(
     "docs/nats.md's examples",

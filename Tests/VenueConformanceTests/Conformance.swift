@@ -2,6 +2,7 @@ import Emulators
 import FeedRuntime
 import Recording
 import Synchronization
+import TickerSupport
 import Venues
 import WebSocketClient
 
@@ -61,12 +62,12 @@ enum Conformance {
       ) { report in collected.state.withLock { $0.reports.append(report) } }
       let subscription = feed.bus.subscribe()
       let feed = self.feed
-      let reader = Task {
+      let reader = Task.preferringCurrentExecutor {
         while let batches = try? await subscription.queue.nextBatch() {
           for quotes in batches { collected.state.withLock { $0.quotes += quotes } }
         }
       }
-      let running = Task {
+      let running = Task.preferringCurrentExecutor {
         let ended = await feed.run()
         collected.state.withLock { $0.outcome = ended }
       }

@@ -16,7 +16,7 @@ import WebSocketClient
 /// and an oversized message, and the demo. A new venue's folders and its catalog line are all
 /// it takes to be tested here. Timings are the venues' own scaled down (`EmulatorRules.scaled`,
 /// `Provider.scaled`): no test waits on a venue's real timer.
-@Suite("Every venue against its emulation", .timeLimit(.minutes(2)))
+@Suite("Every venue against its emulation", .timeLimit(.minutes(2)), .ownThread)
 struct VenueConformanceTests {
   @Test("subscribes and prints the demo session's prices exactly as sent", arguments: VenueEmulation.catalog)
   func exactPrices(venue: VenueEmulation) async throws {
@@ -119,7 +119,7 @@ struct VenueConformanceTests {
     let lapsing = Conformance.Run(venue, server: lost, symbols: [example], provider: venue.provider)
     #expect(await eventually { !keeping.quotes(of: example).isEmpty && !lapsing.quotes(of: example).isEmpty })
     try await Task.sleep(for: .seconds(1.5 * deadline))
-    #expect(kept.record.connections == 1, "\(kept.record.violations)")
+    #expect(kept.record.connections == 1, "\(kept.record.violations) \(keeping.reports)")
     #expect(kept.record.violations.isEmpty, "\(kept.record.violations)")
     // Where keeping the connection is the client's duty (not the engine's answer to the
     // venue's pings), the client at its real pace loses it.

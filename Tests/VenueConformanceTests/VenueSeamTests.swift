@@ -9,7 +9,7 @@ import Venues
 /// venue's own folders (`Sources/Venues/<Venue>/`, `Sources/Emulators/<Venue>/`) names it in code,
 /// but its catalog line. The default provider is the one exception (its name stands in defaults
 /// and its wire format is `ticker serve`'s). Comments may name venues; code may not.
-@Suite("The venue seam")
+@Suite("The venue seam", .ownThread)
 struct VenueSeamTests {
   /// A venue's folder name: its display name without what a file name cannot hold.
   static func folder(_ provider: any Provider) -> String {

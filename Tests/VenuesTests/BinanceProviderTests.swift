@@ -4,7 +4,7 @@ import WebSocketClient
 @testable import TestSupport
 @testable import Venues
 
-@Suite struct BinanceProviderTests {
+@Suite(.ownThread) struct BinanceProviderTests {
   let provider = BinanceProvider()
 
   func quote(_ symbol: String, _ price: String, _ time: Int64, volume: String? = nil) -> Quote {

@@ -4,7 +4,7 @@ import WebSocketClient
 @testable import TestSupport
 @testable import Venues
 
-@Suite struct CoinbaseProviderTests {
+@Suite(.ownThread) struct CoinbaseProviderTests {
   let provider = CoinbaseProvider()
 
   func quote(_ symbol: String, _ price: String, _ time: Int64, volume: String? = nil) -> Quote {

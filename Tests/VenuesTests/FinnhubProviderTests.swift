@@ -5,7 +5,7 @@ import WebSocketClient
 @testable import TestSupport
 @testable import Venues
 
-@Suite struct FinnhubProviderTests {
+@Suite(.ownThread) struct FinnhubProviderTests {
   let provider = FinnhubProvider()
 
   func quote(_ symbol: String, _ price: String, _ time: Int64, volume: String? = nil) -> Quote {

@@ -7,7 +7,7 @@ import WebSocketClient
 /// Gemini's provider: symbols run together, one subscribe per symbol, every message shape of the
 /// recorded session and of Gemini's documentation, prices kept as sent, the first book's trades
 /// as history, and the refusal that names no symbol named from the connection's context.
-@Suite struct GeminiProviderTests {
+@Suite(.ownThread) struct GeminiProviderTests {
   let provider = GeminiProvider()
 
   func quote(_ symbol: String, _ price: String, _ time: Int64, volume: String? = nil) -> Quote {

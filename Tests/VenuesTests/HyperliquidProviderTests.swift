@@ -6,7 +6,7 @@ import WebSocketClient
 
 /// Hyperliquid's provider: coins, one request per coin, every message shape of the recorded
 /// session and of Hyperliquid's documentation, prices and sizes kept as sent.
-@Suite struct HyperliquidProviderTests {
+@Suite(.ownThread) struct HyperliquidProviderTests {
   let provider = HyperliquidProvider()
 
   func quote(_ coin: String, _ price: String, _ size: String?, _ time: Int64) -> Quote {

@@ -5,7 +5,7 @@ import WebSocketClient
 @testable import Venues
 
 /// Kraken's v2 provider: its symbols, its requests, and every message shape the venue sends.
-@Suite struct KrakenProviderTests {
+@Suite(.ownThread) struct KrakenProviderTests {
   let provider = KrakenProvider()
 
   func quote(_ symbol: String, _ price: String, _ time: Int64) -> Quote {

@@ -6,7 +6,7 @@ import WebSocketClient
 
 /// OKX's provider: instrument ids, one request per instrument numbered by `id`, every message
 /// shape of the recorded session and of OKX's documentation, prices kept as sent.
-@Suite struct OKXProviderTests {
+@Suite(.ownThread) struct OKXProviderTests {
   let provider = OKXProvider()
 
   func quote(_ symbol: String, _ price: String, _ time: Int64, volume: String? = nil) -> Quote {

@@ -1,8 +1,9 @@
+import TestSupport
 import Testing
 
 @testable import Venues
 
-@Suite struct SymbolTableTests {
+@Suite(.ownThread) struct SymbolTableTests {
   @Test func indicesFollowInsertionOrderAndRemovalShiftsThem() {
     var table = SymbolTable(["AAPL", "MSFT", "AAPL", "BINANCE:BTCUSDT"])
     #expect(table.symbols == ["AAPL", "MSFT", "BINANCE:BTCUSDT"])

@@ -5,7 +5,7 @@ import WebSocketClient
 @testable import TestSupport
 @testable import Venues
 
-@Suite struct UpbitProviderTests {
+@Suite(.ownThread) struct UpbitProviderTests {
   let provider = UpbitProvider()
 
   func quote(_ symbol: String, _ price: String, _ time: Int64, volume: String? = nil) -> Quote {

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import WebSocketClient
@@ -5,7 +6,7 @@ import Testing
 /// Compressed messages are many times the bytes that carry them: one 64 KiB read of a compressed
 /// stream can inflate to megabytes. The reader hands them to the consumer in bounded batches, so
 /// what waits for the consumer stays within the channel's bounds plus one batch.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .ownThread)
 struct CompressedBatchTests {
   @Test func oneReadOfCompressedMessagesArrivesInBoundedBatches() async throws {
     let (client, server) = SocketPairStream.makePair()

@@ -9,7 +9,7 @@ import Testing
 /// check both sides: what `messages` yielded or threw, and the pongs and close frame the peer saw.
 /// Every report is also checked for unmasked client frames and repeated masking keys.
 /// The time limit only bounds a hang.
-@Suite(.requires(.pythonWebsockets), .timeLimit(.minutes(1)))
+@Suite(.requires(.pythonWebsockets), .timeLimit(.minutes(1)), .ownThread)
 struct ConformanceTests {
   /// A case the peer ends with close 1000 "done" after the data: the stream finishes normally.
   struct CleanCase: Sendable, CustomTestStringConvertible {

@@ -7,7 +7,7 @@ import Testing
 /// (`Tests/Support/ws_peer.py --deflate …`), with each parameter it can be configured with. Python's
 /// `zlib` compresses what we inflate and inflates what we compress. The time limit only bounds a
 /// hang.
-@Suite(.requires(.pythonWebsockets, .openssl), .timeLimit(.minutes(1)))
+@Suite(.requires(.pythonWebsockets, .openssl), .timeLimit(.minutes(1)), .ownThread)
 struct DeflateInteropTests {
   let engine = NativeEngine()
   let normalClose = CloseStatus(code: .normalClosure, reason: "done")

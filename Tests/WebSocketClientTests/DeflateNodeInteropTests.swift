@@ -8,7 +8,7 @@ import Testing
 /// but none of our framing or negotiation code. ws compresses only messages over its `threshold`
 /// (1 KiB by default): a connection then carries compressed and plain messages side by side.
 /// The time limit only bounds a hang.
-@Suite(.requires(.nodeWS), .timeLimit(.minutes(1)))
+@Suite(.requires(.nodeWS), .timeLimit(.minutes(1)), .ownThread)
 struct DeflateNodeInteropTests {
   let engine = NativeEngine()
   let normalClose = CloseStatus(code: .normalClosure, reason: "done")

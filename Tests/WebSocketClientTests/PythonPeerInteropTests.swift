@@ -12,7 +12,7 @@ private func isMessageTooLarge(_ error: WebSocketError?) -> Bool {
 /// The native engine over real TCP on loopback against Python's `websockets` server
 /// (`Tests/Support/ws_peer.py`), an implementation that shares no code with ours.
 /// The time limit only bounds a hang.
-@Suite(.requires(.pythonWebsockets, .openssl), .timeLimit(.minutes(1)))
+@Suite(.requires(.pythonWebsockets, .openssl), .timeLimit(.minutes(1)), .ownThread)
 struct PythonPeerInteropTests {
   let engine = NativeEngine()
   let normalClose = CloseStatus(code: .normalClosure, reason: "done")

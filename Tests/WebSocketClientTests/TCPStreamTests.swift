@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import WebSocketClient
@@ -18,7 +19,7 @@ let hasIPv6Loopback: Bool = {
   return true
 }()
 
-@Suite struct TCPStreamTests {
+@Suite(.ownThread) struct TCPStreamTests {
   @Test func echoesLargePayloadOverIPv4() throws {
     try echoLargePayload(host: "127.0.0.1")
   }

@@ -1,10 +1,11 @@
+import TestSupport
 import Testing
 
 @testable import WebSocketClient
 
 /// The incremental validator agrees with the standard library on whole inputs, whatever the
 /// chunking, and reports invalid input at the first offending chunk.
-@Suite struct UTF8ValidatorTests {
+@Suite(.ownThread) struct UTF8ValidatorTests {
   static let samples: [[UInt8]] = [
     Array("plain ascii, more than eight bytes long".utf8), Array("κόσμε € 𝄞 비트코인".utf8),
     [0xEF, 0xBF, 0xBF], [0xF4, 0x8F, 0xBF, 0xBF], [0xC2, 0x80], [0xE0, 0xA0, 0x80], [0xF0, 0x90, 0x80, 0x80],

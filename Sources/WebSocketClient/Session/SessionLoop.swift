@@ -122,7 +122,7 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     let id = nextID
     phase = .connecting(id: id)
     let context = context
-    Task {
+    Task.preferringCurrentExecutor {
       let result: Result<any WebSocketConnection, WebSocketError>
       do throws(WebSocketError) {
         result = .success(try await context.engine.connect(to: context.url, options: context.options))
@@ -147,7 +147,7 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
       failed(.failed(error), FailurePolicy.disposition(for: error), healthyFor: nil)
     case .success(let connection):
       let context = context
-      let task = Task {
+      let task = Task.preferringCurrentExecutor {
         var failure: WebSocketError? = nil
         do throws(WebSocketError) {
           try await context.onConnect(connection)
@@ -282,7 +282,7 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
   private func startPing(_ open: OpenConnection) {
     let (id, connection, inbox) = (open.id, open.connection, context.inbox)
     pinger?.cancel()
-    pinger = Task {
+    pinger = Task.preferringCurrentExecutor {
       do throws(WebSocketError) {
         try await connection.ping(Array("keepalive".utf8))
         inbox.forcePush(.pong(id: id))
@@ -357,7 +357,7 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
   /// Closes a connection the session no longer wants, without waiting.
   private func abandon(_ connection: any WebSocketConnection) {
     let timeout = configuration.abandonCloseTimeout
-    Task { await connection.close(CloseStatus(code: .goingAway), timeout: timeout) }
+    Task.preferringCurrentExecutor { await connection.close(CloseStatus(code: .goingAway), timeout: timeout) }
   }
 
   // MARK: - Stopping
@@ -382,7 +382,7 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
   private func beginStopping(id: Int, connection: any WebSocketConnection, _ request: StopRequest) {
     phase = .stopping(id: id)
     let inbox = context.inbox
-    Task {
+    Task.preferringCurrentExecutor {
       do throws(WebSocketError) { try await connection.send(request.beforeClose) } catch {}
       await connection.close(request.status, timeout: request.timeout.seconds)
       inbox.forcePush(.stopFinished)

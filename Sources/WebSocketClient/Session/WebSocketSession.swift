@@ -72,7 +72,7 @@ public final class WebSocketSession: Sendable {
   public func start() {
     guard claimStart() else { return }
     let clock = self.clock
-    Task { await self.runLoop(clock) }
+    Task.preferringCurrentExecutor { await self.runLoop(clock) }
   }
 
   /// Runs the session in the calling task until it ends: the structured form of `start()`.
