@@ -50,7 +50,7 @@ import WebSocketClient
             ProviderCatalog.provider(named: "coinbase")?.canonicalSymbol("BTCUSDT").failureMessage))))
   }
 
-  @Test("--asset: each keyless venue's main market; Finnhub's only with a token; Upbit's rate to USDT")
+  @Test("--asset: each keyless venue's main market; Finnhub's with a token or in the demo; won rates to USDT")
   func assets() throws {
     // Every keyless venue of the catalog, in its order, with its main market and the pair that
     // converts that market's currency to USDT where it has one.
@@ -67,6 +67,10 @@ import WebSocketClient
         "upbit:KRW-BTC,KRW-USDT", "binance:BTCUSDT", "coinbase:BTC-USD", "kraken:BTC/USD", "okx:BTC-USDT",
       ])
     #expect(try members(["--asset", "BTC"], token: "t").first == "finnhub:BINANCE:BTCUSDT")
+    // The demo's venues need no key, nor do prices read from NATS.
+    #expect(try members(["--asset", "BTC", "--demo"]) == ["finnhub:BINANCE:BTCUSDT"] + expected)
+    #expect(
+      try members(["--asset", "BTC", "--source", "nats://127.0.0.1:4222"]).count == ProviderCatalog.all.count)
     #expect(
       try members(["--asset", "BTC,ETH", "--venues", "kraken,okx"]) == [
         "kraken:BTC/USD,ETH/USD", "okx:BTC-USDT,ETH-USDT",

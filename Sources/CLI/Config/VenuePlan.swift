@@ -5,8 +5,9 @@ import WebSocketClient
 ///
 /// A symbol may name its venue (`binance/BTCUSDT`, `ProviderCatalog.qualified`); one that does
 /// not belongs to `--provider`. `--asset BTC` adds each venue's main market for the asset (a
-/// venue that needs a key only with a token), `--venues` narrows which; an Upbit KRW market added
-/// that way brings Upbit's `KRW-USDT`, the rate that converts it. `--url VENUE=URL` replaces one
+/// venue that needs a key only with a token, `--demo` or `--source`), `--venues` narrows which; a
+/// market added that way in a currency its venue converts (Upbit's KRW) brings the venue's
+/// conversion pair (`KRW-USDT`). `--url VENUE=URL` replaces one
 /// venue's endpoint; a plain `--url` is the one venue's, and is refused with several.
 public struct VenuePlan: Sendable {
   public struct Member: Sendable {
@@ -59,7 +60,8 @@ public struct VenuePlan: Sendable {
   private mutating func addAssets(_ config: TickerConfig) -> VenuePlanError? {
     let named = config.venues.compactMap(ProviderCatalog.provider(named:))
     let venues = named.isEmpty ? ProviderCatalog.all : named
-    let hasToken = !(config.token ?? "").isEmpty
+    // The demo's venues and the prices another ticker published need no key.
+    let hasToken = config.demo || config.source != nil || !(config.token ?? "").isEmpty
     for asset in config.assets {
       for venue in venues {
         if venue.requiresToken && !hasToken {

@@ -22,7 +22,8 @@ public enum Settings {
       help: "symbol to follow, in the venue's notation, or VENUE/SYMBOL for another venue ("
         + qualifiedExamples + "); repeat the flag or separate with commas",
       parser: ValueParsers.symbols,
-      defaultText: "the venue's example: " + ProviderCatalog.all.map(\.exampleSymbol).joined(separator: ", "),
+      defaultText: "the venue's example: "
+        + ProviderCatalog.all.map { "\($0.exampleSymbol) on \($0.name)" }.joined(separator: ", "),
       accumulate: { $0 + $1 }
     ).scoped(sources: [.venue]),
     .value(
@@ -36,7 +37,8 @@ public enum Settings {
       \.assets, key: "assets", flags: ["--asset"], environment: "TICKER_ASSETS", group: .feed,
       valueName: "ASSET",
       help: "follow ASSET (BTC) on every venue at once: each keyless venue's main market, and "
-        + "\(ProviderCatalog.defaultProvider.displayName)'s with a token; repeat the flag or separate with commas",
+        + "\(ProviderCatalog.defaultProvider.displayName)'s with a token or in the demo; repeat the flag or "
+        + "separate with commas",
       parser: ValueParsers.assets, defaultText: "none", accumulate: { $0 + $1 }
     ).scoped(sources: [.venue]),
     .value(

@@ -1,7 +1,7 @@
 import Venues
 
-/// What `--asset BTC` follows without a token, from the catalog: each keyless venue's main
-/// market and its conversion pairs, and the currency each main market is quoted in. The tests of
+/// What `--asset BTC --demo` follows, from the catalog: each venue's main market and its
+/// conversion pairs, and the currency each main market is quoted in. The tests of
 /// the cross-venue board read their expectations here, so that a venue added to the catalog is
 /// expected without editing them.
 enum AssetMarkets {
@@ -15,10 +15,11 @@ enum AssetMarkets {
     var pairs: [String]
   }
 
-  /// The keyless venues' markets of `asset`, in the catalog's order.
-  static func members(_ asset: String = "BTC") -> [Member] {
+  /// The venues' markets of `asset`, in the catalog's order: every venue's in a demo (which needs
+  /// no key), else the keyless venues'.
+  static func members(_ asset: String = "BTC", demo: Bool = true) -> [Member] {
     ProviderCatalog.all.compactMap { provider in
-      guard !provider.requiresToken, let symbol = provider.mainMarket(for: asset),
+      guard demo || !provider.requiresToken, let symbol = provider.mainMarket(for: asset),
         let market = provider.market(of: symbol)
       else { return nil }
       let pairs = provider.conversionPair(for: market.quote).map { [provider.serverSymbol(for: $0)] } ?? []

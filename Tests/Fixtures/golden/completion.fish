@@ -5,7 +5,7 @@ complete -c ticker -n '__fish_seen_subcommand_from completions' -x -a 'bash zsh 
 complete -c ticker -l provider -x -a 'finnhub upbit binance coinbase kraken okx hyperliquid bitstamp bybit gemini bitfinex bithumb' -d 'the venue: finnhub (needs FINNHUB_TOKEN), upbit, binance, coinbase, kraken, okx, hyperliquid, bitstamp, bybit, gemini, bitfinex or bithumb'
 complete -c ticker -l symbol -s s -x -d 'symbol to follow, in the venue\'s notation, or VENUE/SYMBOL for another venue (upbit/KRW-BTC, binance/BTCUSDT); repeat the flag or separate with commas'
 complete -c ticker -l url -x -d 'WebSocket endpoint instead of the venue\'s (Finnhub still gets its token parameter); VENUE=URL for one venue of several; repeatable'
-complete -c ticker -l asset -x -d 'follow ASSET (BTC) on every venue at once: each keyless venue\'s main market, and Finnhub\'s with a token; repeat the flag or separate with commas'
+complete -c ticker -l asset -x -d 'follow ASSET (BTC) on every venue at once: each keyless venue\'s main market, and Finnhub\'s with a token or in the demo; repeat the flag or separate with commas'
 complete -c ticker -l venues -x -d 'the venues --asset follows, separated by commas'
 complete -c ticker -l source -x -d 'read the prices another ticker publishes (--publish) from NATS at nats://HOST:PORT (tls:// for TLS) instead of the venues; --symbol, --provider and --asset pick the subjects'
 complete -c ticker -l demo -d 'trade in a simulated market from a local server, in the venue\'s own messages: no token, no internet; any symbol trades'

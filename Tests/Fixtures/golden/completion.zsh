@@ -8,7 +8,7 @@ _arguments -s \
     ''--provider'[the venue\: finnhub (needs FINNHUB_TOKEN), upbit, binance, coinbase, kraken, okx, hyperliquid, bitstamp, bybit, gemini, bitfinex or bithumb]:value:(finnhub upbit binance coinbase kraken okx hyperliquid bitstamp bybit gemini bitfinex bithumb)' \
     '(--symbol -s)'{--symbol,-s}'[symbol to follow, in the venue'\''s notation, or VENUE/SYMBOL for another venue (upbit/KRW-BTC, binance/BTCUSDT); repeat the flag or separate with commas]:value: ' \
     ''--url'[WebSocket endpoint instead of the venue'\''s (Finnhub still gets its token parameter); VENUE=URL for one venue of several; repeatable]:value: ' \
-    ''--asset'[follow ASSET (BTC) on every venue at once\: each keyless venue'\''s main market, and Finnhub'\''s with a token; repeat the flag or separate with commas]:value: ' \
+    ''--asset'[follow ASSET (BTC) on every venue at once\: each keyless venue'\''s main market, and Finnhub'\''s with a token or in the demo; repeat the flag or separate with commas]:value: ' \
     ''--venues'[the venues --asset follows, separated by commas]:value: ' \
     ''--source'[read the prices another ticker publishes (--publish) from NATS at nats\://HOST\:PORT (tls\:// for TLS) instead of the venues; --symbol, --provider and --asset pick the subjects]:value: ' \
     ''--demo'[trade in a simulated market from a local server, in the venue'\''s own messages\: no token, no internet; any symbol trades]' \
