@@ -82,17 +82,17 @@ struct OKXEmulatorSocketTests {
   @Test(
     "our runtime's text ping keeps a connection the venue pushes nothing else to", .timeLimit(.minutes(2)))
   func keptByThePing() async throws {
-    // Pings every 0.5 s against a 20 s quiet rule (which also bounds the wait for the first
-    // subscription): a timer late by 19 s on a loaded machine would still be in time. 50 pings
-    // span longer than the rule.
+    // Pings every 0.25 s against a 6 s quiet rule (which also bounds the wait for the first
+    // subscription): a timer late by 5 s would still be in time (the feed runs on the test's own
+    // thread, `.ownThread`, so a busy pool cannot hold it back). 30 pings span longer than the rule.
     var rules = OKXRules()
-    rules.quietTimeout = 20
+    rules.quietTimeout = 6
     let server = try Self.serve(rules: rules)
     defer { server.stop() }
     let reports = Reports()
-    let feed = Self.feed(server, keepalive: .milliseconds(500), reports: reports)
+    let feed = Self.feed(server, keepalive: .milliseconds(250), reports: reports)
     let run = Task.preferringCurrentExecutor { await feed.run() }
-    #expect(await eventually(within: 90) { server.record.clientMessages.filter { $0 == "ping" }.count >= 50 })
+    #expect(await eventually(within: 90) { server.record.clientMessages.filter { $0 == "ping" }.count >= 30 })
     feed.stop(.signal(2))
     #expect(await run.value == .stopped(.signal(2)))
     #expect(server.record.violations.isEmpty, "\(server.record.violations)")
@@ -109,10 +109,10 @@ struct OKXEmulatorSocketTests {
     "without the ping in time, the venue closes (4004) and the runtime reconnects and subscribes again",
     .timeLimit(.minutes(2)))
   func closedWithoutThePing() async throws {
-    // 8 s: the subscription arrives well within it however loaded the machine, then nothing
-    // comes for 8 s.
+    // 4 s: the subscription arrives well within it however loaded the machine, then nothing
+    // comes for 4 s.
     var rules = OKXRules()
-    rules.quietTimeout = 8
+    rules.quietTimeout = 4
     let server = try Self.serve(rules: rules)
     defer { server.stop() }
     let reports = Reports()

@@ -169,12 +169,12 @@ struct VenueEmulatorTests {
   @Test("Binance: our engine answers every one of the server's pings, and the connection stays up")
   func binancePingsAnswered() async throws {
     var rules = BinanceRules()
-    // A ping every 0.25 s: forty of them, each answered. The deadline is generous (both ends
+    // A ping every 0.2 s: twenty-five of them, each answered. The deadline is generous (both ends
     // live in this loaded test process, and a stall of the server's own reader must not count
     // against the client); that a late pong is dropped is `binanceNoPong`'s subject. The rate
     // limit is not the subject either (a stalled client answering several pings at once would
     // break it), so it is raised.
-    rules.pingInterval = 0.25
+    rules.pingInterval = 0.2
     rules.pongTimeout = 30
     rules.messagesPerWindow = 100
     let server = try Self.serve(SessionScript(steps: []), .emulating(BinanceProvider(), rules: rules))
@@ -184,14 +184,14 @@ struct VenueEmulatorTests {
       server.stop()
     }
     let connection = try await Self.connect(server, target: "/stream?streams=btcusdt@trade")
-    let cycles = await eventually(within: 60) { server.record.clientPongs.count >= 40 }
+    let cycles = await eventually(within: 60) { server.record.clientPongs.count >= 25 }
     #expect(cycles)
     try await connection.send(.text(#"{"method":"LIST_SUBSCRIPTIONS","id":1}"#))
     #expect(await connection.next() == .text(#"{"result":["btcusdt@trade"],"id":1}"#))
     let record = server.record
     #expect(record.violations.isEmpty)
-    #expect(record.serverPings >= 40)
-    #expect(record.clientPongs.count >= 40)
+    #expect(record.serverPings >= 25)
+    #expect(record.clientPongs.count >= 25)
     await connection.close()
   }
 
