@@ -330,9 +330,10 @@ class PacedServer:
 
     first_t = 1_768_655_932_976
 
-    def __init__(self, count: int, interval: float = 0.001):
+    def __init__(self, count: int, interval: float = 0.001, gate: threading.Event | None = None):
         self.count = count
         self.interval = interval
+        self.gate = gate  # when given, the first message waits for it (after the handshake)
         self.sent: dict[int, float] = {}
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
@@ -358,6 +359,8 @@ class PacedServer:
                 conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
                 self._handshake(conn)
                 threading.Thread(target=self._drain, args=(conn,), daemon=True).start()
+                if self.gate is not None:
+                    self.gate.wait()
                 start = time.monotonic()
                 for i in range(self.count):
                     due = start + i * self.interval
