@@ -7,7 +7,7 @@ import Testing
 import Venues
 
 /// The settings are declared once (`Settings.all`); everything that presents them must agree
-/// with the declarations: `--help`, the README's table, `config.example.json` (in
+/// with the declarations: `--help`, docs/exit-codes.md's table, `config.example.json` (in
 /// `ConfigTests`) and the shell completions, which are also loaded by the shells themselves.
 /// `TICKER_UPDATE_GOLDEN=1 swift test` rewrites the generated texts.
 @Suite("declarations against help, docs/options.md, completions")
@@ -22,10 +22,11 @@ struct DeclarationsTests {
       HelpWriter.markdownTable())
   }
 
-  @Test("the README's exit-code table is the one generated from ExitCode.table")
+  @Test("docs/exit-codes.md's table is the one generated from ExitCode.table")
   func exitCodeTable() throws {
     try Self.checkGenerated(
-      "README.md", begin: "<!-- exit-codes:begin", end: "<!-- exit-codes:end -->", ExitCode.markdownTable())
+      "docs/exit-codes.md", begin: "<!-- exit-codes:begin", end: "<!-- exit-codes:end -->",
+      ExitCode.markdownTable())
   }
 
   /// The text between the line holding `begin` and the line `end` in `file` is `generated`

@@ -1,8 +1,8 @@
 import Venues
 
 /// The ticker's exit codes (sysexits-style), each declared once with its words: `--help`'s
-/// two-column list and the README's table are generated from `ExitCode.table` (a golden test
-/// holds the README to it).
+/// two-column list and docs/exit-codes.md's table are generated from `ExitCode.table` (a golden test
+/// holds the file to it).
 public enum ExitCode: Int32, Sendable, CaseIterable {
   case ok = 0
   case untilNotMet = 1
@@ -21,7 +21,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
   case interrupted = 130
   case terminated = 143
 
-  /// One row of the table: the codes it is about, `--help`'s few words, and the README's meaning.
+  /// One row of the table: the codes it is about, `--help`'s few words, and docs/exit-codes.md's meaning.
   public struct Entry: Sendable {
     public var codes: [ExitCode]
     public var brief: String
@@ -114,7 +114,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     return lines
   }
 
-  /// The README's table (between its `exit-codes` markers).
+  /// docs/exit-codes.md's table (between its `exit-codes` markers).
   public static func markdownTable() -> String {
     var rows = ["| code | meaning |", "|---|---|"]
     for entry in table {
