@@ -103,11 +103,15 @@ struct BitstampPeerTests {
     // The next request's answer is its own: the market it adds stays.
     feed.subscribe(["xlmeur"])
     #expect(await peer.expect { $0 == "GOT " + Self.subscribe("xlmeur") } != nil, "\(peer.all)")
-    try await Task.sleep(for: .milliseconds(300))
+    // Its answer has been read once the change is reported: a refusal taken for it would be there.
+    #expect(
+      await eventually {
+        reports.all.withLock {
+          $0.contains(.subscriptionChanged(added: ["xlmeur"], removed: [], now: ["btcusd", "xlmeur"]))
+        }
+      })
     let changes = reports.all.withLock { $0 }
     #expect(changes.filter { if case .changeRefused = $0 { true } else { false } }.count == 1, "\(changes)")
-    #expect(
-      changes.contains(.subscriptionChanged(added: ["xlmeur"], removed: [], now: ["btcusd", "xlmeur"])))
     feed.stop(.signal(2))
     #expect(await run.value == .stopped(.signal(2)))
     reader.cancel()
