@@ -27,16 +27,11 @@ import WebSocketServer
 /// (`BithumbProvider.connectionLimit`): one emulator sees one connection.
 struct BithumbEmulator: VenueEmulator {
   let rules: BithumbRules
-  /// The subscribed codes, in request order.
-  private(set) var codes: [String] = []
+  /// The codes, in request order, and the latest trade per code (DEFAULT keys).
+  private var subscription = SnapshotSubscription()
+  var codes: [String] { subscription.codes }
   private(set) var format: BithumbWire.Format = .default
   private(set) var requestCount = 0
-  /// Codes whose trades go out as they happen.
-  private var realtimeCodes: Set<String> = []
-  /// Codes whose next trade is their snapshot.
-  private var snapshotDue: Set<String> = []
-  /// The latest trade per code (DEFAULT keys), from the replay and the synthetic stream.
-  private var latest: [String: JSONObject] = [:]
   /// The last trade the script has per code (where the synthetic stream starts).
   private var scriptLatest: [String: JSONObject] = [:]
   /// The script's first trade: the pattern of the trades of a code it never traded.
@@ -89,17 +84,10 @@ struct BithumbEmulator: VenueEmulator {
 
   /// Replaces the subscription; returns the snapshots that can go out at once.
   private mutating func apply(_ request: BithumbRequest) -> [EmulatorAction] {
-    codes = request.tradeCodes
     format = request.format
-    realtimeCodes = request.realtimeCodes
-    snapshotDue = request.snapshotCodes
-    var snapshots: [EmulatorAction] = []
-    for code in codes where snapshotDue.contains(code) {
-      guard let trade = latest[code] else { continue }
-      snapshotDue.remove(code)
-      snapshots.append(.binary(BithumbWire.render(trade, format: format, streamType: "SNAPSHOT")))
-    }
-    return snapshots
+    return subscription.replace(
+      codes: request.tradeCodes, snapshot: request.snapshotCodes, realtime: request.realtimeCodes
+    ).map { .binary(BithumbWire.render($0, format: format, streamType: "SNAPSHOT")) }
   }
 
   mutating func outgoing(_ step: SessionScript.Step, at now: Duration) -> [EmulatorAction] {
@@ -126,14 +114,10 @@ struct BithumbEmulator: VenueEmulator {
   /// Remembers `trade` and sends it if its code is subscribed: its snapshot when one is due,
   /// else as it happens (when asked for).
   private mutating func send(_ trade: JSONObject) -> [EmulatorAction] {
-    guard let code = trade["code"]?.stringValue else { return [] }
-    latest[code] = trade
-    guard codes.contains(code) else { return [] }
-    if snapshotDue.remove(code) != nil {
-      return [.binary(BithumbWire.render(trade, format: format, streamType: "SNAPSHOT"))]
-    }
-    guard realtimeCodes.contains(code) else { return [] }
-    return [.binary(BithumbWire.render(trade, format: format, streamType: "REALTIME"))]
+    guard let code = trade["code"]?.stringValue,
+      let streamType = subscription.receive(trade, code: code)
+    else { return [] }
+    return [.binary(BithumbWire.render(trade, format: format, streamType: streamType))]
   }
 
   mutating func tick(at now: Duration) -> [EmulatorAction] {
@@ -172,7 +156,7 @@ struct BithumbEmulator: VenueEmulator {
 
   var lastPrices: [String: (price: String, time: Int64)] {
     var prices: [String: (price: String, time: Int64)] = [:]
-    for (code, trade) in scriptLatest.merging(latest, uniquingKeysWith: { $1 }) {
+    for (code, trade) in scriptLatest.merging(subscription.latest, uniquingKeysWith: { $1 }) {
       guard let price = BithumbWire.plainDecimal(trade["trade_price"]),
         let time = BithumbWire.milliseconds(trade["trade_timestamp"])
       else { continue }
@@ -185,7 +169,7 @@ struct BithumbEmulator: VenueEmulator {
     if closed || pendingClose != nil { return [] }
     return trades.flatMap { trade -> [EmulatorAction] in
       let last =
-        latest[trade.symbol] ?? scriptLatest[trade.symbol]
+        subscription.latest[trade.symbol] ?? scriptLatest[trade.symbol]
         ?? BithumbWire.firstTrade(
           of: trade.symbol, price: BithumbWire.won(trade.cents), like: scriptTemplate)
       return send(BithumbWire.trade(after: last, trade))

@@ -26,14 +26,11 @@ import WebSocketServer
 ///   the recording's client said) are not replayed: this emulator makes its own.
 struct UpbitEmulator: VenueEmulator {
   let rules: UpbitRules
-  private(set) var codes: [String] = []
+  /// The codes, and the latest ticker per code (SIMPLE keys).
+  private var subscription = SnapshotSubscription()
+  var codes: [String] { subscription.codes }
   private(set) var format: UpbitTicker.Format = .default
   private(set) var requestCount = 0
-  /// The latest ticker per code (SIMPLE keys), from the replay and the synthetic stream.
-  private var latest: [String: JSONObject] = [:]
-  /// Codes whose next ticker is their snapshot.
-  private var snapshotDue: Set<String> = []
-  private var realtime = true
   private var perSecond: RateWindow
   private var perMinute: RateWindow
   private var nextStatus: Duration?
@@ -112,17 +109,12 @@ struct UpbitEmulator: VenueEmulator {
 
   /// Replaces the subscription; returns the snapshots that can go out at once.
   private mutating func apply(_ request: UpbitRequest) -> [EmulatorAction] {
-    codes = request.tickerCodes
     format = request.format
-    realtime = !request.onlySnapshot
-    snapshotDue = request.onlyRealtime ? [] : Set(codes)
-    var snapshots: [EmulatorAction] = []
-    for code in codes where snapshotDue.contains(code) {
-      guard let ticker = latest[code] else { continue }
-      snapshotDue.remove(code)
-      snapshots.append(.binary(UpbitTicker.render(ticker, format: format, streamType: "SNAPSHOT")))
-    }
-    return snapshots
+    let all = Set(request.tickerCodes)
+    return subscription.replace(
+      codes: request.tickerCodes, snapshot: request.onlyRealtime ? [] : all,
+      realtime: request.onlySnapshot ? [] : all
+    ).map { .binary(UpbitTicker.render($0, format: format, streamType: "SNAPSHOT")) }
   }
 
   mutating func outgoing(_ step: SessionScript.Step, at now: Duration) -> [EmulatorAction] {
@@ -149,13 +141,10 @@ struct UpbitEmulator: VenueEmulator {
   /// Remembers `ticker` and sends it if its code is subscribed: its snapshot when one is due,
   /// else a realtime update (unless only snapshots were asked for).
   private mutating func send(_ ticker: JSONObject) -> [EmulatorAction] {
-    guard let code = ticker["cd"]?.stringValue else { return [] }
-    latest[code] = ticker
-    guard codes.contains(code) else { return [] }
-    if snapshotDue.remove(code) != nil {
-      return [.binary(UpbitTicker.render(ticker, format: format, streamType: "SNAPSHOT"))]
-    }
-    return realtime ? [.binary(UpbitTicker.render(ticker, format: format, streamType: "REALTIME"))] : []
+    guard let code = ticker["cd"]?.stringValue,
+      let streamType = subscription.receive(ticker, code: code)
+    else { return [] }
+    return [.binary(UpbitTicker.render(ticker, format: format, streamType: streamType))]
   }
 
   mutating func tick(at now: Duration) -> [EmulatorAction] {
@@ -185,7 +174,7 @@ struct UpbitEmulator: VenueEmulator {
 
   var lastPrices: [String: (price: String, time: Int64)] {
     var prices: [String: (price: String, time: Int64)] = [:]
-    for (code, ticker) in scriptLatest.merging(latest, uniquingKeysWith: { $1 }) {
+    for (code, ticker) in scriptLatest.merging(subscription.latest, uniquingKeysWith: { $1 }) {
       guard let price = ticker["tp"]?.numberText.flatMap(UpbitTicker.plainDecimal),
         let time = ticker["ttms"]?.numberText.flatMap({ Int64($0) })
       else { continue }
@@ -198,7 +187,7 @@ struct UpbitEmulator: VenueEmulator {
     if closed || pendingClose != nil { return [] }
     return trades.flatMap { trade -> [EmulatorAction] in
       let last =
-        latest[trade.symbol] ?? scriptLatest[trade.symbol]
+        subscription.latest[trade.symbol] ?? scriptLatest[trade.symbol]
         ?? Self.firstTicker(of: trade.symbol, cents: trade.cents, like: scriptTemplate)
       return send(Self.ticker(after: last, trade))
     }
