@@ -29,11 +29,11 @@ What it does, as Bitfinex does:
 import argparse
 import asyncio
 import json
-import sys
 import time
 
-from websockets.asyncio.server import serve
 from websockets.exceptions import ConnectionClosed
+
+from peerlib import log, log_closed, serve_until_stdin_closes
 
 # Trades as Bitfinex writes them, [ID, MTS, AMOUNT, PRICE]; the numbers spliced in as text so that
 # every digit is the one the test expects. The snapshot newest first, then the live trades.
@@ -49,10 +49,6 @@ LISTED = {
         "trades": ["[1843100003,1791966101200,0.05,3512.5]", "[1843100004,1791966101700,-2.1,3512.6]"],
     },
 }
-
-
-def log(line):
-    print(line, flush=True)
 
 
 def dumps(value):
@@ -164,14 +160,9 @@ async def main():
         if connection.dropped:
             return
         await ws.wait_closed()
-        received = ws.protocol.close_rcvd
-        log(f"CLOSED {received.code if received else 1006} {received.reason if received else ''}")
+        log_closed(ws)
 
-    kwargs = {"compression": None, "ping_interval": None}
-    async with serve(handler, "127.0.0.1", 0, **kwargs) as server:
-        port = next(iter(server.sockets)).getsockname()[1]
-        log(f"PORT {port}")
-        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+    await serve_until_stdin_closes(handler)
 
 
 if __name__ == "__main__":

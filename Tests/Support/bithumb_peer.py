@@ -26,10 +26,10 @@ import argparse
 import asyncio
 import datetime
 import json
-import sys
 
-from websockets.asyncio.server import serve
 from websockets.exceptions import ConnectionClosed
+
+from peerlib import log, log_closed, serve_until_stdin_closes
 
 STATUS_INTERVAL = 10
 KST = datetime.timezone(datetime.timedelta(hours=9))
@@ -48,10 +48,6 @@ ERRORS = {
     "NO_CODES": "codes 필드가 존재하지 않습니다.",
     "EMPTY_CODES": "codes 필드가 비어 있습니다.",
 }
-
-
-def log(line):
-    print(line, flush=True)
 
 
 def trade_message(code, trade, stream_type):
@@ -201,18 +197,9 @@ async def main():
         watcher.cancel()
         connection.stop()
         await ws.wait_closed()
-        if connection.closed_by_us:
-            sent = ws.protocol.close_sent
-            log(f"CLOSED {sent.code} {sent.reason}")
-        else:
-            received = ws.protocol.close_rcvd
-            log(f"CLOSED {received.code if received else 1006} {received.reason if received else ''}")
+        log_closed(ws, connection.closed_by_us)
 
-    kwargs = {"compression": None, "ping_interval": None}
-    async with serve(handler, "127.0.0.1", 0, **kwargs) as server:
-        port = next(iter(server.sockets)).getsockname()[1]
-        log(f"PORT {port}")
-        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+    await serve_until_stdin_closes(handler)
 
 
 if __name__ == "__main__":

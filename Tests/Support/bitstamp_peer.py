@@ -34,10 +34,10 @@ import argparse
 import asyncio
 import json
 import re
-import sys
 
-from websockets.asyncio.server import serve
 from websockets.exceptions import ConnectionClosed
+
+from peerlib import log, log_closed, serve_until_stdin_closes
 
 # market: (id, microtimestamp, price_str, price float text, amount_str, amount float text, type)
 LISTED = {
@@ -51,10 +51,6 @@ LISTED = {
     ],
 }
 MARKET = re.compile(r"^[a-z0-9]+$")
-
-
-def log(line):
-    print(line, flush=True)
 
 
 def dumps(value):
@@ -156,19 +152,10 @@ async def main():
             pass
         keeper.cancel()
         await ws.wait_closed()
-        if connection.closed_by_us:
-            sent = ws.protocol.close_sent
-            log(f"CLOSED {sent.code} {sent.reason}")
-        else:
-            received = ws.protocol.close_rcvd
-            log(f"CLOSED {received.code if received else 1006} {received.reason if received else ''}")
+        log_closed(ws, connection.closed_by_us)
 
     # Bitstamp takes client frames up to 512 bytes; a larger one is read here, then closed as it does.
-    kwargs = {"compression": None, "ping_interval": None, "max_size": 1 << 16}
-    async with serve(handler, "127.0.0.1", 0, **kwargs) as server:
-        port = next(iter(server.sockets)).getsockname()[1]
-        log(f"PORT {port}")
-        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+    await serve_until_stdin_closes(handler, max_size=1 << 16)
 
 
 if __name__ == "__main__":

@@ -25,10 +25,10 @@ What it does, as Bybit does:
 import argparse
 import asyncio
 import json
-import sys
 
-from websockets.asyncio.server import serve
 from websockets.exceptions import ConnectionClosed
+
+from peerlib import log, serve_until_stdin_closes
 
 CONN_ID = "d9avrj8i70nu0j2a80n0-9cfc4"
 LISTED = {
@@ -38,10 +38,6 @@ LISTED = {
                 ("2290000000493383212", 1788335010301, "3012.5", "1.2", "Buy")],
 }
 TOPIC = "publicTrade."
-
-
-def log(line):
-    print(line, flush=True)
 
 
 def dumps(value):
@@ -147,11 +143,7 @@ async def main():
         else:
             log(f"CLOSED {received.code} {received.reason}")
 
-    kwargs = {"compression": None, "ping_interval": None}
-    async with serve(handler, "127.0.0.1", 0, **kwargs) as server:
-        port = next(iter(server.sockets)).getsockname()[1]
-        log(f"PORT {port}")
-        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+    await serve_until_stdin_closes(handler)
 
 
 if __name__ == "__main__":

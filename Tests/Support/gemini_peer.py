@@ -20,11 +20,11 @@ What it does, as Gemini does:
 import argparse
 import asyncio
 import json
-import sys
 import time
 
-from websockets.asyncio.server import serve
 from websockets.exceptions import ConnectionClosed
+
+from peerlib import log, log_closed, serve_until_stdin_closes
 
 # Per symbol: the book, the last trades (newest first) and two trades to come.
 LISTED = {
@@ -42,10 +42,6 @@ LISTED = {
                  (294811707410, 1791469266804, "3612.07", "1.5", "sell")],
     },
 }
-
-
-def log(line):
-    print(line, flush=True)
 
 
 def dumps(value):
@@ -123,14 +119,9 @@ async def main():
         for task in tasks:
             task.cancel()
         await ws.wait_closed()
-        received = ws.protocol.close_rcvd
-        log(f"CLOSED {received.code if received else 1006} {received.reason if received else ''}")
+        log_closed(ws)
 
-    kwargs = {"compression": None, "ping_interval": None}
-    async with serve(handler, "127.0.0.1", 0, **kwargs) as server:
-        port = next(iter(server.sockets)).getsockname()[1]
-        log(f"PORT {port}")
-        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+    await serve_until_stdin_closes(handler)
 
 
 if __name__ == "__main__":

@@ -23,10 +23,10 @@ What it does, as Hyperliquid does:
 import argparse
 import asyncio
 import json
-import sys
 
-from websockets.asyncio.server import serve
 from websockets.exceptions import ConnectionClosed
+
+from peerlib import log, log_closed, serve_until_stdin_closes
 
 USERS = ["0x31ca8395cf837de08b24da3f660e77761dfb974b", "0x023a3d058020fb76cca98f01b3c48c8938a22355"]
 
@@ -55,10 +55,6 @@ LISTED = {
         [[fill("ETH", "A", "3012.6", "0.0213", 1791303611311, 502)]],
     ),
 }
-
-
-def log(line):
-    print(line, flush=True)
 
 
 def dumps(value):
@@ -151,18 +147,9 @@ async def main():
             pass
         watcher.cancel()
         await ws.wait_closed()
-        if connection.closed_by_us:
-            sent = ws.protocol.close_sent
-            log(f"CLOSED {sent.code} {sent.reason}")
-        else:
-            received = ws.protocol.close_rcvd
-            log(f"CLOSED {received.code if received else 1006} {received.reason if received else ''}")
+        log_closed(ws, connection.closed_by_us)
 
-    kwargs = {"compression": None, "ping_interval": None}
-    async with serve(handler, "127.0.0.1", 0, **kwargs) as server:
-        port = next(iter(server.sockets)).getsockname()[1]
-        log(f"PORT {port}")
-        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+    await serve_until_stdin_closes(handler)
 
 
 if __name__ == "__main__":
