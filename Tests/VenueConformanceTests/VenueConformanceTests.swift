@@ -99,13 +99,14 @@ struct VenueConformanceTests {
     "the venue's keepalive rule, its timings scaled: kept by the runtime's keepalive, lost without it",
     arguments: VenueEmulation.catalog)
   func keepalive(venue: VenueEmulation) async throws {
-    // Each venue's deadline scaled to 4 s; the client's duties at half of that scale again, so
-    // that a late timer cannot decide the outcome (OKX's ping every 20 s against its 30 s quiet
-    // close leaves 1.3 s at this scale, 2.7 s at half of it), and no faster: the venues' message
-    // limits are not scaled, and a server thread that reads late counts a quarter-scale client's
-    // messages together (Kraken's five a second was broken so once).
+    // Each venue's deadline scaled to 8 s (at 4 s, a whole swift test on two cores once held a
+    // client or the server's reader back past it); the client's duties at half of that scale
+    // again, so that a late timer cannot decide the outcome (OKX's ping every 20 s against its
+    // 30 s quiet close leaves 2.7 s at this scale, 5.3 s at half of it), and no faster: the venues'
+    // message limits are not scaled, and a server thread that reads late counts a quarter-scale
+    // client's messages together (Kraken's five a second was broken so once).
     let real = venue.idleDeadline
-    let factor = real.map { 4 / $0 } ?? 1
+    let factor = real.map { 8 / $0 } ?? 1
     let scaled = venue.scaled(by: factor)
     let deadline = scaled.idleDeadline ?? 1
     let kept = try Conformance.server(scaled, script: venue.demoSession, ending: .hold)
