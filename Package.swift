@@ -46,53 +46,75 @@ let package = Package(
     .target(name: "TickerSupport"),
     .target(name: "JSON", dependencies: ["TickerSupport"]),
     .target(
-      name: "WebSocketClient",
-      dependencies: [
-        "TickerSupport", "CZlibShim", .target(name: "COpenSSLShim", condition: .when(platforms: [.linux])),
-      ]
-    ),
-    .target(name: "WebSocketServer", dependencies: ["TickerSupport", "WebSocketClient"]),
+      name: "Transport",
+      dependencies: ["TickerSupport", .target(name: "COpenSSLShim", condition: .when(platforms: [.linux]))]),
+    .target(name: "WebSocketWire", dependencies: ["TickerSupport", "CZlibShim"]),
+    .target(name: "WebSocketClient", dependencies: ["TickerSupport", "Transport", "WebSocketWire"]),
+    .target(name: "WebSocketServer", dependencies: ["TickerSupport", "Transport", "WebSocketWire"]),
+    .target(name: "NATS", dependencies: ["TickerSupport", "JSON", "Transport"]),
     .target(name: "TickerPluginABI"),
-    .target(name: "URLSessionEngine", dependencies: ["TickerSupport", "WebSocketClient", "TickerPluginABI"]),
-    .target(name: "EnginePlugin", dependencies: ["TickerSupport", "WebSocketClient", "TickerPluginABI"]),
-    .target(name: "Venues", dependencies: ["TickerSupport", "JSON", "WebSocketClient"]),
-    .target(name: "FeedRuntime", dependencies: ["TickerSupport", "JSON", "WebSocketClient", "Venues"]),
     .target(
-      name: "Outputs", dependencies: ["TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime"]),
+      name: "URLSessionEngine",
+      dependencies: ["TickerSupport", "Transport", "WebSocketWire", "WebSocketClient", "TickerPluginABI"]),
     .target(
-      name: "Recording", dependencies: ["TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime"]),
+      name: "EnginePlugin",
+      dependencies: ["TickerSupport", "Transport", "WebSocketWire", "WebSocketClient", "TickerPluginABI"]),
+    .target(name: "Venues", dependencies: ["TickerSupport", "JSON", "WebSocketWire"]),
     .target(
-      name: "NATS",
-      dependencies: ["TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime", "Outputs"]),
+      name: "FeedRuntime",
+      dependencies: ["TickerSupport", "JSON", "Transport", "WebSocketWire", "WebSocketClient", "Venues"]),
+    .target(
+      name: "Outputs",
+      dependencies: [
+        "TickerSupport", "JSON", "Transport", "WebSocketWire", "WebSocketClient", "Venues", "FeedRuntime",
+      ]),
+    .target(
+      name: "Recording",
+      dependencies: ["TickerSupport", "JSON", "WebSocketWire", "WebSocketClient", "Venues", "FeedRuntime"]),
+    .target(
+      name: "NATSBridge",
+      dependencies: [
+        "TickerSupport", "JSON", "Transport", "WebSocketWire", "WebSocketClient", "NATS", "Venues",
+        "FeedRuntime",
+        "Outputs",
+      ]),
     .target(
       name: "Gateway",
-      dependencies: ["TickerSupport", "JSON", "WebSocketClient", "WebSocketServer", "Venues", "FeedRuntime"]),
+      dependencies: [
+        "TickerSupport", "JSON", "Transport", "WebSocketWire", "WebSocketServer", "Venues", "FeedRuntime",
+      ]),
     .target(
       name: "CLI",
       dependencies: [
-        "TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime", "Outputs", "Recording",
-        "NATS",
+        "TickerSupport", "JSON", "Transport", "WebSocketWire", "WebSocketClient", "Venues", "FeedRuntime",
+        "Outputs",
+        "Recording", "NATS", "NATSBridge",
       ]),
     .target(
       name: "Emulators",
-      dependencies: ["TickerSupport", "JSON", "WebSocketClient", "WebSocketServer", "Venues", "Recording"]),
+      dependencies: [
+        "TickerSupport", "JSON", "Transport", "WebSocketWire", "WebSocketServer", "Venues", "Recording",
+      ]),
     .executableTarget(
       name: "feedserve",
       dependencies: [
-        "TickerSupport", "JSON", "Venues", "Emulators", "Recording", "WebSocketClient", "WebSocketServer",
+        "TickerSupport", "JSON", "Venues", "Emulators", "Recording", "Transport", "WebSocketWire",
+        "WebSocketServer",
       ]),
     .executableTarget(
       name: "hotpath",
       dependencies: [
-        "TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime", "Outputs",
+        "TickerSupport", "JSON", "Transport", "WebSocketWire", "WebSocketClient", "Venues", "FeedRuntime",
+        "Outputs",
         .target(name: "CMallocShim", condition: .when(platforms: [.linux])),
       ],
       path: "Benchmarks/HotPath"),
     .executableTarget(
       name: "ticker",
       dependencies: [
-        "TickerSupport", "JSON", "WebSocketClient", "WebSocketServer", "Venues", "FeedRuntime", "Outputs",
-        "Recording", "Gateway", "NATS", "CLI", "Emulators", "EnginePlugin",
+        "TickerSupport", "JSON", "Transport", "WebSocketWire", "WebSocketClient", "WebSocketServer", "Venues",
+        "FeedRuntime", "Outputs", "Recording", "Gateway", "NATS", "NATSBridge", "CLI", "Emulators",
+        "EnginePlugin",
         .target(name: "URLSessionEngine", condition: .when(platforms: [.macOS])),
         .target(name: "CMallocShim", condition: .when(platforms: [.linux])),
       ]
@@ -101,6 +123,7 @@ let package = Package(
     .target(
       name: "TestSupport",
       dependencies: [
+        "Transport", "WebSocketWire",
         "TickerSupport", "JSON", "WebSocketClient", "WebSocketServer", "Venues", "Recording", "Emulators",
       ],
       path: "Tests/TestSupport"),
@@ -109,16 +132,22 @@ let package = Package(
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(
       name: "WebSocketClientTests",
-      dependencies: ["TickerSupport", "WebSocketClient", "WebSocketServer", "Emulators", "TestSupport"]),
+      dependencies: [
+        "Transport", "WebSocketWire", "TickerSupport", "WebSocketClient", "WebSocketServer", "Emulators",
+        "TestSupport",
+      ]),
     .testTarget(
       name: "WebSocketServerTests",
-      dependencies: ["TickerSupport", "WebSocketClient", "WebSocketServer", "TestSupport"]),
+      dependencies: [
+        "Transport", "WebSocketWire", "TickerSupport", "WebSocketClient", "WebSocketServer", "TestSupport",
+      ]),
     .testTarget(
       name: "VenuesTests",
-      dependencies: ["TickerSupport", "JSON", "WebSocketClient", "Venues", "TestSupport"]),
+      dependencies: ["WebSocketWire", "TickerSupport", "JSON", "WebSocketClient", "Venues", "TestSupport"]),
     .testTarget(
       name: "FeedRuntimeTests",
       dependencies: [
+        "Transport", "WebSocketWire",
         "TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime", "Outputs", "Recording",
         "Emulators",
         "TestSupport",
@@ -136,39 +165,45 @@ let package = Package(
     .testTarget(
       name: "GatewayTests",
       dependencies: [
+        "WebSocketWire",
         "TickerSupport", "JSON", "WebSocketClient", "WebSocketServer", "Venues", "FeedRuntime", "Gateway",
         "TestSupport",
       ]),
     .testTarget(
       name: "NATSTests",
       dependencies: [
+        "NATSBridge", "Transport",
         "TickerSupport", "JSON", "Venues", "FeedRuntime", "Outputs", "NATS", "Emulators", "TestSupport",
       ]),
     // Every venue of the catalog against its emulation (the conformance suite).
     .testTarget(
       name: "VenueConformanceTests",
       dependencies: [
+        "Transport",
         "TickerSupport", "WebSocketClient", "Venues", "FeedRuntime", "Recording", "Emulators", "TestSupport",
       ]),
     .testTarget(
       name: "EmulatorsTests",
       dependencies: [
+        "Transport", "WebSocketWire",
         "TickerSupport", "JSON", "WebSocketClient", "WebSocketServer", "Venues", "FeedRuntime", "Recording",
         "Emulators", "TestSupport",
       ]),
     .testTarget(
       name: "CLITests",
       dependencies: [
+        "WebSocketWire", "NATSBridge",
         "TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime", "Outputs", "Recording", "NATS",
         "CLI",
         "TestSupport",
       ]),
     .testTarget(
       name: "EnginePluginTests",
-      dependencies: ["TickerSupport", "WebSocketClient", "EnginePlugin", "TestSupport"]),
+      dependencies: ["WebSocketWire", "TickerSupport", "WebSocketClient", "EnginePlugin", "TestSupport"]),
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
+        "Transport", "WebSocketWire", "NATSBridge",
         "TickerSupport", "JSON", "WebSocketClient", "WebSocketServer", "URLSessionEngine", "EnginePlugin",
         "Venues",
         "FeedRuntime", "Outputs", "Recording", "Gateway", "NATS", "CLI", "Emulators", "TestSupport",

@@ -13,6 +13,7 @@ import FeedRuntime
 import Outputs
 import Venues
 import WebSocketClient
+import WebSocketWire
 
 #if canImport(Glibc)
   import CMallocShim

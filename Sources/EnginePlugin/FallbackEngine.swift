@@ -1,4 +1,5 @@
 import WebSocketClient
+import WebSocketWire
 
 /// The URLSession engine until it shows a corelibs defect, the native engine from then on.
 ///

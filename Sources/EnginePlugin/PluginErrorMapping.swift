@@ -1,5 +1,6 @@
 import TickerPluginABI
 import WebSocketClient
+import WebSocketWire
 
 /// The plugin's C error (see `ticker_plugin_abi.h`) back to the engine's `WebSocketError`, as
 /// `URLSessionConnection.map` made it inside the plugin.
@@ -26,7 +27,7 @@ enum PluginErrorMapping {
     case TICKER_WS_ERROR_CERTIFICATE:
       return .transport(.certificateVerification(code: Int(code), message: text))
     case TICKER_WS_ERROR_TLS: return .transport(.tls(text))
-    case TICKER_WS_ERROR_INVALID_URL: return .transport(.invalidURL(text))
+    case TICKER_WS_ERROR_INVALID_URL: return .invalidURL(InvalidWebSocketURL(text))
     case TICKER_WS_ERROR_ABNORMAL_CLOSURE: return .abnormalClosure
     case TICKER_WS_ERROR_NOT_CONNECTED: return .notConnected
     default: return .transport(.tls("URLSession: \(text)"))

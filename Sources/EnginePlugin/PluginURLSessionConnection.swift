@@ -2,6 +2,7 @@ import Synchronization
 import TickerPluginABI
 import TickerSupport
 import WebSocketClient
+import WebSocketWire
 
 /// What the plugin's callbacks feed: the connection's messages and the peer's close status.
 /// `receive` runs on the plugin's URLSession delegate queue (never a Swift concurrency pool

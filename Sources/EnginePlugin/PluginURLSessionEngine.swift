@@ -1,5 +1,6 @@
 import TickerPluginABI
 import WebSocketClient
+import WebSocketWire
 
 #if canImport(Glibc)
   import Glibc

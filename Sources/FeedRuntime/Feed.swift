@@ -1,6 +1,7 @@
 import Synchronization
 import Venues
 import WebSocketClient
+import WebSocketWire
 
 /// One live feed: a venue, a subscription that may change while it runs, and a bus of quotes for
 /// any number of outputs. The library's entry point, used by the ticker command:

@@ -1,5 +1,6 @@
 import Venues
 import WebSocketClient
+import WebSocketWire
 
 /// What `FeedMachine` asks its shell to do, in order.
 public enum FeedAction: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Venues
 import WebSocketClient
+import WebSocketWire
 
 /// Everything a feed decides, as a synchronous state machine: it is told what happened (a
 /// connection opened, session events, a subscription command, the time) and answers with what to

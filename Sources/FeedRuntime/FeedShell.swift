@@ -2,6 +2,7 @@ import Synchronization
 import TickerSupport
 import Venues
 import WebSocketClient
+import WebSocketWire
 
 /// The thin async shell around `FeedMachine`: one task reads one ordered stream — the session's
 /// events, into which connection openings, commands, timer ticks and stop requests are posted —

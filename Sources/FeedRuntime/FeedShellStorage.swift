@@ -1,6 +1,7 @@
 import Synchronization
 import TickerSupport
 import WebSocketClient
+import WebSocketWire
 
 /// Everything a feed's shell changes, under one lock, the way swift-async-algorithms'
 /// `DebounceStorage` holds its state machine: the machine, the open connection, the armed timer,

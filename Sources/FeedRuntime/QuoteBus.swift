@@ -1,7 +1,6 @@
 import Synchronization
 import TickerSupport
 import Venues
-import WebSocketClient
 
 /// Hands every published batch of quotes to each subscribed output, each through its own bounded
 /// queue and consumed by its own task, so outputs never share a pace: stdout, and later a board,

@@ -1,6 +1,6 @@
 import Dispatch
 import Synchronization
-import WebSocketClient
+import WebSocketWire
 
 /// One `serve` client's queue of frames to send, bounded in messages and bytes: the hub offers
 /// without ever waiting (a full queue is the client's problem: it is dropped), and the client's

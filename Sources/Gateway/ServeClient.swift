@@ -1,8 +1,9 @@
 import Dispatch
 import Synchronization
 import TickerSupport
-import WebSocketClient
+import Transport
 import WebSocketServer
+import WebSocketWire
 
 /// One upgraded `serve` client: its bounded outbox and the writer thread that empties it into the
 /// socket, and how the server ends it (a close frame, then the connection dropped if the client

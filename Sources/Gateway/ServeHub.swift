@@ -1,9 +1,10 @@
 import Dispatch
 import FeedRuntime
 import Synchronization
+import Transport
 import Venues
-import WebSocketClient
 import WebSocketServer
+import WebSocketWire
 
 /// `ticker serve`: a Finnhub-compatible WebSocket server in front of one upstream `QuoteSource`.
 /// A source of several venues (`QuoteSource.venues`) takes qualified symbols

@@ -1,6 +1,6 @@
 import FeedRuntime
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 extension ServeHub {
   /// What happens, for the status lines on stderr. Client-controlled text is in `String`s the

@@ -1,4 +1,3 @@
-import WebSocketClient
 import WebSocketServer
 
 /// The refusals of an upgrade `serve` makes itself.

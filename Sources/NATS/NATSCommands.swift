@@ -1,7 +1,4 @@
-import FeedRuntime
 import JSON
-import Outputs
-import Venues
 
 /// The client's side of the NATS protocol, as bytes. Pure.
 public enum NATSCommands {

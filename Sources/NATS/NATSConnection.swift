@@ -1,19 +1,16 @@
 import Dispatch
-import FeedRuntime
-import Outputs
 import Synchronization
 import TickerSupport
-import Venues
-import WebSocketClient
+import Transport
 
 /// One connection to a NATS server, made on a thread that may block (`open`): TCP, the server's
 /// INFO, our CONNECT and a PING whose PONG says the server accepted us. Afterwards one reader
 /// thread (`startReader`) turns the server's bytes into messages; writes come from the
 /// publisher's thread.
-final class NATSConnection: Sendable {
+public final class NATSConnection: Sendable {
   /// TCP, or TLS over it; safe for one reader and one writer.
-  let stream: any ByteStream
-  let info: NATSServerInfo
+  public let stream: any ByteStream
+  public let info: NATSServerInfo
   /// The handshake's parser (with what it read past the PONG), until the reader thread takes it.
   private let handshakeParser: Mutex<NATSServerParser?>
 
@@ -27,7 +24,7 @@ final class NATSConnection: Sendable {
   /// TLS when `tls://` asks for it or the server requires it (NATS starts TLS after its plain
   /// INFO; the certificate is checked against the system's CAs and `caCertificateFile`, and
   /// must name the URL's host).
-  static func open(
+  public static func open(
     url: NATSURL, name: String, version: String, timeout: Double, caCertificateFile: String? = nil,
     key: NATSKeyAuth? = nil, maximumLineLength: Int, maximumPayload: Int? = nil
   ) throws(NATSLinkError) -> NATSConnection {
@@ -146,7 +143,7 @@ final class NATSConnection: Sendable {
   }
 
   /// Writes `bytes`; a write that makes no progress for `timeout` seconds fails.
-  func write(_ bytes: [UInt8], timeout: Double) throws(NATSLinkError) {
+  public func write(_ bytes: [UInt8], timeout: Double) throws(NATSLinkError) {
     try Self.write(bytes, to: stream, timeout: timeout)
   }
 
@@ -154,7 +151,7 @@ final class NATSConnection: Sendable {
   /// with an inbox of its own to answer on; the answer's payload, or nil when none came within
   /// `timeout` seconds (a JetStream request to a server without JetStream). PINGs meanwhile are
   /// answered.
-  func request(_ subject: String, _ body: [UInt8], timeout: Double) throws(NATSLinkError) -> [UInt8]? {
+  public func request(_ subject: String, _ body: [UInt8], timeout: Double) throws(NATSLinkError) -> [UInt8]? {
     guard var parser = handshakeParser.withLock({ $0.take() }) else {
       preconditionFailure("NATSConnection.request after startReader")
     }
@@ -188,14 +185,14 @@ final class NATSConnection: Sendable {
   }
 
   /// 16 random hex digits, for inbox subjects.
-  static func randomToken() -> String {
+  public static func randomToken() -> String {
     var random = SystemRandomNumberGenerator()
     return String(random.next(), radix: 16).leftPadded(to: 16)
   }
 
   /// Reads the server's messages on a thread of its own until the connection ends: each message
   /// goes to `message`, then the reason it ended to `end` (once). Call once.
-  func startReader(
+  public func startReader(
     message: @escaping @Sendable (NATSServerMessage) -> Void, end: @escaping @Sendable (NATSLinkError) -> Void
   ) {
     // A serial queue of its own: Dispatch gives it a thread that may block in `read`.
@@ -228,7 +225,7 @@ final class NATSConnection: Sendable {
   }
 
   /// Wakes the reader (it ends with `.transport(.cancelled)`) and refuses further writes.
-  func shutdown() { stream.shutdown() }
+  public func shutdown() { stream.shutdown() }
 
-  func close() { stream.close() }
+  public func close() { stream.close() }
 }

@@ -1,6 +1,5 @@
-import FeedRuntime
-import Outputs
-import WebSocketClient
+import TickerSupport
+import Transport
 
 /// Why a connection to the NATS server could not be made, or ended. None of these ends the
 /// ticker: the publisher reconnects (see `NATSPublisher`).
@@ -25,7 +24,7 @@ public enum NATSLinkError: Error, Sendable, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .transport(.connectionClosed): "the server closed the connection"
-    case .transport(let error): FailureText.describe(error)
+    case .transport(let error): error.text
     case .protocolViolation(let error): "\(error)"
     case .tlsNotOffered:
       "the server offers no TLS (tls:// asks for it): use nats://, or give the server a certificate"
@@ -34,10 +33,10 @@ public enum NATSLinkError: Error, Sendable, Equatable, CustomStringConvertible {
     case .refused(let error): "the server answered \(error)"
     case .closedByServer: "the server closed the connection"
     case .handshakeTimeout(let seconds):
-      "no answer to CONNECT within \(FailureText.seconds(.milliseconds(Int64(seconds * 1000))))"
+      "no answer to CONNECT within \(Duration.milliseconds(Int64(seconds * 1000)).secondsText)"
     case .noPong(let pings): "\(pings) pings went unanswered: the connection is dead"
     case .writeStalled(let seconds):
-      "the server read nothing for \(FailureText.seconds(.milliseconds(Int64(seconds * 1000))))"
+      "the server read nothing for \(Duration.milliseconds(Int64(seconds * 1000)).secondsText)"
     }
   }
 }

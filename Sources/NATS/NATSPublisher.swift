@@ -1,10 +1,7 @@
 import Dispatch
-import FeedRuntime
-import Outputs
 import Synchronization
 import TickerSupport
-import Venues
-import WebSocketClient
+import Transport
 
 /// Publishes messages to a NATS server without ever making its caller wait.
 ///

@@ -1,8 +1,4 @@
-import FeedRuntime
 import JSON
-import Outputs
-import Venues
-import WebSocketClient
 
 /// One operation from a NATS server, as `NATSServerParser` reads it. `message` only reaches a
 /// subscriber (to a publisher, `MSG` is a protocol error).

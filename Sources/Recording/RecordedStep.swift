@@ -1,6 +1,6 @@
 import FeedRuntime
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 /// Something the live machine was given, and when.
 public struct RecordedStep: Sendable, Equatable {

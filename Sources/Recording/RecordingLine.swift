@@ -1,6 +1,5 @@
 import FeedRuntime
 import Venues
-import WebSocketClient
 
 /// One line of a recording (NDJSON, the fixture format of `Tests/Fixtures` extended):
 ///

@@ -2,7 +2,7 @@ import FeedRuntime
 import JSON
 import TickerSupport
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 /// Reads a recording line by line: pure, fed one line's bytes at a time (without its newline),
 /// typed errors naming the line. A recording's first line is a header; a later header starts

@@ -3,6 +3,7 @@ import JSON
 import Synchronization
 import Venues
 import WebSocketClient
+import WebSocketWire
 
 /// `--replay FILE`: a recording (`Recorder`) run through the same `FeedMachine` — decode, filter,
 /// alerts, debounce, dedupe — and out on a `QuoteBus`, as a live `Feed` does, so the same outputs

@@ -1,6 +1,6 @@
 import JSON
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 /// A recorded WebSocket session as a server plays it: the `S>` (server to client) and `C>`
 /// (client to server) lines of a recording (`RecordingLine`: the one format, which `--record`

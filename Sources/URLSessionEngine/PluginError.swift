@@ -35,7 +35,7 @@ struct PluginError: Sendable, Equatable {
     case .transport(.certificateVerification(let code, let message)):
       self.init(kind: TICKER_WS_ERROR_CERTIFICATE, code: Int64(code), text: message)
     case .transport(.tls(let text)): self.init(kind: TICKER_WS_ERROR_TLS, text: text)
-    case .transport(.invalidURL(let text)): self.init(kind: TICKER_WS_ERROR_INVALID_URL, text: text)
+    case .invalidURL(let invalid): self.init(kind: TICKER_WS_ERROR_INVALID_URL, text: invalid.reason)
     case .abnormalClosure: self.init(kind: TICKER_WS_ERROR_ABNORMAL_CLOSURE)
     case .notConnected: self.init(kind: TICKER_WS_ERROR_NOT_CONNECTED)
     default: self.init(kind: TICKER_WS_ERROR_OTHER, text: "\(error)")

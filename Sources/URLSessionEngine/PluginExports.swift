@@ -1,5 +1,6 @@
 import TickerPluginABI
 import WebSocketClient
+import WebSocketWire
 
 // The plugin's C entry points (see `ticker_plugin_abi.h`). Built into libTickerURLSession.so,
 // which the Linux ticker loads with dlopen only when it wants the URLSession engine, so that the

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TickerSupport
 import WebSocketClient
+import WebSocketWire
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

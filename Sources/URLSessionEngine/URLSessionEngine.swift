@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import WebSocketClient
+import WebSocketWire
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -59,7 +60,7 @@ public struct URLSessionEngine: WebSocketEngine {
     _ urlString: String, options: ConnectOptions, delivery: URLSessionConnection.Delivery
   ) async throws(WebSocketError) -> URLSessionConnection {
     guard let foundationURL = URL(string: urlString)
-    else { throw .transport(.invalidURL("the URL is not valid for URLSession")) }
+    else { throw .invalidURL(InvalidWebSocketURL("the URL is not valid for URLSession")) }
     var request = URLRequest(url: foundationURL, timeoutInterval: options.connectTimeout)
     for header in options.headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
     #if canImport(FoundationNetworking)

@@ -1,4 +1,5 @@
-import WebSocketClient
+import Transport
+import WebSocketWire
 
 /// Reads one accepted connection's client frames (on the caller's thread) until the client
 /// closes, breaks the protocol, the connection ends, or the handler stops it: frames are parsed

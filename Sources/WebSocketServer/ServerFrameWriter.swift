@@ -1,5 +1,6 @@
 import Synchronization
-import WebSocketClient
+import Transport
+import WebSocketWire
 
 /// The sending side of one accepted connection: whole writes under one lock (so frames from
 /// different threads never interleave), at most one close frame, and the way out without one.

@@ -1,5 +1,5 @@
 import TickerSupport
-import WebSocketClient
+import WebSocketWire
 
 /// The server side of the opening handshake (for FeedServer and tests), as pure functions.
 public enum ServerHandshake {

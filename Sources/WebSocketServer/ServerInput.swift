@@ -1,4 +1,4 @@
-import WebSocketClient
+import Transport
 
 /// The receiving side of one accepted connection: the client's bytes, a chunk at a time.
 public struct ServerInput: Sendable {

@@ -1,4 +1,4 @@
-import WebSocketClient
+import WebSocketWire
 
 /// The server side of the opening handshake on a live connection: reading the client's request
 /// head (bounded in size and time) and answering it — the `101`, or a refusal with a plain-text

@@ -37,7 +37,7 @@ import Emulators
 import JSON
 import Recording
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 #if canImport(Glibc)
   import Glibc

@@ -3,6 +3,7 @@ import FeedRuntime
 import Gateway
 import Outputs
 import Recording
+import Transport
 import Venues
 import WebSocketClient
 
@@ -18,6 +19,7 @@ enum ErrorReport {
       case 429, 500...599: .unavailable
       default: .protocolError
       }
+    case .invalidURL: .usage
     case .handshake, .protocolViolation: .protocolError
     case .transport(let transport): exitCode(for: transport)
     case .abnormalClosure, .unsupported, .notConnected: .unavailable
@@ -26,7 +28,6 @@ enum ErrorReport {
 
   static func exitCode(for error: TransportError) -> ExitCode {
     switch error {
-    case .invalidURL: .usage
     case .tls, .certificateVerification: .protocolError
     case .resolve, .connect, .timeout, .syscall, .connectionClosed, .cancelled, .tlsUnavailable,
       .tlsLibraryMissing, .peer:

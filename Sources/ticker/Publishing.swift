@@ -1,6 +1,7 @@
 import CLI
 import FeedRuntime
 import NATS
+import NATSBridge
 import Outputs
 import Venues
 

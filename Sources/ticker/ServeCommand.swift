@@ -6,8 +6,9 @@ import Outputs
 import Recording
 import Synchronization
 import TickerSupport
+import Transport
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 #if canImport(Glibc)
   import Glibc

@@ -1,8 +1,8 @@
 import CLI
 import Outputs
 import TickerSupport
+import Transport
 import Venues
-import WebSocketClient
 
 /// The command line → the command that runs it: parsing, what needs no settings (help, version,
 /// completions), the settings and the checks every run shares (`RunContext`), then one command.

@@ -2,10 +2,13 @@ import CLI
 import Emulators
 import FeedRuntime
 import NATS
+import NATSBridge
 import Outputs
 import Recording
+import Transport
 import Venues
 import WebSocketClient
+import WebSocketWire
 
 /// What a live run (printing or serving) connects to: the venue and its symbols, the endpoint
 /// (the demo's local server, or the venue's with its token), the recorder, the engine.

@@ -1,13 +1,13 @@
 import Foundation
 import TestSupport
 import Testing
-import WebSocketClient
 
 @testable import CLI
 @testable import FeedRuntime
 @testable import JSON
 @testable import Outputs
 @testable import Venues
+@testable import WebSocketWire
 
 @Suite struct ConfigTests {
   func file(_ text: String, path: String = "config.json") throws(ConfigError) -> PartialConfig {

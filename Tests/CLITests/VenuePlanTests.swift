@@ -1,6 +1,5 @@
 import Testing
 import Venues
-import WebSocketClient
 
 @testable import CLI
 

@@ -1,7 +1,6 @@
 import FeedRuntime
 import Testing
 import Venues
-import WebSocketClient
 
 @testable import Emulators
 @testable import Recording

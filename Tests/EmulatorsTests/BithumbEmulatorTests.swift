@@ -1,11 +1,11 @@
 import FeedRuntime
 import Testing
 import Venues
-import WebSocketClient
 
 @testable import Emulators
 @testable import Recording
 @testable import TestSupport
+@testable import WebSocketWire
 
 /// Bithumb's rules as a pure state machine, driven with explicit instants.
 @Suite("FeedServer: Bithumb emulation (pure)")

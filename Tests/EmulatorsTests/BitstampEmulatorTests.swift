@@ -1,11 +1,11 @@
 import Testing
 import Venues
-import WebSocketClient
 
 @testable import Emulators
 @testable import Recording
 @testable import TestSupport
 @testable import TickerSupport
+@testable import WebSocketWire
 
 /// Bitstamp's rules as a pure state machine, driven with explicit instants.
 @Suite("FeedServer: Bitstamp emulation (pure)")

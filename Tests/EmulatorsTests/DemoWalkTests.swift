@@ -8,6 +8,7 @@ import WebSocketClient
 @testable import JSON
 @testable import Recording
 @testable import TestSupport
+@testable import WebSocketWire
 
 /// The demo's leniency (`FeedServer.Options.acceptAnySymbol`): any well-formed symbol is
 /// accepted and walks from a start price fixed by the seed and the symbol; without it the

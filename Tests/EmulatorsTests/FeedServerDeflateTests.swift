@@ -5,6 +5,7 @@ import WebSocketClient
 
 @testable import Emulators
 @testable import Recording
+@testable import WebSocketWire
 
 /// FeedServer with `Options.compression`: the permessage-deflate answer, compressed script
 /// messages and blasts (a batch compressed once and written again and again must inflate to the

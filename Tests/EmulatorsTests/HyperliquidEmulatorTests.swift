@@ -7,6 +7,7 @@ import WebSocketClient
 @testable import JSON
 @testable import Recording
 @testable import TestSupport
+@testable import WebSocketWire
 
 /// Hyperliquid's rules as a pure state machine, driven with explicit instants; and its recorded
 /// session through the feed runtime.

@@ -6,6 +6,7 @@ import WebSocketClient
 @testable import Emulators
 @testable import Recording
 @testable import TestSupport
+@testable import WebSocketWire
 
 /// Kraken's emulation over a real socket, with our own engine as the client. Time bounds are hang
 /// guards only: every wait ends on an event.

@@ -1,12 +1,12 @@
 import FeedRuntime
 import Testing
 import Venues
-import WebSocketClient
 
 @testable import Emulators
 @testable import JSON
 @testable import TestSupport
 @testable import TickerSupport
+@testable import WebSocketWire
 
 /// Kraken's v2 rules as a pure state machine, driven with explicit instants.
 @Suite("FeedServer: Kraken emulation (pure)")

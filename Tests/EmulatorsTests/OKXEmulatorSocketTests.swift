@@ -9,6 +9,8 @@ import WebSocketClient
 @testable import Emulators
 @testable import Recording
 @testable import TestSupport
+@testable import Transport
+@testable import WebSocketWire
 
 /// The OKX emulation over a real socket: a client that never pings is closed as OKX closes it,
 /// the runtime's text `ping` keeps a quiet connection, and new connections past the venue's rate

@@ -3,12 +3,12 @@ import FeedRuntime
 import Outputs
 import Testing
 import Venues
-import WebSocketClient
 
 @testable import Emulators
 @testable import Recording
 @testable import TestSupport
 @testable import TickerSupport
+@testable import WebSocketWire
 
 /// OKX's rules as a pure state machine, driven with explicit instants.
 @Suite("FeedServer: OKX emulation (pure)")

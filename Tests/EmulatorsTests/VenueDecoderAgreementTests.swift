@@ -1,11 +1,11 @@
 import FeedRuntime
 import Testing
 import Venues
-import WebSocketClient
 
 @testable import Emulators
 @testable import Recording
 @testable import TestSupport
+@testable import WebSocketWire
 
 /// The two halves agree: every message FeedServer writes as a venue (the synthetic stream of
 /// the demo, the blasts of the benchmarks, the emulators' own replies) is read by that venue's

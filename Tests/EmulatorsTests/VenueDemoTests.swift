@@ -8,6 +8,7 @@ import WebSocketClient
 @testable import JSON
 @testable import Recording
 @testable import TestSupport
+@testable import WebSocketWire
 
 /// The demo sessions and load generation per venue: what `ticker --demo --provider X` and
 /// `feedserve --blast N --venue X` serve.

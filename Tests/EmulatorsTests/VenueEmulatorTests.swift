@@ -6,6 +6,7 @@ import WebSocketClient
 @testable import Emulators
 @testable import Recording
 @testable import TestSupport
+@testable import WebSocketWire
 
 /// Each venue emulation over a real socket, with our own engine as the client (it answers pings
 /// by itself, as a well-behaved client must) or with raw frames for what a bad client does.

@@ -4,8 +4,10 @@ import Synchronization
 import TestSupport
 import Testing
 import TickerSupport
+import Transport
 import Venues
 import WebSocketClient
+import WebSocketWire
 
 /// The ticker against an independent Bybit: `Tests/Support/bybit_peer.py`, a Python `websockets`
 /// server written from Bybit's documentation and captures, sharing no code with FeedServer. Its

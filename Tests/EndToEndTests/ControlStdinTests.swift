@@ -1,7 +1,6 @@
 import Emulators
 import Foundation
 import Testing
-import WebSocketClient
 
 @testable import Recording
 @testable import TestSupport

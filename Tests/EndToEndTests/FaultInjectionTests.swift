@@ -1,10 +1,10 @@
 import Emulators
 import Foundation
 import Testing
-import WebSocketClient
 
 @testable import Recording
 @testable import TestSupport
+@testable import WebSocketWire
 
 /// The built binary against servers that fail in every way the feed can: drops, refusals,
 /// rate limits, half-open links, stalls and hostile bytes. stdout must hold every price the

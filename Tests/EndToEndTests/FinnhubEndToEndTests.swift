@@ -1,10 +1,10 @@
 import Emulators
 import Foundation
 import Testing
-import WebSocketClient
 
 @testable import Recording
 @testable import TestSupport
+@testable import WebSocketWire
 
 /// The built `ticker` binary against FeedServer replaying the recorded Finnhub session.
 @Suite("ticker end to end: Finnhub replay")

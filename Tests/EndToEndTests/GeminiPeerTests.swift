@@ -4,8 +4,10 @@ import Synchronization
 import TestSupport
 import Testing
 import TickerSupport
+import Transport
 import Venues
 import WebSocketClient
+import WebSocketWire
 
 /// The ticker against an independent Gemini: `Tests/Support/gemini_peer.py`, a Python
 /// `websockets` server written from Gemini's documentation, sharing no code with FeedServer. Its

@@ -1,10 +1,10 @@
 import Emulators
 import Foundation
 import Testing
-import WebSocketClient
 
 @testable import Recording
 @testable import TestSupport
+@testable import WebSocketWire
 
 /// The built binary against servers that attack it: a ping flood that never reads our pongs,
 /// absurd `Retry-After` values, control characters in symbols, close reasons, HTTP reason phrases

@@ -4,8 +4,10 @@ import Synchronization
 import TestSupport
 import Testing
 import TickerSupport
+import Transport
 import Venues
 import WebSocketClient
+import WebSocketWire
 
 /// The ticker against an independent Hyperliquid: `Tests/Support/hyperliquid_peer.py`, a Python
 /// `websockets` server written from Hyperliquid's documentation, sharing no code with FeedServer.

@@ -1,10 +1,10 @@
 import Emulators
 import Foundation
 import Testing
-import WebSocketClient
 
 @testable import Recording
 @testable import TestSupport
+@testable import WebSocketWire
 
 /// The built binary against FeedServer's emulation of Kraken v2: the recorded session's prices
 /// exactly as sent, a refused pair reported and taken back while the others print, every pair

@@ -7,6 +7,8 @@ import Venues
 import WebSocketClient
 
 @testable import TestSupport
+@testable import Transport
+@testable import WebSocketWire
 
 /// The built binary (and, for the keepalive, the runtime in this process with Kraken's timings
 /// scaled) against an independent Kraken v2 server: `Tests/Support/kraken_peer.py`, on

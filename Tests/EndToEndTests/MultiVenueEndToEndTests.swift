@@ -2,10 +2,10 @@ import Emulators
 import Foundation
 import Testing
 import TickerSupport
-import WebSocketClient
 
 @testable import Recording
 @testable import TestSupport
+@testable import WebSocketWire
 
 /// The built binary following several venues at once, each against FeedServer's emulation of it
 /// (`--url VENUE=URL`): every price under its own venue, and one venue refusing, dropping or going

@@ -2,7 +2,6 @@ import Emulators
 import Foundation
 import Testing
 import TickerSupport
-import WebSocketClient
 
 @testable import Recording
 @testable import TestSupport

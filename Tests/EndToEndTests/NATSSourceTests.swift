@@ -1,9 +1,9 @@
 import Foundation
 import TestSupport
 import Testing
-import WebSocketClient
 
 @testable import NATS
+@testable import Transport
 
 /// `--source nats://…` against a real `nats-server`: consumers print what a publisher printed,
 /// byte for byte; a consumer outlives a restart of the server without printing anything twice;

@@ -1,11 +1,11 @@
 import Foundation
 import JSON
 import Testing
-import WebSocketClient
 
 @testable import Emulators
 @testable import Recording
 @testable import TestSupport
+@testable import WebSocketWire
 
 /// The built binary with `--provider okx` against FeedServer's OKX emulation: a refused
 /// instrument reported and taken back while the others print, every instrument refused,

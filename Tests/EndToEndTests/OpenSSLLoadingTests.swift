@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import WebSocketClient
 
 @testable import TestSupport
+@testable import Transport
 @testable import WebSocketServer
 
 /// OpenSSL is loaded only when a wss:// connection needs it (issue 11: a ws:// run should not

@@ -5,10 +5,10 @@ import Foundation
 import Outputs
 import Testing
 import Venues
-import WebSocketClient
 
 @testable import Recording
 @testable import TestSupport
+@testable import WebSocketWire
 
 /// `--record` and `--replay`, end to end: the built ticker against FeedServer records what it
 /// receives, and the replay of that recording prints exactly what the live run printed, byte for

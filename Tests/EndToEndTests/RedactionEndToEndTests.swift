@@ -1,9 +1,9 @@
 import Emulators
 import Foundation
 import Testing
-import WebSocketClient
 
 @testable import Recording
+@testable import WebSocketWire
 
 /// The token on stderr, through the built binary: redacted where it stands, never inside other
 /// words (a one-letter `FINNHUB_TOKEN` must not turn `--max-retries` into `--ma***-retries`).

@@ -2,7 +2,6 @@ import Emulators
 import Foundation
 import TestSupport
 import Testing
-import WebSocketClient
 
 @testable import Recording
 

@@ -2,8 +2,8 @@ import Emulators
 import Foundation
 import TestSupport
 import Testing
-import WebSocketClient
 
+@testable import Transport
 @testable import WebSocketServer
 
 /// `ticker serve` facing clients it must not trust, and a network it must not open by accident:

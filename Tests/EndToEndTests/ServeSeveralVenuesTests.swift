@@ -2,7 +2,7 @@ import Emulators
 import Foundation
 import TestSupport
 import Testing
-import WebSocketClient
+import WebSocketWire
 
 /// `ticker serve` with several venues: clients ask for qualified symbols (`coinbase/BTC-USD`),
 /// serve keeps an upstream per venue (FeedServer's emulations, `--url VENUE=URL`), and each client

@@ -2,7 +2,6 @@ import Emulators
 import Foundation
 import TestSupport
 import Testing
-import WebSocketClient
 
 /// What the ticker does with awkward surroundings before and while it connects: a FIFO where a
 /// config or CA file should be, a password in a URL, stdout closed, a name server that never

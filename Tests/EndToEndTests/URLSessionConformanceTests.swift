@@ -1,6 +1,6 @@
 import TestSupport
 import Testing
-import WebSocketClient
+import WebSocketWire
 
 /// RFC 6455 conformance side by side: cases of the native engine's conformance suite
 /// (`Tests/WebSocketClientTests/ConformanceTests.swift`, same ids, same raw peer

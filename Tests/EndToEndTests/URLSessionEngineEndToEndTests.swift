@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import WebSocketClient
+import WebSocketWire
 
 /// The URLSession engine for real on Linux: the stock FoundationNetworking with its WebSocket
 /// path switched on by the harness (preload + libcurl 8.14.1), through the plugin

@@ -5,6 +5,7 @@ import WebSocketClient
 
 @testable import EnginePlugin
 @testable import URLSessionEngine
+@testable import WebSocketWire
 
 /// The plugin boundary: loading (missing file, not a plugin), errors across the C ABI, the order
 /// of callbacks, and the ticker without its plugin.
@@ -67,7 +68,7 @@ struct URLSessionPluginTests {
       .transport(.connect(host: "127.0.0.1", port: 9, errno: 111)),
       .transport(.certificateVerification(code: -1202, message: "untrusted")),
       .transport(.tls("URLSession: NSURLErrorDomain -1005")),
-      .transport(.invalidURL("bad")),
+      .invalidURL(InvalidWebSocketURL("bad")),
       .abnormalClosure,
       .notConnected,
     ])

@@ -2,10 +2,10 @@ import Emulators
 import Foundation
 import Testing
 import Venues
-import WebSocketClient
 
 @testable import Recording
 @testable import TestSupport
+@testable import WebSocketWire
 
 /// The built binary against FeedServer's emulation of each venue, as strict as the real one:
 /// exact stdout from the venue's recorded session, its error cases, subscription changes over

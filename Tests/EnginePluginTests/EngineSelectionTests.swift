@@ -3,6 +3,7 @@ import Testing
 import WebSocketClient
 
 @testable import EnginePlugin
+@testable import WebSocketWire
 
 /// How `auto` decides whether URLSession's WebSocket path may be used: the three layers' pure
 /// reports, the verdict (the first layer that refuses decides), the whole-JSON check that notices

@@ -2,10 +2,10 @@ import Synchronization
 import Testing
 import TickerPluginABI
 import TickerSupport
-import WebSocketClient
 
 @testable import EnginePlugin
 @testable import URLSessionEngine
+@testable import WebSocketWire
 
 /// The C pointers that cross the plugin's ABI are `@unchecked Sendable` wrappers; these tests
 /// guard their invariants: a call's `op` comes back once, to its own `done`; the host's callbacks

@@ -7,6 +7,7 @@ import Venues
 import WebSocketClient
 
 @testable import TestSupport
+@testable import WebSocketWire
 
 /// A feed per venue, opened at start or (serve's upstreams) when a symbol of its venue is first
 /// asked for, its quotes stamped with the venue; the run ends with the last venue's end.

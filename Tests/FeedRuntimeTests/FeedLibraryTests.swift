@@ -10,6 +10,8 @@ import WebSocketClient
 
 @testable import TestSupport
 @testable import TickerSupport
+@testable import Transport
+@testable import WebSocketWire
 
 /// The runtime as a library, against FeedServer's Finnhub emulation: subscriptions change while
 /// running, from another task, and a reconnect sends the current set, never the initial one.

@@ -8,6 +8,7 @@ import WebSocketClient
 @testable import Outputs
 @testable import Recording
 @testable import TestSupport
+@testable import WebSocketWire
 
 /// The feed machine driven by hand: explicit instants, exact wire messages, exact actions.
 @Suite struct FeedMachineTests {

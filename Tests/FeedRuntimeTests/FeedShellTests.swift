@@ -6,6 +6,7 @@ import WebSocketClient
 @testable import FeedRuntime
 @testable import TestSupport
 @testable import TickerSupport
+@testable import WebSocketWire
 
 /// The feed's shell runs its session, sender, timer and stopping task as one task group.
 @Suite("Feed shell", .timeLimit(.minutes(1)), .ownThread)

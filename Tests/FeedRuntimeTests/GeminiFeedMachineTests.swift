@@ -4,6 +4,7 @@ import Venues
 import WebSocketClient
 
 @testable import TestSupport
+@testable import WebSocketWire
 
 /// The feed machine with Gemini's provider: each first book's newest trade printed once as the
 /// starting price (and never again after a reconnect), book changes and heartbeats printing

@@ -4,6 +4,7 @@ import Venues
 import WebSocketClient
 
 @testable import TestSupport
+@testable import WebSocketWire
 
 /// What venues send besides live trades: history on subscribing (a snapshot, trades folded into a
 /// book, a back-fill that looks live) and channel ids that mean something only with what came

@@ -1,10 +1,10 @@
 import FeedRuntime
 import Testing
 import Venues
-import WebSocketClient
 
 @testable import FeedRuntime
 @testable import TestSupport
+@testable import WebSocketWire
 
 /// The feed machine with Kraken's provider and Kraken's own message shapes: answers per symbol,
 /// a refused pair taken back alone (from the first subscription or a change), the ping every

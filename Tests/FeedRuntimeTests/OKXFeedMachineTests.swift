@@ -4,6 +4,7 @@ import Venues
 import WebSocketClient
 
 @testable import TestSupport
+@testable import WebSocketWire
 
 /// The feed machine with OKX's provider: one request per instrument matched to its answer by
 /// id, an unknown instrument taken back alone (from the first subscription as from a change),

@@ -2,7 +2,7 @@ import FeedRuntime
 import Outputs
 import Recording
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 /// A venue for testing the machine's handling of what venues differ in: how a subscription
 /// changes, how requests are answered, limits, keepalive and first-quote deadlines. Its wire

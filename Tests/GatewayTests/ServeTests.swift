@@ -1,11 +1,11 @@
 import FeedRuntime
 import Testing
 import Venues
-import WebSocketClient
 
 @testable import FeedRuntime
 @testable import Gateway
 @testable import TickerSupport
+@testable import WebSocketWire
 
 @Suite("serve: the pure parts")
 struct ServeTests {

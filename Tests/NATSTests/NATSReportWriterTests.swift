@@ -4,6 +4,7 @@ import Testing
 import Venues
 
 @testable import NATS
+@testable import NATSBridge
 
 @Suite("NATS report lines")
 struct NATSReportWriterTests {

@@ -1,7 +1,7 @@
 import Testing
-import WebSocketClient
 
 @testable import NATS
+@testable import Transport
 
 @Suite("NKEYs: seeds, public keys, signatures")
 struct NKeyTests {

@@ -1,8 +1,8 @@
 import Testing
 import Venues
-import WebSocketClient
 
 @testable import NATS
+@testable import NATSBridge
 
 @Suite("PublishedVenue: a venue's prices read back from NATS")
 struct PublishedVenueTests {

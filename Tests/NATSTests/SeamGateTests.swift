@@ -1,6 +1,7 @@
 import Testing
 
 @testable import NATS
+@testable import NATSBridge
 
 @Suite("SeamGate: a subject's kept last price, then its live ones, without a gap or a duplicate")
 struct SeamGateTests {

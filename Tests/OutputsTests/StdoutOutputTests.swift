@@ -4,7 +4,6 @@ import Outputs
 import Synchronization
 import Testing
 import Venues
-import WebSocketClient
 
 @testable import FeedRuntime
 @testable import Outputs

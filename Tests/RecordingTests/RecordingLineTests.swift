@@ -2,7 +2,6 @@ import FeedRuntime
 import Recording
 import Testing
 import Venues
-import WebSocketClient
 
 @testable import TickerSupport
 

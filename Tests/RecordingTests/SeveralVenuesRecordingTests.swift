@@ -3,7 +3,6 @@ import Foundation
 import Recording
 import Testing
 import Venues
-import WebSocketClient
 
 /// Recordings of runs of several venues: a format 2 header listing them, each step naming its
 /// venue; a run of one venue is written exactly as before; a replay gives each venue's frames to

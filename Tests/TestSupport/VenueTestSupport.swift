@@ -9,6 +9,8 @@ import WebSocketClient
 import WebSocketServer
 
 @testable import JSON
+@testable import Transport
+@testable import WebSocketWire
 
 /// Helpers for the venue emulator tests: upgrade requests to hand an emulator, instants, JSON
 /// reading, a raw WebSocket client, and a hang guard for a FeedServer.

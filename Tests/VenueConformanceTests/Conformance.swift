@@ -3,6 +3,7 @@ import FeedRuntime
 import Recording
 import Synchronization
 import TickerSupport
+import Transport
 import Venues
 import WebSocketClient
 

@@ -5,7 +5,6 @@ import Recording
 import Synchronization
 import Testing
 import Venues
-import WebSocketClient
 
 @testable import TestSupport
 

@@ -1,8 +1,8 @@
 import Testing
-import WebSocketClient
 
 @testable import TestSupport
 @testable import Venues
+@testable import WebSocketWire
 
 /// Bitfinex's provider: trading pairs, one `subscribe` per pair, channel ids mapped by the
 /// connection's `subscribed` events, the snapshot as history, each trade once (`te`), prices and

@@ -1,8 +1,8 @@
 import Testing
-import WebSocketClient
 
 @testable import TestSupport
 @testable import Venues
+@testable import WebSocketWire
 
 /// Bithumb's provider: market codes, whole-list requests (a change: the added codes' snapshots,
 /// then every code in real time), every message shape of the recorded session and of Bithumb's

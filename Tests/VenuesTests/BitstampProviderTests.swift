@@ -1,8 +1,8 @@
 import Testing
-import WebSocketClient
 
 @testable import TestSupport
 @testable import Venues
+@testable import WebSocketWire
 
 /// Bitstamp's provider: markets in lower case inside the channel name, one request per channel
 /// answered in order, every message shape of the recorded session and of Bitstamp's documentation

@@ -1,8 +1,8 @@
 import Testing
-import WebSocketClient
 
 @testable import TestSupport
 @testable import Venues
+@testable import WebSocketWire
 
 /// Bybit's provider: symbols, one request per topic numbered by `req_id`, every message shape of
 /// the recorded session and of Bybit's documentation and captures, prices kept as sent.

@@ -1,10 +1,10 @@
 import TestSupport
 import Testing
-import WebSocketClient
 
 @testable import TestSupport
 @testable import TickerSupport
 @testable import Venues
+@testable import WebSocketWire
 
 /// The specialised decoders must agree with the reference paths wherever they answer.
 @Suite(.ownThread) struct FastPathAgreementTests {

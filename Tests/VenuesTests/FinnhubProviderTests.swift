@@ -1,9 +1,9 @@
 import Testing
-import WebSocketClient
 
 @testable import JSON
 @testable import TestSupport
 @testable import Venues
+@testable import WebSocketWire
 
 @Suite(.ownThread) struct FinnhubProviderTests {
   let provider = FinnhubProvider()

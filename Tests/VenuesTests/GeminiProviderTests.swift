@@ -1,8 +1,8 @@
 import Testing
-import WebSocketClient
 
 @testable import TestSupport
 @testable import Venues
+@testable import WebSocketWire
 
 /// Gemini's provider: symbols run together, one subscribe per symbol, every message shape of the
 /// recorded session and of Gemini's documentation, prices kept as sent, the first book's trades

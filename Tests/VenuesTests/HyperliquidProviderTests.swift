@@ -1,8 +1,8 @@
 import Testing
-import WebSocketClient
 
 @testable import TestSupport
 @testable import Venues
+@testable import WebSocketWire
 
 /// Hyperliquid's provider: coins, one request per coin, every message shape of the recorded
 /// session and of Hyperliquid's documentation, prices and sizes kept as sent.

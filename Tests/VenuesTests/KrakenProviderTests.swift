@@ -1,5 +1,4 @@
 import Testing
-import WebSocketClient
 
 @testable import TestSupport
 @testable import Venues

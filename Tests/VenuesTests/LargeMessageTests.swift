@@ -1,9 +1,9 @@
 import Foundation
 import TestSupport
 import Testing
-import WebSocketClient
 
 @testable import Venues
+@testable import WebSocketWire
 
 /// Large messages are decoded a chunk at a time (`FinnhubProvider.decodeLarge`); whatever the
 /// message, the chunks hold exactly the quotes `decode(_:)` gives, in order, and the same event

@@ -1,8 +1,8 @@
 import Testing
-import WebSocketClient
 
 @testable import TestSupport
 @testable import Venues
+@testable import WebSocketWire
 
 /// OKX's provider: instrument ids, one request per instrument numbered by `id`, every message
 /// shape of the recorded session and of OKX's documentation, prices kept as sent.

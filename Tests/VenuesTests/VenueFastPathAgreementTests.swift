@@ -1,9 +1,9 @@
 import TestSupport
 import Testing
-import WebSocketClient
 
 @testable import TestSupport
 @testable import Venues
+@testable import WebSocketWire
 
 /// Binance's and Upbit's specialised decoders must agree with their model paths wherever they
 /// answer, and the appending entry points must behave like `decode(_:)`.

@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 
 @testable import WebSocketClient
+@testable import WebSocketWire
 
 /// Compressed messages are many times the bytes that carry them: one 64 KiB read of a compressed
 /// stream can inflate to megabytes. The reader hands them to the consumer in bounded batches, so

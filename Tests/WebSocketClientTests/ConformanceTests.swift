@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 
 @testable import WebSocketClient
+@testable import WebSocketWire
 
 /// RFC 6455 conformance of the native engine, modelled on the Autobahn|Testsuite client cases
 /// (case numbers follow its groups). Each case is a real connection to `Tests/Support/raw_peer.py`,

@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 
 @testable import WebSocketClient
+@testable import WebSocketWire
 
 /// permessage-deflate (RFC 7692) between the native engine and Python's `websockets` server
 /// (`Tests/Support/ws_peer.py --deflate …`), with each parameter it can be configured with. Python's

@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 
 @testable import WebSocketClient
+@testable import WebSocketWire
 
 /// permessage-deflate between the native engine and Node's `ws` (Debian's node-ws,
 /// `Tests/Support/node_ws_peer.js`), a second independent implementation, with zlib behind both

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import WebSocketClient
+@testable import WebSocketWire
 
 /// A generator that returns the given values in turn (cycling), so tests pin exact bytes.
 struct FixedRandom: RandomNumberGenerator, Sendable {

@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 
 @testable import WebSocketClient
+@testable import WebSocketWire
 
 /// Chunk sizes every parser test feeds its bytes in; `Int.max` means all at once.
 let chunkSizes = [1, 2, 5, 8, Int.max]

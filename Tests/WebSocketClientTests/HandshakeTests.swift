@@ -3,6 +3,7 @@ import Testing
 @testable import TickerSupport
 @testable import WebSocketClient
 @testable import WebSocketServer
+@testable import WebSocketWire
 
 @Suite struct HandshakeTests {
   static let key = "dGhlIHNhbXBsZSBub25jZQ=="

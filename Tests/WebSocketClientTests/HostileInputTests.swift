@@ -1,9 +1,12 @@
 import Dispatch
 import Synchronization
 import Testing
+import TickerSupport
 
+@testable import Transport
 @testable import WebSocketClient
 @testable import WebSocketServer
+@testable import WebSocketWire
 
 #if canImport(Glibc)
   import Glibc
@@ -204,6 +207,6 @@ import Testing
   }
 
   @Test func aURLWithUserInformationIsRefused() {
-    #expect(throws: TransportError.self) { try WebSocketURL(parsing: "ws://user:pass@host/") }
+    #expect(throws: InvalidWebSocketURL.self) { try WebSocketURL(parsing: "ws://user:pass@host/") }
   }
 }

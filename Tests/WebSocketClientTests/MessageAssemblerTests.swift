@@ -3,6 +3,7 @@ import Testing
 import TickerSupport
 
 @testable import WebSocketClient
+@testable import WebSocketWire
 
 /// Parses `bytes` in chunks and runs every frame through an assembler; the same bytes through
 /// `MessageAssembler.next(from:)` must give the same events and the same error.

@@ -3,8 +3,10 @@ import Synchronization
 import Testing
 
 @testable import TickerSupport
+@testable import Transport
 @testable import WebSocketClient
 @testable import WebSocketServer
+@testable import WebSocketWire
 
 /// Seconds that only bound a hang; no test waits this long when it passes.
 /// Only guards against a hang; generous because a loaded 2-core machine can delay a test task.

@@ -6,7 +6,7 @@
   import Testing
   import TickerSupport
 
-  @testable import WebSocketClient
+  @testable import Transport
 
   /// `OpenSSLContextCache`: a context is made once per trust setting and reused until it is
   /// `lifetime` old; the least recently used goes when the cache is full; a failure is not kept.

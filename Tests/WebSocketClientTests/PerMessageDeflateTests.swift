@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 
 @testable import WebSocketClient
+@testable import WebSocketWire
 
 /// permessage-deflate's negotiation (RFC 7692 §5, §7.1), its framing rules (§6) and its data
 /// (§7.2), with the RFC's own examples as the reference bytes.

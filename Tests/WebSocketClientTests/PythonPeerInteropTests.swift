@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 
 @testable import WebSocketClient
+@testable import WebSocketWire
 
 /// Whether `error` is the failure for a message over `maximumMessageSize`.
 private func isMessageTooLarge(_ error: WebSocketError?) -> Bool {

@@ -1,6 +1,8 @@
 import Testing
 
+@testable import TickerSupport
 @testable import WebSocketClient
+@testable import WebSocketWire
 
 /// `Redaction.redact`: a secret is replaced where it stands as a token of its own (a URL's query
 /// value, a header value, an echoed value, a word), never inside a longer token.

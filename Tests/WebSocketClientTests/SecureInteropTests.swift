@@ -1,7 +1,9 @@
 import TestSupport
 import Testing
 
+@testable import Transport
 @testable import WebSocketClient
+@testable import WebSocketWire
 
 /// `wss://` for real: the native engine's OpenSSL transport against Python's `websockets` server
 /// serving TLS (Python's `ssl`) with a certificate for `localhost` and 127.0.0.1 from the test CA.

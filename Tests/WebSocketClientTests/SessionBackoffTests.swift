@@ -1,5 +1,5 @@
 import Testing
-import WebSocketClient
+import Transport
 
 @Suite("Session backoff")
 struct SessionBackoffTests {

@@ -1,5 +1,6 @@
 import Testing
 import WebSocketClient
+import WebSocketWire
 
 @Suite("Session failure policy")
 struct SessionFailurePolicyTests {
@@ -45,7 +46,7 @@ struct SessionFailurePolicyTests {
     .transport(.tls("cannot load CA certificates from /nope.pem")),
     .transport(.tlsUnavailable),
     .transport(.tlsLibraryMissing("libssl.so.3: cannot open shared object file")),
-    .transport(.invalidURL("the URL must start with ws:// or wss://")),
+    .invalidURL(InvalidWebSocketURL("the URL must start with ws:// or wss://")),
     .unsupported("WebSockets not supported by libcurl"),
   ]
 

@@ -2,6 +2,8 @@ import Testing
 import WebSocketClient
 
 @testable import TestSupport
+@testable import Transport
+@testable import WebSocketWire
 
 @Suite("Session liveness", .timeLimit(.minutes(1)))
 struct SessionLivenessTests {

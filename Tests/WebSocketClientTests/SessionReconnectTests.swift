@@ -2,6 +2,7 @@ import Testing
 import WebSocketClient
 
 @testable import TestSupport
+@testable import WebSocketWire
 
 @Suite("Session reconnects", .timeLimit(.minutes(1)))
 struct SessionReconnectTests {
@@ -154,7 +155,7 @@ struct SessionReconnectTests {
     .handshake(.unexpectedStatus(code: 404, reason: "Not Found", retryAfter: nil)),
     .transport(.certificateVerification(code: 10, message: "certificate has expired")),
     .transport(.tls("cannot load CA certificates from /missing.pem")),
-    .transport(.invalidURL("bad")),
+    .invalidURL(InvalidWebSocketURL("bad")),
     .unsupported("no WebSockets"),
   ]
 

@@ -1,6 +1,8 @@
 import Testing
 import WebSocketClient
+
 @testable import TestSupport
+@testable import WebSocketWire
 
 @Suite("Session stop", .timeLimit(.minutes(1)))
 struct SessionStopTests {

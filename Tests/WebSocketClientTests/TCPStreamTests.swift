@@ -3,6 +3,7 @@ import Synchronization
 import TestSupport
 import Testing
 
+@testable import Transport
 @testable import WebSocketClient
 @testable import WebSocketServer
 

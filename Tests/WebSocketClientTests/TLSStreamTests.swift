@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import Transport
 @testable import WebSocketClient
 @testable import WebSocketServer
 
@@ -230,9 +231,8 @@ struct TLSStreamTests {
   @Test func connectorVerifiesAnIPAddressCertificate() throws {
     let ca = try TestCA.shared()
     let server = try TLSTestServer(ca: ca)
-    let url = try WebSocketURL(parsing: "wss://127.0.0.1:\(server.port)/")
     let stream = try TransportConnector.connect(
-      url: url, options: ConnectOptions(connectTimeout: 30, caCertificateFile: ca.caFile))
+      host: "127.0.0.1", port: server.port, secure: true, caCertificateFile: ca.caFile, timeout: 30)
     defer { stream.close() }
     #expect(stream is TLSStream)
     #expect(try exchange(stream).response.hasPrefix("HTTP/1.0 200 ok"))

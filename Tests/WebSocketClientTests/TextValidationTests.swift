@@ -1,6 +1,7 @@
 import Testing
 
 @testable import WebSocketClient
+@testable import WebSocketWire
 
 /// The ASCII fast path of text messages must not change what is accepted: a non-ASCII byte at
 /// any position (inside the 8-byte words or in the tail) goes to full UTF-8 validation.

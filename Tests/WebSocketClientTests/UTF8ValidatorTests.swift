@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 
 @testable import WebSocketClient
+@testable import WebSocketWire
 
 /// The incremental validator agrees with the standard library on whole inputs, whatever the
 /// chunking, and reports invalid input at the first offending chunk.

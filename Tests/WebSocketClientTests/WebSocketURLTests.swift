@@ -1,7 +1,8 @@
 import Testing
-import WebSocketClient
 
+@testable import Transport
 @testable import WebSocketServer
+@testable import WebSocketWire
 
 @Suite struct WebSocketURLTests {
   @Test(
@@ -32,7 +33,7 @@ import WebSocketClient
     "ws://h/a\r\nX-Evil: 1", "ws://h/a b", "ws://h\u{0}x/", "ws://h/\u{7F}",
   ])
   func rejects(text: String) {
-    #expect(throws: TransportError.self) { try WebSocketURL(parsing: text) }
+    #expect(throws: InvalidWebSocketURL.self) { try WebSocketURL(parsing: text) }
   }
 
   /// U+06DD is a prepended concatenation mark: with the scalar after it, it forms one Character,
@@ -64,7 +65,7 @@ import WebSocketClient
     "ws://h/\u{9B}31m", "ws://h/\u{85}",
   ])
   func refusesNonASCIIHostsAndC1Controls(text: String) {
-    #expect(throws: TransportError.self) { try WebSocketURL(parsing: text) }
+    #expect(throws: InvalidWebSocketURL.self) { try WebSocketURL(parsing: text) }
   }
 
   @Test func hostHeaderAddsOnlyNonDefaultPorts() throws {

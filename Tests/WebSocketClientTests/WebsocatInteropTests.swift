@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 
 @testable import WebSocketClient
+@testable import WebSocketWire
 
 /// The native engine against `websocat` (Rust; `ws-l:` server mirroring messages back), a second
 /// implementation that shares no code with ours. The time limit only bounds a hang.

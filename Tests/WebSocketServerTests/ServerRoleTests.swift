@@ -1,8 +1,10 @@
 import Foundation
 import Testing
 
+@testable import Transport
 @testable import WebSocketClient
 @testable import WebSocketServer
+@testable import WebSocketWire
 
 /// The server role (`ServerUpgrade`, `ClientFrameReader`, `ServerFrameWriter`) on a real loopback
 /// connection, with the client side written by hand from `FrameEncoder` and `ServerHandshake`.

@@ -1,6 +1,5 @@
 import JSON
 import TickerSupport
-import WebSocketClient
 
 /// The JSON config file: one object whose keys are the setting names below (camelCase, as in
 /// `config.example.json`). Unknown keys, wrong types and out-of-range values are errors naming the

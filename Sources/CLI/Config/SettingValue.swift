@@ -1,6 +1,7 @@
 import NATS
+import TickerSupport
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 /// Parsing and validation of individual setting values, shared by the command line, the
 /// environment and the config file so that every source accepts the same values and explains
@@ -87,7 +88,7 @@ enum SettingValue {
   }
 
   static func url(_ text: String) -> WebSocketURL? {
-    do throws(TransportError) {
+    do throws(InvalidWebSocketURL) {
       return try WebSocketURL(parsing: text)
     } catch {
       return nil
@@ -107,12 +108,11 @@ enum SettingValue {
   static func urlRequirement(for text: String) -> String {
     let lower = text.lowercased()
     guard lower.hasPrefix("ws://") || lower.hasPrefix("wss://") else { return urlRequirement }
-    do throws(TransportError) {
+    do throws(InvalidWebSocketURL) {
       _ = try WebSocketURL(parsing: text)
       return urlRequirement
     } catch {
-      guard case .invalidURL(let why) = error else { return urlRequirement }
-      return urlRequirement + ": " + why
+      return urlRequirement + ": " + error.reason
     }
   }
 

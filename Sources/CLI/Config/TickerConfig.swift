@@ -3,7 +3,7 @@ import NATS
 import Outputs
 import Recording
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 /// Every setting of the ticker, resolved. Built from defaults overridden by each source in turn
 /// (flags > environment > config file > defaults) with `resolve(file:environment:flags:)`.

@@ -1,5 +1,5 @@
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 /// One `--url`: a WebSocket endpoint for the run's venue, or (`VENUE=URL`) for one venue of a run
 /// of several.

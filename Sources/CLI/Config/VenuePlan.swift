@@ -1,5 +1,5 @@
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 /// The venues a run follows, each with its symbols and endpoint, from the settings — pure.
 ///

@@ -1,5 +1,3 @@
-import WebSocketClient
-
 /// The command-line parser: pure, `[String]` (without the program name) → `ParsedCommand`,
 /// driven by the declarations in `Settings`. Options take `--opt value` or `--opt=value`; short
 /// flags (`-s`, `-v`, `-h`) take the next argument. A first word that is a `Subcommand` picks it:

@@ -1,5 +1,3 @@
-import WebSocketClient
-
 /// `ticker completions bash|zsh|fish`: a completion script generated from the declarations in
 /// `Settings` — every flag, the choices of settings that have them (providers, formats, …), file
 /// names for file-valued settings, and the shells for `ticker completions`.

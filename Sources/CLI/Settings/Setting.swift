@@ -1,5 +1,4 @@
 import JSON
-import WebSocketClient
 
 /// One setting, declared once (see `Settings.all`): where it can come from — a flag, an
 /// environment variable, a config-file key — how its text or JSON value is read and checked, its

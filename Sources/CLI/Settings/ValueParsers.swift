@@ -3,7 +3,7 @@ import JSON
 import NATS
 import Recording
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 /// The value types settings use, each read the same way from flags, the environment and the file
 /// (`SettingValue` does the checking), shown the same way in help, docs/options.md and

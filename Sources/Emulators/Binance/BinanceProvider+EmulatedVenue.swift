@@ -1,7 +1,7 @@
 import Recording
 import TickerSupport
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 /// Binance, as the emulator plays it (`BinanceEmulator`).
 extension BinanceProvider: EmulatedVenue {

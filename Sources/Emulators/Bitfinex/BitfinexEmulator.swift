@@ -2,7 +2,6 @@ import JSON
 import Recording
 import TickerSupport
 import Venues
-import WebSocketClient
 import WebSocketServer
 
 /// What Bitfinex's public WebSocket API v2 does with a connection, as a pure state machine

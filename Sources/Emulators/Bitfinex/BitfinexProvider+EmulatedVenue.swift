@@ -1,7 +1,7 @@
 import Recording
 import TickerSupport
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 /// Bitfinex, as the emulator plays it (`BitfinexEmulator`).
 extension BitfinexProvider: EmulatedVenue {

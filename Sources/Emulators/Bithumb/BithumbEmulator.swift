@@ -1,8 +1,8 @@
 import JSON
 import Recording
 import Venues
-import WebSocketClient
 import WebSocketServer
+import WebSocketWire
 
 /// What Bithumb's public feed does with a connection, as a pure state machine
 /// (docs/protocols.md §12):

@@ -1,7 +1,7 @@
 import Recording
 import TickerSupport
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 /// Bithumb, as the emulator plays it (`BithumbEmulator`).
 extension BithumbProvider: EmulatedVenue {

@@ -1,7 +1,7 @@
 import Recording
 import TickerSupport
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 /// Bitstamp, as the emulator plays it (`BitstampEmulator`).
 extension BitstampProvider: EmulatedVenue {

@@ -1,6 +1,6 @@
 import TickerSupport
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 /// Pre-framed one-trade Finnhub messages for load generation (~100 bytes each, as a live BTC
 /// trade): distinct prices and times, so dedupe has real work in the default mode.

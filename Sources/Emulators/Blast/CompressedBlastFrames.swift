@@ -1,4 +1,4 @@
-import WebSocketClient
+import WebSocketWire
 
 /// Blast batches for a connection that agreed on permessage-deflate: the same messages as
 /// `BlastFrames.frames(count:)`, `BlastFrames.frames(count:venue:)` and `BlastFrames.Mixed`, compressed ahead of time by a

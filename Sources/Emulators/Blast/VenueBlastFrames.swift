@@ -1,6 +1,6 @@
 import Synchronization
 import TickerSupport
-import WebSocketClient
+import WebSocketWire
 
 /// Pre-framed one-trade messages in a venue's wire format, for load generation
 /// (`ConnectionPlan.Ending.venueBlast`, `feedserve --blast N --venue …`): distinct prices and

@@ -2,7 +2,6 @@ import JSON
 import Recording
 import TickerSupport
 import Venues
-import WebSocketClient
 import WebSocketServer
 
 /// What Bybit's v5 public spot feed does with a connection, as a pure state machine

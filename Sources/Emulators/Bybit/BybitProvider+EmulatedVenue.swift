@@ -1,7 +1,7 @@
 import Recording
 import TickerSupport
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 /// Bybit, as the emulator plays it (`BybitEmulator`).
 extension BybitProvider: EmulatedVenue {

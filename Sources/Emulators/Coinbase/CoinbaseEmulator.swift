@@ -2,7 +2,6 @@ import JSON
 import Recording
 import TickerSupport
 import Venues
-import WebSocketClient
 import WebSocketServer
 
 /// What Coinbase Exchange's feed does with a connection, as a pure state machine (docs/protocols.md §4):

@@ -1,7 +1,7 @@
 import Recording
 import TickerSupport
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 /// Coinbase, as the emulator plays it (`CoinbaseEmulator`).
 extension CoinbaseProvider: EmulatedVenue {

@@ -1,6 +1,6 @@
 import Recording
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 /// The recorded sessions `ticker --demo` replays, one per venue (the same text as
 /// `Tests/Fixtures/<venue>-session.ndjson`; a test keeps them equal). Embedded so the demo needs

@@ -1,7 +1,6 @@
 import JSON
 import Recording
 import Venues
-import WebSocketClient
 import WebSocketServer
 
 /// What Finnhub does with a connection, as a pure state machine: remembers subscriptions,

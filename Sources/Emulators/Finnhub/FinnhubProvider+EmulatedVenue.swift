@@ -1,7 +1,7 @@
 import Recording
 import TickerSupport
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 /// Finnhub, as the emulator plays it (`FinnhubEmulator`).
 extension FinnhubProvider: EmulatedVenue {

@@ -1,7 +1,7 @@
 import Recording
 import TickerSupport
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 /// Gemini, as the emulator plays it (`GeminiEmulator`).
 extension GeminiProvider: EmulatedVenue {

@@ -1,7 +1,7 @@
 import Recording
 import TickerSupport
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 /// Hyperliquid, as the emulator plays it (`HyperliquidEmulator`).
 extension HyperliquidProvider: EmulatedVenue {

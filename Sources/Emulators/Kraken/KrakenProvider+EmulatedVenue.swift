@@ -1,7 +1,7 @@
 import Recording
 import TickerSupport
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 /// Kraken, as the emulator plays it (`KrakenEmulator`).
 extension KrakenProvider: EmulatedVenue {

@@ -2,8 +2,8 @@ import JSON
 import Recording
 import TickerSupport
 import Venues
-import WebSocketClient
 import WebSocketServer
+import WebSocketWire
 
 /// What OKX's v5 public feed does with a connection, as a pure state machine (docs/protocols.md §6):
 ///

@@ -1,7 +1,7 @@
 import Recording
 import TickerSupport
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 /// OKX, as the emulator plays it (`OKXEmulator`).
 extension OKXProvider: EmulatedVenue {

@@ -1,5 +1,6 @@
 import JSON
 import Venues
+import WebSocketWire
 
 /// The texts the OKX emulation writes, in the venue's shapes (docs/protocols.md §6): answers to
 /// requests, errors, and `tickers` pushes.

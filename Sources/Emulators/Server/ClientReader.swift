@@ -1,5 +1,5 @@
-import WebSocketClient
 import WebSocketServer
+import WebSocketWire
 
 /// Reads one connection's client frames (on a thread of its own, through the shared
 /// `ClientFrameReader`) until the client closes, the connection fails or it ends: records what

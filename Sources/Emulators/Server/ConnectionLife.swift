@@ -1,5 +1,4 @@
 import Synchronization
-import WebSocketClient
 import WebSocketServer
 
 /// The lifetime of one `FeedServer` connection: the shared `ConnectionLifetime` (stopping,

@@ -1,5 +1,5 @@
 import Recording
-import WebSocketClient
+import WebSocketWire
 
 /// What one connection to a `FeedServer` gets: the nth connection uses the nth plan of
 /// `FeedServer.Options.plans` (the last plan repeats). Fault-injection tests script reconnects

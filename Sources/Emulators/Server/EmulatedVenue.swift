@@ -1,6 +1,6 @@
 import Recording
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 /// One venue's timings and limits as its emulation enforces them, in seconds: `init()` gives the
 /// venue's own (docs/protocols.md), tests shorten the durations with `scaled(by:)` or set them

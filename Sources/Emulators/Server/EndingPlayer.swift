@@ -1,5 +1,5 @@
-import WebSocketClient
 import WebSocketServer
+import WebSocketWire
 
 /// What one connection does after its script, as its plan's ending says: close, hold, drop,
 /// go half-open, stall mid-frame, misbehave, keep trading (the synthetic stream) or blast load.

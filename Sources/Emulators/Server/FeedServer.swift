@@ -1,8 +1,9 @@
 import Dispatch
 import Recording
 import Synchronization
-import WebSocketClient
+import Transport
 import WebSocketServer
+import WebSocketWire
 
 /// A small real WebSocket server on loopback that replays a recorded session as a venue would.
 ///

@@ -1,5 +1,5 @@
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 extension FeedServer {
   public struct Options: Sendable {

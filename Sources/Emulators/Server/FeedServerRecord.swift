@@ -1,4 +1,4 @@
-import WebSocketClient
+import WebSocketWire
 
 extension FeedServer {
   /// What the server has seen, for tests.

@@ -1,5 +1,4 @@
 import Recording
-import WebSocketClient
 import WebSocketServer
 
 /// Plays a script's server steps on one connection at the recorded pace (scaled), through the

@@ -1,8 +1,9 @@
 import Dispatch
 import Recording
 import TickerSupport
-import WebSocketClient
+import Transport
 import WebSocketServer
+import WebSocketWire
 
 /// One accepted client of a `FeedServer`, put together from the parts that serve it: the
 /// upgrade (`UpgradeResponder`), the venue (`VenueSession` around the emulation's

@@ -1,6 +1,6 @@
 import Recording
-import WebSocketClient
 import WebSocketServer
+import WebSocketWire
 
 /// Answers one connection's upgrade request as its plan, its script and the venue say: a 101
 /// (with the plan's odd status line or trailing bytes), a refusal (the script's 401, the plan's

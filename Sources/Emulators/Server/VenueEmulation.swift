@@ -1,6 +1,6 @@
 import Recording
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 /// A venue as FeedServer emulates it: its provider (which the venue's emulator folder makes an
 /// `EmulatedVenue`) and the rules in force. Made from any provider of the catalog; nil for one

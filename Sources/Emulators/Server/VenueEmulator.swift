@@ -1,7 +1,7 @@
 import Recording
 import Venues
-import WebSocketClient
 import WebSocketServer
+import WebSocketWire
 
 /// What one venue does with one connection, as a pure state machine: the upgrade request, each
 /// client message or control frame, each scripted server message and the passing of time go in;

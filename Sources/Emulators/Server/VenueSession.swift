@@ -1,9 +1,10 @@
 import Dispatch
 import Recording
 import Synchronization
+import Transport
 import Venues
-import WebSocketClient
 import WebSocketServer
+import WebSocketWire
 
 /// One connection's venue emulation at work: the emulator behind a lock, fed by the reader
 /// (client frames), the replay (scripted steps, the synthetic stream) and its own timer thread

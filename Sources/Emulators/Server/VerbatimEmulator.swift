@@ -1,5 +1,4 @@
 import Recording
-import WebSocketClient
 import WebSocketServer
 
 /// No venue at all: the script's server messages go out as they are, from the first moment,

@@ -1,7 +1,7 @@
 import Recording
 import TickerSupport
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 /// Upbit, as the emulator plays it (`UpbitEmulator`).
 extension UpbitProvider: EmulatedVenue {

@@ -1,6 +1,5 @@
 import Dispatch
 import TickerSupport
-import WebSocketClient
 
 #if canImport(Glibc)
   import Glibc

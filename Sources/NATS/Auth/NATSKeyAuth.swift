@@ -1,5 +1,5 @@
 import TickerSupport
-import WebSocketClient
+import Transport
 
 /// Authentication with a key instead of (or besides) the URL's password or token: an NKEY seed
 /// (`--nats-nkey FILE`, the server knowing the user's public key), or a credentials file

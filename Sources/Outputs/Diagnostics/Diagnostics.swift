@@ -1,7 +1,6 @@
 import FeedRuntime
 import TickerSupport
 import Venues
-import WebSocketClient
 
 /// Everything the ticker says on stderr goes through here: one prefix; every secret (the API
 /// token, a URL's password) removed by `Redaction.redact`; then every control character escaped by

@@ -1,6 +1,8 @@
 import FeedRuntime
+import Transport
 import Venues
 import WebSocketClient
+import WebSocketWire
 
 #if canImport(Glibc)
   import Glibc
@@ -35,6 +37,8 @@ public enum FailureText {
       }
     case .handshake(let other):
       return "the WebSocket handshake failed: \(describe(other))"
+    case .invalidURL(let invalid):
+      return invalid.description
     case .transport(let transport):
       return describe(transport)
     case .protocolViolation(let frameError):
@@ -48,26 +52,7 @@ public enum FailureText {
     }
   }
 
-  public static func describe(_ error: TransportError) -> String {
-    switch error {
-    case .invalidURL(let why): "invalid URL: \(why)"
-    case .resolve(let host, let message): "cannot resolve \(host): \(message)"
-    case .connect(let host, let port, let errno):
-      "cannot connect to \(host) port \(port): \(systemError(errno))"
-    case .timeout(let what): "timed out: \(what)"
-    case .syscall(let call, let errno): "\(call) failed: \(systemError(errno))"
-    case .connectionClosed: "the server closed the TCP connection"
-    case .cancelled: "the connection was shut down"
-    case .tls(let message): "TLS failed: \(message)"
-    case .certificateVerification(let code, let message):
-      "the server's TLS certificate failed verification: \(message) (verify code \(code)); "
-        + "use --cacert FILE to trust a private CA"
-    case .tlsUnavailable: "TLS is not available in this build; use --engine urlsession"
-    case .tlsLibraryMissing(let why):
-      "wss:// needs OpenSSL (libssl.so.3), which could not be loaded (\(why)); install libssl3"
-    case .peer(let why, _): why
-    }
-  }
+  public static func describe(_ error: TransportError) -> String { error.text }
 
   public static func describe(_ error: HandshakeError) -> String {
     switch error {
@@ -95,17 +80,7 @@ public enum FailureText {
   }
 
   /// "0.6 s", "60 s".
-  public static func seconds(_ duration: Duration) -> String {
-    let (s, atto) = duration.components
-    let millis = Int((Double(s) * 1000 + Double(atto) / 1e15).rounded())
-    if millis % 1000 == 0 { return "\(millis / 1000) s" }
-    if millis >= 10_000 { return "\(Int((Double(millis) / 1000).rounded())) s" }
-    let tenths = (Double(millis) / 100).rounded() / 10
-    return "\(tenths) s"
-  }
+  public static func seconds(_ duration: Duration) -> String { duration.secondsText }
 
-  public static func systemError(_ code: Int32) -> String {
-    guard let c = strerror(code) else { return "errno \(code)" }
-    return String(cString: c)
-  }
+  public static func systemError(_ code: Int32) -> String { TransportError.systemError(code) }
 }

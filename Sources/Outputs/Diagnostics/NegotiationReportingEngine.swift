@@ -1,4 +1,5 @@
 import WebSocketClient
+import WebSocketWire
 
 /// An engine that says, with `--verbose`, what each connection's handshake agreed on about
 /// compression: `compression: permessage-deflate; server_max_window_bits=12`, or why there is none.

@@ -2,7 +2,6 @@ import FeedRuntime
 import Synchronization
 import TickerSupport
 import Venues
-import WebSocketClient
 
 /// Turns `FeedReport`s into lines on stderr (through `Diagnostics`). What a server can repeat
 /// (errors, malformed messages, unsubscribed trades) is counted and rate-limited: at most a burst

@@ -1,7 +1,6 @@
 import FeedRuntime
 import TickerSupport
 import Venues
-import WebSocketClient
 
 /// The output that prints: a consumer of the feed's bus that writes every quote with a
 /// `QuoteWriter`. Nothing is dropped: while it is behind, the feed waits for it. When writing must

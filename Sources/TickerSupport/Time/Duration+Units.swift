@@ -14,4 +14,14 @@ extension Duration {
     let (s, attoseconds) = components
     return Double(s) + Double(attoseconds) / 1e18
   }
+
+  /// "0.6 s", "60 s": whole seconds, or tenths under ten seconds (what messages say).
+  public var secondsText: String {
+    let (s, atto) = components
+    let millis = Int((Double(s) * 1000 + Double(atto) / 1e15).rounded())
+    if millis % 1000 == 0 { return "\(millis / 1000) s" }
+    if millis >= 10_000 { return "\(Int((Double(millis) / 1000).rounded())) s" }
+    let tenths = (Double(millis) / 100).rounded() / 10
+    return "\(tenths) s"
+  }
 }

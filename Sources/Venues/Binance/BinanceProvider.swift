@@ -1,5 +1,5 @@
 import JSON
-import WebSocketClient
+import WebSocketWire
 
 /// Binance Spot trade streams, `wss://stream.binance.com:9443/stream`, no key (docs/protocols.md §3).
 ///

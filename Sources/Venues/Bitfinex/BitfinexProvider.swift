@@ -1,5 +1,5 @@
 import JSON
-import WebSocketClient
+import WebSocketWire
 
 /// Bitfinex's public WebSocket API v2, `wss://api-pub.bitfinex.com/ws/2`, its `trades` channel,
 /// no key (docs/protocols.md §11).

@@ -1,5 +1,5 @@
 import JSON
-import WebSocketClient
+import WebSocketWire
 
 /// Bithumb's public feed, `wss://ws-api.bithumb.com/websocket/v1`, its `trade` type, no key
 /// (docs/protocols.md §12). Upbit's message model: a request is one JSON array (ticket, type and

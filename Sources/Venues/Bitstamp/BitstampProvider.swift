@@ -1,5 +1,5 @@
 import JSON
-import WebSocketClient
+import WebSocketWire
 
 /// Bitstamp's WebSocket API v2, `wss://ws.bitstamp.net`, its `live_trades_<market>` channels, no
 /// key (docs/protocols.md §8).

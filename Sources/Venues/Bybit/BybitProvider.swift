@@ -1,5 +1,5 @@
 import JSON
-import WebSocketClient
+import WebSocketWire
 
 /// Bybit's v5 public spot feed, `wss://stream.bybit.com/v5/public/spot`, its `publicTrade`
 /// topics, no key (docs/protocols.md §9).

@@ -1,5 +1,5 @@
 import JSON
-import WebSocketClient
+import WebSocketWire
 
 /// Coinbase Exchange's `ticker` channel, `wss://ws-feed.exchange.coinbase.com`, no key
 /// (docs/protocols.md §4).

@@ -1,5 +1,3 @@
-import WebSocketClient
-
 /// A message too large to turn into quotes all at once (100,000 trades in 15 MB would take
 /// several times that as `Quote`s), decoded a chunk at a time instead: each chunk goes through
 /// the pipeline before the next is made, so memory stays at the message plus one chunk.

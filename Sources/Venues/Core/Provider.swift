@@ -1,4 +1,4 @@
-import WebSocketClient
+import WebSocketWire
 
 /// A price feed reached over one WebSocket — one venue's protocol facts, as pure values and
 /// functions (no I/O, no state): where to connect and how, how symbols are spelt, how a

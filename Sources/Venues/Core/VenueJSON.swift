@@ -1,5 +1,5 @@
 import JSON
-import WebSocketClient
+import WebSocketWire
 
 /// Small pieces the venues' model paths share: reading a message as JSON, and the numbers and
 /// symbols every venue spells a little differently.

@@ -1,5 +1,5 @@
 import JSON
-import WebSocketClient
+import WebSocketWire
 
 /// Finnhub messages of `LargeMessage.threshold` bytes and more, in two passes over the bytes:
 /// the first checks the whole message (a trade message? which entries are valid?) keeping no

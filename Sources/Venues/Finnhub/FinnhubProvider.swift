@@ -1,5 +1,5 @@
 import JSON
-import WebSocketClient
+import WebSocketWire
 
 /// Finnhub's trade feed, `wss://ws.finnhub.io?token=…` (see docs/protocols.md §1).
 public struct FinnhubProvider: Provider {

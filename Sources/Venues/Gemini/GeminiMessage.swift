@@ -1,5 +1,5 @@
 import JSON
-import WebSocketClient
+import WebSocketWire
 
 /// What one message of Gemini's market data v2 means, read from its JSON (docs/protocols.md §10):
 /// a `trade`, an `l2_updates` (the first of each symbol folds in its last trades: history; later

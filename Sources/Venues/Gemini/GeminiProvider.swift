@@ -1,5 +1,5 @@
 import JSON
-import WebSocketClient
+import WebSocketWire
 
 /// Gemini's market data v2, `wss://api.gemini.com/v2/marketdata`, its `l2` subscription, no key
 /// (docs/protocols.md §10).

@@ -1,5 +1,5 @@
 import JSON
-import WebSocketClient
+import WebSocketWire
 
 /// Hyperliquid's public WebSocket, `wss://api.hyperliquid.xyz/ws`, its `trades` subscription of
 /// perpetual coins, no key (docs/protocols.md §7).

@@ -1,5 +1,5 @@
 import JSON
-import WebSocketClient
+import WebSocketWire
 
 /// Kraken Spot's WebSocket API v2, the `ticker` channel, `wss://ws.kraken.com/v2`, no key
 /// (docs/protocols.md §5).

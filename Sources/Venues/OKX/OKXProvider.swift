@@ -1,5 +1,5 @@
 import JSON
-import WebSocketClient
+import WebSocketWire
 
 /// OKX's v5 public feed, `wss://ws.okx.com:8443/ws/v5/public`, its `tickers` channel, no key
 /// (docs/protocols.md §6).

@@ -1,4 +1,5 @@
 import JSON
+import WebSocketWire
 
 /// A specialised decoder for Upbit's `ticker` messages — nearly all of its traffic, ~800 bytes
 /// and ~30 keys each — straight from the UTF-8 bytes: the five fields a `Quote` needs are read,

@@ -1,5 +1,5 @@
 import JSON
-import WebSocketClient
+import WebSocketWire
 
 /// Upbit's ticker feed, `wss://api.upbit.com/websocket/v1`, no key (docs/protocols.md §2).
 ///

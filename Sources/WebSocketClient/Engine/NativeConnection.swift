@@ -1,6 +1,8 @@
 import Dispatch
 import Synchronization
 import TickerSupport
+import Transport
+import WebSocketWire
 
 /// One open RFC 6455 connection over a `ByteStream`.
 ///

@@ -1,6 +1,8 @@
 import Dispatch
 import Synchronization
 import TickerSupport
+import Transport
+import WebSocketWire
 
 /// The RFC 6455 engine over a `ByteStream` (TCP, or TLS over TCP) with no Foundation networking.
 public struct NativeEngine: WebSocketEngine {
@@ -27,7 +29,9 @@ public struct NativeEngine: WebSocketEngine {
   /// keys and masks from the system's secure random generator.
   public init() {
     self.init(transport: { url, options throws(TransportError) in
-      try TransportConnector.connect(url: url, options: options)
+      try TransportConnector.connect(
+        host: url.host, port: url.port, secure: url.isSecure, caCertificateFile: options.caCertificateFile,
+        timeout: options.connectTimeout)
     })
   }
 

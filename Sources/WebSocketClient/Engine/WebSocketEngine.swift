@@ -1,4 +1,5 @@
 import TickerSupport
+import WebSocketWire
 
 /// Options for opening a connection.
 public struct ConnectOptions: Sendable {

@@ -1,5 +1,10 @@
 /// Everything that can end a WebSocket connection or stop one from opening.
+import Transport
+import WebSocketWire
+
 public enum WebSocketError: Error, Sendable, Equatable {
+  /// The URL cannot be used (bad scheme, missing host, bad port).
+  case invalidURL(InvalidWebSocketURL)
   /// The transport failed (DNS, connect, timeout, TLS, reset).
   case transport(TransportError)
   /// The opening handshake failed; the HTTP status is inside where the server sent one.

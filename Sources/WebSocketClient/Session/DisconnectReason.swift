@@ -1,4 +1,6 @@
 /// Why a connection attempt or a connection ended (and a reconnect follows).
+import WebSocketWire
+
 public enum DisconnectReason: Sendable, Equatable, CustomStringConvertible {
   /// The attempt or the connection failed with this error.
   case failed(WebSocketError)

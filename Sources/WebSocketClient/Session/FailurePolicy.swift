@@ -1,5 +1,8 @@
 /// The one place that decides which failures are retried: pure functions of the error or the
 /// peer's close status.
+import Transport
+import WebSocketWire
+
 public enum FailurePolicy {
   /// How the session treats a failed connection attempt or a failed connection.
   public static func disposition(for error: WebSocketError) -> Disposition {
@@ -14,6 +17,7 @@ public enum FailurePolicy {
     case .abnormalClosure: .reconnect
     case .notConnected: .reconnect
     case .unsupported: .fatal
+    case .invalidURL: .fatal
     }
   }
 
@@ -31,9 +35,9 @@ public enum FailurePolicy {
   static func disposition(for error: TransportError) -> Disposition {
     switch error {
     case .resolve, .connect, .timeout, .syscall, .connectionClosed, .cancelled: .reconnect
-    // Bad URL; TLS setup or protocol errors (unreadable CA file, no common version, alerts);
+    // TLS setup or protocol errors (unreadable CA file, no common version, alerts);
     // a certificate that failed verification; no TLS in this build.
-    case .invalidURL, .tls, .certificateVerification, .tlsUnavailable, .tlsLibraryMissing: .fatal
+    case .tls, .certificateVerification, .tlsUnavailable, .tlsLibraryMissing: .fatal
     case .peer(_, let retry): retry ? .reconnect : .fatal
     }
   }

@@ -1,4 +1,6 @@
 /// The reconnect and liveness settings of a `WebSocketSession`.
+import Transport
+
 public struct SessionConfiguration: Sendable, Equatable {
   /// Reconnect delays (default: 0.5 s doubling to 60 s, jitter 50 %, reset after 30 s healthy).
   public var backoff: Backoff

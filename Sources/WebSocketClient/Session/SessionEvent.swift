@@ -1,4 +1,6 @@
 /// One event of a session, in order. `.ended` is always the last one.
+import WebSocketWire
+
 public enum SessionEvent: Sendable, Equatable {
   /// A connection is open and `onConnect` completed. `attempt` is 0 for the session's first
   /// connection, else the retry number that succeeded.

@@ -2,6 +2,8 @@
 /// order by one task. (A connection's messages do not pass through it: its forwarding task puts
 /// them into the session's events itself; see `Forwarding`.) Inputs carry the connection id or timer token they belong to; stale ones
 /// (from an abandoned connection or a replaced timer) are ignored.
+import WebSocketWire
+
 enum SessionInput: Sendable {
   case connectFinished(id: Int, Result<any WebSocketConnection, WebSocketError>)
   case subscribed(id: Int, WebSocketError?)

@@ -1,4 +1,6 @@
 import TickerSupport
+import Transport
+import WebSocketWire
 
 /// The session's decisions, made by one task from one inbox of inputs. Side effects (connect,
 /// onConnect, reading, pinging, timers, closing) run in small tasks that report back here.

@@ -1,4 +1,6 @@
 /// How a session ended (the payload of the terminal `.ended` event).
+import WebSocketWire
+
 public enum SessionOutcome: Sendable, Equatable {
   /// `stop(...)` ended it.
   case stopped

@@ -1,5 +1,6 @@
 import Synchronization
 import TickerSupport
+import WebSocketWire
 
 /// One logical feed kept alive over many connections: connects, calls `onConnect` after every
 /// (re)connect, delivers messages in order, pings and watches for silence, reconnects transient

@@ -4,6 +4,7 @@ import Testing
 import WebSocketClient
 
 @testable import TestSupport
+@testable import WebSocketWire
 
 /// One conformance case of `Tests/Support/raw_peer.py` (the cases of the native engine's
 /// `ConformanceTests`, by the same ids), what a conforming client does with it, and how to play

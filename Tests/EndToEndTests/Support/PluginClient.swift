@@ -4,6 +4,7 @@ import TestSupport
 import WebSocketClient
 
 @testable import EnginePlugin
+@testable import WebSocketWire
 
 /// `plugin_client` (Tests/Support/urlsession-harness/plugin_client.c): the URLSession engine
 /// plugin driven through its C ABI in a process of its own, run with the preload and a libcurl

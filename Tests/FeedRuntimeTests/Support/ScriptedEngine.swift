@@ -1,6 +1,7 @@
 import Synchronization
 import TickerSupport
 import WebSocketClient
+import WebSocketWire
 
 /// An engine with one connection, which the test drives: it delivers what the test gives it,
 /// records what the feed sends, and says when it is closed.

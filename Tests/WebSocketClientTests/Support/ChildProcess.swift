@@ -1,7 +1,6 @@
 import Foundation
 import Synchronization
 import TestSupport
-import WebSocketClient
 
 @testable import TickerSupport
 

@@ -2,6 +2,7 @@ import Synchronization
 import WebSocketClient
 
 @testable import TickerSupport
+@testable import WebSocketWire
 
 /// A scripted connection: delivers the given messages, then ends as told (or stays open for the
 /// test to `deliver` and `end` later). Records what the session sent, pinged and closed.

@@ -1,5 +1,6 @@
 import Synchronization
 import WebSocketClient
+import WebSocketWire
 
 /// An engine that plays a script of connection attempts: each fails with a given error or
 /// succeeds with a given `FakeConnection`. When the script runs out, attempts fail with

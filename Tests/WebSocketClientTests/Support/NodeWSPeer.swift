@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 
 @testable import WebSocketClient
+@testable import WebSocketWire
 
 /// Node's `ws` (Debian's node-ws, JavaScript, independent of our framing code) as an echo server
 /// on 127.0.0.1 with permessage-deflate configured: `Tests/Support/node_ws_peer.js`. Call `stop()`

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 
 @testable import WebSocketClient
+@testable import WebSocketWire
 
 /// `Tests/Support/ws_peer.py` (a Python `websockets` server, independent of our framing code)
 /// serving one scenario on a port it picks. Call `stop()` when the test is done (use `defer`).

@@ -3,6 +3,7 @@ import Synchronization
 import TestSupport
 
 @testable import WebSocketClient
+@testable import WebSocketWire
 
 #if canImport(Glibc)
   import Glibc

@@ -3,6 +3,7 @@ import WebSocketClient
 
 @testable import TestSupport
 @testable import TickerSupport
+@testable import WebSocketWire
 
 /// A `WebSocketSession` on a `FakeEngine` and a `ManualClock`, with a fixed jitter source, an
 /// `onConnect` that sends `"subscribe"` and records which connection it saw, and the event

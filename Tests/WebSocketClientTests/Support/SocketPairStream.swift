@@ -1,5 +1,5 @@
 import Synchronization
-import WebSocketClient
+import Transport
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 @testable import WebSocketClient
+@testable import WebSocketWire
 
 extension WebSocketConnection {
   /// The next `count` messages, in order; fewer when `messages` finishes first. Throws what the

@@ -1,8 +1,10 @@
 import Foundation
 import TestSupport
 
+@testable import Transport
 @testable import WebSocketClient
 @testable import WebSocketServer
+@testable import WebSocketWire
 
 /// `websocat` (Rust, independent of our framing code) as a WebSocket server on 127.0.0.1 that
 /// mirrors every message back: `websocat FLAGS ws-l:127.0.0.1:PORT mirror:`. Call `stop()` when

@@ -1,3 +1,5 @@
+import TickerSupport
+
 /// A parsed `ws://` or `wss://` URL: what the engines need to connect, and nothing that would
 /// print a secret by accident (`description` redacts the query string's values).
 public struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
@@ -24,12 +26,12 @@ public struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
   /// The text is read scalar by scalar, never Character by Character: a grapheme cluster can
   /// join a delimiter to what precedes it (U+06DD followed by "/" is one Character), and the URL
   /// must mean the same to us as to the server.
-  public init(parsing text: String) throws(TransportError) {
+  public init(parsing text: String) throws(InvalidWebSocketURL) {
     let scalars = Substring(text).unicodeScalars
     // Spaces and control characters are never valid in a URL (RFC 3986), and CR/LF would inject
     // lines into the handshake request; a NUL would cut the host short for getaddrinfo.
     if scalars.contains(where: { $0.value <= 0x20 || (0x7F...0x9F).contains($0.value) }) {
-      throw .invalidURL("the URL contains spaces or control characters")
+      throw InvalidWebSocketURL("the URL contains spaces or control characters")
     }
     let rest: Substring.UnicodeScalarView
     if WebSocketURL.hasSchemePrefix(scalars, "wss://") {
@@ -39,7 +41,7 @@ public struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
       isSecure = false
       rest = scalars.dropFirst(5)
     } else {
-      throw .invalidURL("the URL must start with ws:// or wss://")
+      throw InvalidWebSocketURL("the URL must start with ws:// or wss://")
     }
     let targetStart = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
     var authority = rest[..<targetStart]
@@ -48,22 +50,22 @@ public struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
     var target = WebSocketURL.requestLineSafe(targetScalars)
     if target.isEmpty || target.first == "?" { target = "/" + target }
     if authority.contains("@") {
-      throw .invalidURL(
+      throw InvalidWebSocketURL(
         "user:password@ is not allowed (a WebSocket URL has no user information, RFC 6455 §3; "
           + "and ps would show the password)")
     }
     if !authority.allSatisfy(\.isASCII) {
-      throw .invalidURL("the host name is not ASCII: write an international name in its xn-- form")
+      throw InvalidWebSocketURL("the host name is not ASCII: write an international name in its xn-- form")
     }
     var portText: Substring.UnicodeScalarView? = nil
     if authority.first == "[" {
       guard let close = authority.firstIndex(of: "]") else {
-        throw .invalidURL("unterminated IPv6 address")
+        throw InvalidWebSocketURL("unterminated IPv6 address")
       }
       host = String(authority[authority.index(after: authority.startIndex)..<close])
       let after = authority[authority.index(after: close)...]
       if !after.isEmpty {
-        guard after.first == ":" else { throw .invalidURL("unexpected text after IPv6 address") }
+        guard after.first == ":" else { throw InvalidWebSocketURL("unexpected text after IPv6 address") }
         portText = after.dropFirst()
       }
     } else {
@@ -73,10 +75,10 @@ public struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
       }
       host = String(authority)
     }
-    guard !host.isEmpty else { throw .invalidURL("the URL has no host") }
+    guard !host.isEmpty else { throw InvalidWebSocketURL("the URL has no host") }
     if let portText {
       guard let p = Int(String(portText)), (1...65535).contains(p) else {
-        throw .invalidURL("invalid port \"\(String(portText))\"")
+        throw InvalidWebSocketURL("invalid port \"\(String(portText))\"")
       }
       port = p
     } else {

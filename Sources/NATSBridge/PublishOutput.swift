@@ -1,4 +1,5 @@
 import FeedRuntime
+import NATS
 import Outputs
 import Venues
 

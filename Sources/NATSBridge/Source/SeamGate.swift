@@ -1,3 +1,5 @@
+import NATS
+
 /// The seam between a subject's last price kept in JetStream and its live prices, for one
 /// connection: no gap and no duplicate. Pure.
 ///

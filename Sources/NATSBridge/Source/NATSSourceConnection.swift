@@ -1,7 +1,9 @@
 import Dispatch
+import NATS
 import Synchronization
 import TickerSupport
 import WebSocketClient
+import WebSocketWire
 
 /// One subscriber's connection to a NATS server, as a `WebSocketConnection`: each delivered
 /// payload is a binary message, its bytes as they came (no UTF-8 round trip), and what is said

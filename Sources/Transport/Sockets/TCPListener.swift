@@ -1,5 +1,3 @@
-import WebSocketClient
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,4 @@
+import NATS
 import Synchronization
 
 /// What a `--source` feed remembers across its connections: the last payload delivered on each

@@ -1,7 +1,6 @@
 import Dispatch
 import Synchronization
 import TickerSupport
-import WebSocketClient
 
 /// The accepting side of a server: a thread that accepts connections on a listener until it is
 /// closed, and serves each on a thread of its own (blocking reads and writes, so a slow client

@@ -1,6 +1,8 @@
+import NATS
 import Synchronization
 import TickerSupport
 import WebSocketClient
+import WebSocketWire
 
 /// NATS core as the transport of a `Feed` (`--source`): `connect` opens a connection to `url`
 /// (whatever WebSocket URL it is given: the feed's URL only names the server in messages) and

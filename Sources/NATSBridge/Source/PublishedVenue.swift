@@ -1,6 +1,7 @@
 import JSON
+import NATS
 import Venues
-import WebSocketClient
+import WebSocketWire
 
 /// A venue's prices as another ticker published them on NATS (`--publish`), read back with
 /// `--source`: the venue's symbol rules, with subjects for subscriptions and the published JSON
