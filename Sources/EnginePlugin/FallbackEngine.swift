@@ -23,7 +23,7 @@ public struct FallbackEngine: WebSocketEngine {
   }
 
   public func connect(to url: WebSocketURL, options: ConnectOptions) async throws(WebSocketError)
-    -> any WebSocketConnection
+    -> any MessageConnection
   {
     let engine = defects.first == nil ? primary : fallback
     return try await engine.connect(to: url, options: options)

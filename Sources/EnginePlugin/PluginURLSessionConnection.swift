@@ -41,8 +41,8 @@ final class PluginReceiver: Sendable {
   }
 }
 
-/// One connection inside the plugin, adapted to `WebSocketConnection`.
-final class PluginURLSessionConnection: WebSocketConnection {
+/// One connection inside the plugin, adapted to `MessageConnection`.
+final class PluginURLSessionConnection: MessageConnection {
   let plugin: URLSessionPlugin
   private let handle: SendablePointer
   private let receiver: PluginReceiver

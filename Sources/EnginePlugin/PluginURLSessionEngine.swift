@@ -22,7 +22,7 @@ public struct PluginURLSessionEngine: WebSocketEngine {
   }
 
   public func connect(to url: WebSocketURL, options: ConnectOptions) async throws(WebSocketError)
-    -> any WebSocketConnection
+    -> any MessageConnection
   {
     if options.caCertificateFile != nil {
       throw .unsupported("--cacert is only supported by the native engine")

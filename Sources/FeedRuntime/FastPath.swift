@@ -50,7 +50,7 @@ struct FastPath<C: Clock>: Sendable where C.Duration == Duration {
     let now = clock.now
     let received = wallClock()
     let step = storage.withState {
-      state -> (actions: [FeedAction], connection: (any WebSocketConnection)?)? in
+      state -> (actions: [FeedAction], connection: (any MessageConnection)?)? in
       guard state.pending.isEmpty else { return nil }
       state.machine.received = received
       let (actions, _) = state.machine.handle(events, from: 0, at: now)

@@ -20,9 +20,9 @@ public final class Feed: QuoteFeed {
   /// What a feed needs.
   public struct Settings: Sendable {
     public var provider: any Provider
-    public var engine: any WebSocketEngine
-    /// The endpoint, with the token applied if the venue needs one.
-    public var url: WebSocketURL
+    /// Where the venue's messages come from: its WebSocket endpoint (`WebSocketSource`), or a
+    /// NATS server carrying what a publisher published (`--source`).
+    public var source: any MessageSource
     public var connectOptions: ConnectOptions
     public var session: SessionConfiguration
     public var mode: PriceStageMode
@@ -41,7 +41,7 @@ public final class Feed: QuoteFeed {
     public var endsWhenEverySymbolRefused = true
 
     public init(
-      provider: any Provider, engine: any WebSocketEngine, url: WebSocketURL,
+      provider: any Provider, source: any MessageSource,
       connectOptions: ConnectOptions = ConnectOptions(),
       session: SessionConfiguration = SessionConfiguration(),
       mode: PriceStageMode = .default, symbols: [String], ticketPrefix: String = "ticker",
@@ -50,8 +50,7 @@ public final class Feed: QuoteFeed {
       self.recorder = recorder
       self.alerts = alerts
       self.provider = provider
-      self.engine = engine
-      self.url = url
+      self.source = source
       self.connectOptions = connectOptions
       self.session = session
       self.mode = mode
@@ -70,7 +69,7 @@ public final class Feed: QuoteFeed {
   /// Whether `bus` is this feed's own (ended with it) or a group's.
   private let ownsBus: Bool
   private let settings: Settings
-  private let session: WebSocketSession
+  private let session: SourceSession
   private let clock: any Clock<Duration>
   private let report: @Sendable (FeedReport) -> Void
 
@@ -94,8 +93,8 @@ public final class Feed: QuoteFeed {
     // The session asks the feed for each new connection's subscription: the hook posts into the
     // session's own event stream, so it is ordered after the last connection's events.
     let box = SessionBox()
-    session = WebSocketSession(
-      engine: settings.engine, url: settings.url, options: settings.connectOptions,
+    session = SourceSession(
+      source: settings.source, options: settings.connectOptions,
       configuration: settings.session, clock: clock, makeRandom: makeRandom
     ) { connection throws(WebSocketError) in
       guard let session = box.session.withLock({ $0 }) else { throw .notConnected }
@@ -153,5 +152,22 @@ public final class Feed: QuoteFeed {
 
 /// Lets the session's hook reach the session it belongs to (set once, before the session starts).
 private final class SessionBox: Sendable {
-  let session = Mutex<WebSocketSession?>(nil)
+  let session = Mutex<SourceSession?>(nil)
+}
+
+extension Feed.Settings {
+  /// A feed of a venue's WebSocket endpoint `url` (the token applied if the venue needs one),
+  /// opened with `engine`.
+  public init(
+    provider: any Provider, engine: any WebSocketEngine, url: WebSocketURL,
+    connectOptions: ConnectOptions = ConnectOptions(),
+    session: SessionConfiguration = SessionConfiguration(),
+    mode: PriceStageMode = .default, symbols: [String], ticketPrefix: String = "ticker",
+    closeTimeout: Duration = .seconds(1), alerts: [AlertBook.Rule] = [], recorder: (any FeedRecorder)? = nil
+  ) {
+    self.init(
+      provider: provider, source: WebSocketSource(engine: engine, url: url), connectOptions: connectOptions,
+      session: session, mode: mode, symbols: symbols, ticketPrefix: ticketPrefix, closeTimeout: closeTimeout,
+      alerts: alerts, recorder: recorder)
+  }
 }

@@ -17,7 +17,7 @@ import WebSocketWire
 final class FeedShell<C: Clock>: Sendable where C.Duration == Duration {
   private let storage: FeedShellStorage<C>
   private let clock: C
-  private let session: WebSocketSession
+  private let session: SourceSession
   private let bus: QuoteBus
   private let report: @Sendable (FeedReport) -> Void
   private let closeTimeout: Duration
@@ -30,7 +30,7 @@ final class FeedShell<C: Clock>: Sendable where C.Duration == Duration {
   private let finishesBus: Bool
 
   init(
-    machine: FeedMachine<C.Instant>, clock: C, session: WebSocketSession, bus: QuoteBus,
+    machine: FeedMachine<C.Instant>, clock: C, session: SourceSession, bus: QuoteBus,
     finishesBus: Bool = true, closeTimeout: Duration,
     wallClock: @escaping @Sendable () -> Int64 = WallClock.epochMilliseconds,
     recorder: (any FeedRecorder)? = nil, report: @escaping @Sendable (FeedReport) -> Void
@@ -251,7 +251,7 @@ final class FeedShell<C: Clock>: Sendable where C.Duration == Duration {
 
 /// What the shell's sender task sends on which connection; `done` learns how it went.
 struct Outgoing: Sendable {
-  var connection: any WebSocketConnection
+  var connection: any MessageConnection
   var messages: [WebSocketMessage]
   var done: OpenedReply?
 }
@@ -261,7 +261,7 @@ struct Outgoing: Sendable {
 package enum FeedPost {
   /// Posted by the session's `onConnect` hook: a connection wants its subscription.
   package struct Opened: Sendable {
-    var connection: any WebSocketConnection
+    var connection: any MessageConnection
     var done: OpenedReply
   }
 

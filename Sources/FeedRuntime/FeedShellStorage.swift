@@ -13,7 +13,7 @@ final class FeedShellStorage<C: Clock>: Sendable where C.Duration == Duration {
   struct State: Sendable {
     var machine: FeedMachine<C.Instant>
     /// Where the machine's messages go out (nil between connections).
-    var connection: (any WebSocketConnection)?
+    var connection: (any MessageConnection)?
     /// The armed timer's token and deadline; its tick (`FeedPost.Tick`) is stale once it changed.
     var timer: (token: Int, deadline: C.Instant)?
     var timerSerial = 0

@@ -8,8 +8,8 @@ import WebSocketWire
   import FoundationNetworking
 #endif
 
-/// One `URLSessionWebSocketTask`, adapted to `WebSocketConnection`.
-final class URLSessionConnection: NSObject, WebSocketConnection, URLSessionWebSocketDelegate, Sendable {
+/// One `URLSessionWebSocketTask`, adapted to `MessageConnection`.
+final class URLSessionConnection: NSObject, MessageConnection, URLSessionWebSocketDelegate, Sendable {
   private struct State {
     var openContinuation: CheckedContinuation<Void, Error>?
     var closeWaiters: [CheckedContinuation<Void, Never>] = []

@@ -10,19 +10,27 @@ import Venues
 import WebSocketClient
 import WebSocketWire
 
-/// What a live run (printing or serving) connects to: the venue and its symbols, the endpoint
-/// (the demo's local server, or the venue's with its token), the recorder, the engine.
+/// What a live run (printing or serving) connects to: the venue and its symbols, where its
+/// messages come from, the recorder.
 struct Upstream: Sendable {
   var provider: any Provider
   /// Canonical for the provider.
   var symbols: [String]
-  var url: WebSocketURL
+  var origin: Origin
   var demo: FeedServer?
   /// `--record`'s recorder (in a run of several venues, this venue's share of the one file).
   var recorder: (any FeedRecorder)?
   /// Where a failed `--record` write stops the run.
   var recording: RecordingTarget
-  var engine: any WebSocketEngine
+
+  /// Where the venue's messages come from.
+  enum Origin: Sendable {
+    /// Its WebSocket endpoint (the demo's local server, or the venue's with its token), opened
+    /// with the engine chosen.
+    case webSocket(engine: any WebSocketEngine, url: WebSocketURL)
+    /// A NATS server carrying another ticker's published prices (`--source`).
+    case nats(NATSSource)
+  }
 
   /// The venues and their symbols as the settings name them (`VenuePlan`). `serve` follows what
   /// its clients ask for, plus the symbols given (none by default).
@@ -94,22 +102,31 @@ struct Upstream: Sendable {
     diagnostics.info("connecting to \(url) with the \(selected.engine.name) engine")
     return .success(
       Upstream(
-        provider: provider, symbols: symbols, url: url, demo: demo, recorder: recorder, recording: recording,
-        engine: selected.engine))
+        provider: provider, symbols: symbols, origin: .webSocket(engine: selected.engine, url: url),
+        demo: demo,
+        recorder: recorder, recording: recording))
   }
 
   /// `--source`: the venue's prices as another ticker published them on NATS.
   static func sourced(
     from source: NATSURL, key: NATSKeyAuth?, _ member: VenuePlan.Member, _ diagnostics: Diagnostics
   ) -> Upstream {
-    let engine = NATSSourceEngine(
+    let nats = NATSSource(
       url: source, version: String(HelpText.version.split(separator: " ").last ?? ""), key: key)
     diagnostics.info(
       "reading \(member.provider.displayName)'s prices from \(source), as another ticker publishes them")
     return Upstream(
-      provider: PublishedVenue(member.provider), symbols: member.symbols, url: engine.placeholderURL,
-      demo: nil,
-      recorder: nil, recording: RecordingTarget(), engine: engine)
+      provider: PublishedVenue(member.provider), symbols: member.symbols, origin: .nats(nats), demo: nil,
+      recorder: nil, recording: RecordingTarget())
+  }
+
+  /// The feed's source; a WebSocket one reports its handshake's negotiation to `diagnostics`.
+  private func source(_ diagnostics: Diagnostics) -> any MessageSource {
+    switch origin {
+    case .webSocket(let engine, let url):
+      WebSocketSource(engine: NegotiationReportingEngine(engine, diagnostics: diagnostics), url: url)
+    case .nats(let source): source
+    }
   }
 
   /// The feed the settings describe, its handshake negotiation reported to `diagnostics`.
@@ -117,7 +134,7 @@ struct Upstream: Sendable {
     _ config: TickerConfig, mode: PriceStageMode, alerts: [AlertBook.Rule] = [], diagnostics: Diagnostics
   ) -> Feed.Settings {
     Feed.Settings(
-      provider: provider, engine: NegotiationReportingEngine(engine, diagnostics: diagnostics), url: url,
+      provider: provider, source: source(diagnostics),
       connectOptions: ConnectOptions(
         headers: [("User-Agent", HelpText.version.replacingAll(" ", with: "/"))]
           + provider.handshakeHeaders.map { ($0.name, $0.value) },

@@ -142,7 +142,7 @@ struct OKXEmulatorSocketTests {
     rules.quietTimeout = nil  // the open connections never subscribe
     let server = try Self.serve(rules: rules)
     defer { server.stop() }
-    var open: [any WebSocketConnection] = []
+    var open: [any MessageConnection] = []
     for _ in 0..<3 {
       open.append(
         try await NativeEngine().connect(to: server.url, options: ConnectOptions(connectTimeout: 30)))

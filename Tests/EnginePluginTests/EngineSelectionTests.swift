@@ -141,7 +141,7 @@ private struct Refusing: WebSocketEngine {
   var label: String
   var name: String { label }
   func connect(to url: WebSocketURL, options: ConnectOptions) async throws(WebSocketError)
-    -> any WebSocketConnection
+    -> any MessageConnection
   { throw .unsupported(label) }
 }
 

@@ -121,12 +121,12 @@ enum RawClientError: Error {
 /// A connection read through one iterator (the iterator hands out the batches the channel
 /// gives it: a fresh iterator per message would lose the rest of a batch).
 package final class MessageReader {
-  let connection: any WebSocketConnection
+  let connection: any MessageConnection
   private var iterator: MessageChannel<WebSocketMessage>.AsyncIterator
   /// Whether the connection ended with an error (a drop: no close handshake).
   private(set) var failed = false
 
-  init(_ connection: any WebSocketConnection) {
+  init(_ connection: any MessageConnection) {
     self.connection = connection
     iterator = connection.messages.makeAsyncIterator()
   }

@@ -435,7 +435,7 @@ private struct Played {
 /// connection closed by the client once the close handshake was done.
 private func play(
   _ id: String, options: ConnectOptions = ConnectOptions(), peerHangsUp: Bool = false, echo: Bool = false,
-  client: (any WebSocketConnection) async throws -> Void = { _ in }
+  client: (any MessageConnection) async throws -> Void = { _ in }
 ) async throws -> Played {
   let peer = try await RawPeer.shared()
   let (url, key) = try peer.url(for: id)

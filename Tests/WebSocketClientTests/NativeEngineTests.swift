@@ -129,7 +129,7 @@ func makeEngine(_ client: SocketPairStream) -> NativeEngine {
   NativeEngine(transport: { _, _ in client }, random: { FixedRandom(pinnedRandom) })
 }
 
-func collect(_ connection: any WebSocketConnection) async -> (
+func collect(_ connection: any MessageConnection) async -> (
   messages: [WebSocketMessage], error: (any Error)?
 ) {
   var messages: [WebSocketMessage] = []

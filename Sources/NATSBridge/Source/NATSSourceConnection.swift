@@ -5,7 +5,7 @@ import TickerSupport
 import WebSocketClient
 import WebSocketWire
 
-/// One subscriber's connection to a NATS server, as a `WebSocketConnection`: each delivered
+/// One subscriber's connection to a NATS server, as a `MessageConnection`: each delivered
 /// payload is a binary message, its bytes as they came (no UTF-8 round trip), and what is said
 /// about the server (a `-ERR` it keeps the connection after, no JetStream) a text one
 /// (`PublishedVenue` reads both). `send` takes `SUB <subject>` and
@@ -16,7 +16,7 @@ import WebSocketWire
 /// (`--publish-stream`): its live deliveries wait (`SeamGate`) while the price is fetched, with
 /// a JetStream request answered on an inbox of the connection's own. Only the reader's thread
 /// hands messages over, so they keep their order.
-final class NATSSourceConnection: WebSocketConnection {
+final class NATSSourceConnection: MessageConnection {
   /// Bounded in messages and in payload bytes, as the native engine's: a server that sends faster
   /// than the feed reads is held back by TCP, not buffered here.
   let messages = MessageChannel<WebSocketMessage>(capacity: 512, costLimit: 256 << 10)
@@ -53,7 +53,7 @@ final class NATSSourceConnection: WebSocketConnection {
     connection.startReader(
       message: { [self] message in receive(message) },
       end: { [self] reason in
-        end(NATSSourceEngine.webSocketError(reason))
+        end(NATSSource.webSocketError(reason))
         connection.close()
       })
   }
@@ -78,7 +78,7 @@ final class NATSSourceConnection: WebSocketConnection {
     case .error(let error) where error.keepsConnection:
       _ = messages.push(.text("NATS: the server answered \(error)"))
     case .error(let error):
-      end(NATSSourceEngine.webSocketError(.refused(error)))
+      end(NATSSource.webSocketError(.refused(error)))
       connection.shutdown()
     }
   }
@@ -236,7 +236,7 @@ final class NATSSourceConnection: WebSocketConnection {
         do throws(NATSLinkError) {
           try write(bytes + NATSCommands.ping)
         } catch {
-          end(NATSSourceEngine.webSocketError(error))
+          end(NATSSource.webSocketError(error))
         }
       }
     }

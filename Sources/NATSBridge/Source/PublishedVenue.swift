@@ -5,7 +5,7 @@ import WebSocketWire
 
 /// A venue's prices as another ticker published them on NATS (`--publish`), read back with
 /// `--source`: the venue's symbol rules, with subjects for subscriptions and the published JSON
-/// lines for messages. Its transport is `NATSSourceEngine`, which turns the `SUB`/`UNSUB` texts
+/// lines for messages. Its transport is `NATSSource`, which turns the `SUB`/`UNSUB` texts
 /// made here into the protocol's commands and hands over each delivered payload as a binary
 /// message, and what it says about the server (a `-ERR`) as a text one.
 public struct PublishedVenue: Provider {

@@ -15,7 +15,7 @@ public struct NegotiationReportingEngine: WebSocketEngine {
   public var name: String { base.name }
 
   public func connect(to url: WebSocketURL, options: ConnectOptions) async throws(WebSocketError)
-    -> any WebSocketConnection
+    -> any MessageConnection
   {
     let connection = try await base.connect(to: url, options: options)
     diagnostics.info(Self.describe(connection.extensions, offered: options.compression, engine: base.name))

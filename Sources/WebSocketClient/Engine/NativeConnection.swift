@@ -10,7 +10,7 @@ import WebSocketWire
 /// ping waiters on pongs and yields data messages in order into `messages`. Writes go through one
 /// serial queue; a client masks every frame with a fresh key. Usable in the server role too
 /// (FeedServer): frames are then sent unmasked and client frames must be masked.
-public final class NativeConnection: WebSocketConnection {
+public final class NativeConnection: MessageConnection {
   public let messages: MessageChannel<WebSocketMessage>
   let role: FrameParser.Role
   private let stream: any ByteStream

@@ -36,7 +36,7 @@ public struct NativeEngine: WebSocketEngine {
   }
 
   public func connect(to url: WebSocketURL, options: ConnectOptions) async throws(WebSocketError)
-    -> any WebSocketConnection
+    -> any MessageConnection
   {
     let attempt = ConnectAttempt()
     let transport = self.transport

@@ -10,7 +10,7 @@ public enum DisconnectReason: Sendable, Equatable, CustomStringConvertible {
   case pongTimeout(Duration)
   /// No data message for the silence timeout: the connection was abandoned.
   case silence(Duration)
-  /// The session's user asked for a reconnect (`WebSocketSession.reconnect(reason:)`).
+  /// The session's user asked for a reconnect (`SourceSession.reconnect(reason:)`).
   case requested(String)
 
   /// The error inside `.failed`, if any.

@@ -1,4 +1,4 @@
-/// The reconnect and liveness settings of a `WebSocketSession`.
+/// The reconnect and liveness settings of a `SourceSession`.
 import Transport
 
 public struct SessionConfiguration: Sendable, Equatable {

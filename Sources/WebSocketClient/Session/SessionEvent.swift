@@ -11,7 +11,7 @@ public enum SessionEvent: Sendable, Equatable {
   case disconnected(reason: DisconnectReason, attempt: Int, retryIn: Duration)
   /// The session is over; the event stream finishes after this.
   case ended(SessionOutcome)
-  /// A value the session's user posted (`WebSocketSession.post`), in order with the events
+  /// A value the session's user posted (`SourceSession.post`), in order with the events
   /// around it: a way for the layer above to funnel its own inputs through the same stream.
   case post(SessionPost)
 }

@@ -5,7 +5,7 @@
 import WebSocketWire
 
 enum SessionInput: Sendable {
-  case connectFinished(id: Int, Result<any WebSocketConnection, WebSocketError>)
+  case connectFinished(id: Int, Result<any MessageConnection, WebSocketError>)
   case subscribed(id: Int, WebSocketError?)
   /// The connection's message stream finished: nil after a close handshake, else the error.
   case connectionEnded(id: Int, WebSocketError?)
@@ -13,7 +13,7 @@ enum SessionInput: Sendable {
   case timer(token: Int)
   case stop(StopRequest)
   case stopFinished
-  /// `WebSocketSession.reconnect(reason:)`.
+  /// `SourceSession.reconnect(reason:)`.
   case reconnect(reason: String)
 }
 

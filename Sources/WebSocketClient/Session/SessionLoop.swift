@@ -13,7 +13,7 @@ import WebSocketWire
 final class SessionLoop<C: Clock> where C.Duration == Duration {
   private enum Phase {
     case connecting(id: Int)
-    case subscribing(id: Int, connection: any WebSocketConnection, task: Task<Void, Never>)
+    case subscribing(id: Int, connection: any MessageConnection, task: Task<Void, Never>)
     case open(OpenConnection)
     case waiting
     case stopping(id: Int)
@@ -21,7 +21,7 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
 
   private struct OpenConnection {
     var id: Int
-    var connection: any WebSocketConnection
+    var connection: any MessageConnection
     var openedAt: C.Instant
     var monitor: LivenessMonitor<C.Instant>
     /// The deadline the liveness timer is armed for.
@@ -125,9 +125,9 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     phase = .connecting(id: id)
     let context = context
     Task.preferringCurrentExecutor {
-      let result: Result<any WebSocketConnection, WebSocketError>
+      let result: Result<any MessageConnection, WebSocketError>
       do throws(WebSocketError) {
-        result = .success(try await context.engine.connect(to: context.url, options: context.options))
+        result = .success(try await context.source.open(options: context.options))
       } catch {
         result = .failure(error)
       }
@@ -139,7 +139,7 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     }
   }
 
-  private func connectFinished(id: Int, _ result: Result<any WebSocketConnection, WebSocketError>) {
+  private func connectFinished(id: Int, _ result: Result<any MessageConnection, WebSocketError>) {
     guard case .connecting(let current) = phase, current == id else {
       if case .success(let connection) = result { abandon(connection) }
       return
@@ -357,7 +357,7 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
   }
 
   /// Closes a connection the session no longer wants, without waiting.
-  private func abandon(_ connection: any WebSocketConnection) {
+  private func abandon(_ connection: any MessageConnection) {
     let timeout = configuration.abandonCloseTimeout
     Task.preferringCurrentExecutor { await connection.close(CloseStatus(code: .goingAway), timeout: timeout) }
   }
@@ -381,7 +381,7 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
     }
   }
 
-  private func beginStopping(id: Int, connection: any WebSocketConnection, _ request: StopRequest) {
+  private func beginStopping(id: Int, connection: any MessageConnection, _ request: StopRequest) {
     phase = .stopping(id: id)
     let inbox = context.inbox
     Task.preferringCurrentExecutor {

@@ -11,7 +11,7 @@ final class ScriptedEngine: WebSocketEngine {
   private let used = Mutex(false)
 
   func connect(to url: WebSocketURL, options: ConnectOptions) async throws(WebSocketError)
-    -> any WebSocketConnection
+    -> any MessageConnection
   {
     guard !used.withLock({ $0 }) else { throw .unsupported("the scripted engine has one connection") }
     used.withLock { $0 = true }
@@ -19,7 +19,7 @@ final class ScriptedEngine: WebSocketEngine {
   }
 }
 
-final class ScriptedConnection: WebSocketConnection {
+final class ScriptedConnection: MessageConnection {
   let messages = MessageChannel<WebSocketMessage>(capacity: 1 << 20)
   /// Each close, as it happens.
   let closes = MessageChannel<CloseStatus>(capacity: 16)

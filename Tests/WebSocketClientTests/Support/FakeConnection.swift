@@ -9,7 +9,7 @@ import WebSocketClient
 ///
 /// A scripted end models a peer that ends the connection after our subscriptions: sends still
 /// succeed (unless `sendError` is given). After `end(_:)` at run time or `close`, sends fail.
-final class FakeConnection: WebSocketConnection {
+final class FakeConnection: MessageConnection {
   enum End: Sendable {
     /// The peer sent a close frame with this status (nil: an empty close frame, 1005).
     case peerClose(CloseStatus?)

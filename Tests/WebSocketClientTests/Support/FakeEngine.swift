@@ -22,7 +22,7 @@ final class FakeEngine: WebSocketEngine {
   var attemptCount: Int { script.withLock { $0.count } }
 
   func connect(to url: WebSocketURL, options: ConnectOptions) async throws(WebSocketError)
-    -> any WebSocketConnection
+    -> any MessageConnection
   {
     let next: Attempt? = script.withLock { s in
       s.count += 1

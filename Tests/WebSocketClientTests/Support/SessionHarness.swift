@@ -5,13 +5,13 @@ import WebSocketClient
 @testable import TickerSupport
 @testable import WebSocketWire
 
-/// A `WebSocketSession` on a `FakeEngine` and a `ManualClock`, with a fixed jitter source, an
+/// A `SourceSession` on a `FakeEngine` and a `ManualClock`, with a fixed jitter source, an
 /// `onConnect` that sends `"subscribe"` and records which connection it saw, and the event
 /// stream read one event at a time.
 final class SessionHarness {
   let clock = ManualClock()
   let engine: FakeEngine
-  let session: WebSocketSession
+  let session: SourceSession
   private let connectLog = ConnectLog()
   private var iterator: MessageChannel<SessionEvent>.AsyncIterator
 
@@ -24,7 +24,7 @@ final class SessionHarness {
     engine = FakeEngine(attempts)
     let log = connectLog
     let url = WebSocketURL(isSecure: true, host: "ws.example", port: 443, target: "/?token=secret")
-    session = WebSocketSession(
+    session = SourceSession(
       engine: engine, url: url, configuration: configuration, clock: clock,
       makeRandom: { ConstantRandom(random) }
     ) { connection throws(WebSocketError) in

@@ -4,11 +4,10 @@ import TickerSupport
 import WebSocketClient
 import WebSocketWire
 
-/// NATS core as the transport of a `Feed` (`--source`): `connect` opens a connection to `url`
-/// (whatever WebSocket URL it is given: the feed's URL only names the server in messages) and
-/// returns a `NATSSourceConnection`. The session above it reconnects with backoff, as it does for a
-/// venue.
-public struct NATSSourceEngine: WebSocketEngine {
+/// A NATS server as the source of a `Feed` (`--source`): `open` connects to `url` (TCP, TLS if
+/// asked, `INFO`/`CONNECT`) and returns a `NATSSourceConnection`. The session above it
+/// reconnects with backoff, as it does for a venue.
+public struct NATSSource: MessageSource {
   public let url: NATSURL
   /// The client name and version sent in `CONNECT` (shown by the server's monitoring).
   public let clientName: String
@@ -25,16 +24,7 @@ public struct NATSSourceEngine: WebSocketEngine {
     self.version = version
   }
 
-  public var name: String { "nats" }
-
-  /// The WebSocket URL a feed is given for `url`: it names the server in messages.
-  public var placeholderURL: WebSocketURL {
-    WebSocketURL(isSecure: url.isSecure, host: url.host, port: url.port, target: "/")
-  }
-
-  public func connect(to _: WebSocketURL, options: ConnectOptions) async throws(WebSocketError)
-    -> any WebSocketConnection
-  {
+  public func open(options: ConnectOptions) async throws(WebSocketError) -> any MessageConnection {
     let (url, clientName, version, key) = (self.url, self.clientName, self.version, self.key)
     // Connecting blocks (TCP, then the handshake): on a thread of its own, never the pool's.
     let opened: Result<NATSConnection, NATSLinkError> = await withCheckedContinuation { continuation in

@@ -1,7 +1,7 @@
 @testable import WebSocketClient
 @testable import WebSocketWire
 
-extension WebSocketConnection {
+extension MessageConnection {
   /// The next `count` messages, in order; fewer when `messages` finishes first. Throws what the
   /// stream throws.
   func receive(_ count: Int) async throws -> [WebSocketMessage] {

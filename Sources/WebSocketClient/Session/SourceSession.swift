@@ -2,26 +2,25 @@ import Synchronization
 import TickerSupport
 import WebSocketWire
 
-/// One logical feed kept alive over many connections: connects, calls `onConnect` after every
+/// One logical feed kept alive over many connections of a `MessageSource`: connects, calls `onConnect` after every
 /// (re)connect, delivers messages in order, pings and watches for silence, reconnects transient
 /// failures with backoff, ends on fatal ones, and stops cleanly.
 ///
 /// ```swift
-/// let session = WebSocketSession(engine: engine, url: url) { connection throws(WebSocketError) in
+/// let session = SourceSession(source: WebSocketSource(engine: engine, url: url)) { connection throws(WebSocketError) in
 ///   for message in subscribeMessages { try await connection.send(message) }
 /// }
 /// session.start()
 /// for await event in session.events { … }   // .ended(outcome) comes last
 /// // elsewhere (signal, --count): await session.stop(beforeClose: unsubscribeMessages)
 /// ```
-public final class WebSocketSession: Sendable {
-  public typealias ConnectHook = @Sendable (any WebSocketConnection) async throws(WebSocketError) -> Void
+public final class SourceSession: Sendable {
+  public typealias ConnectHook = @Sendable (any MessageConnection) async throws(WebSocketError) -> Void
 
   /// Every event in order; finishes after `.ended`. Iterate it once.
   public let events: MessageChannel<SessionEvent>
 
-  private let engine: any WebSocketEngine
-  private let url: WebSocketURL
+  private let source: any MessageSource
   private let options: ConnectOptions
   private let configuration: SessionConfiguration
   private let clock: any Clock<Duration>
@@ -45,16 +44,14 @@ public final class WebSocketSession: Sendable {
   ///   - onConnect: runs on every new connection before its messages are delivered (e.g. send
   ///     the subscriptions); a thrown error counts as that connection's failure.
   public init(
-    engine: any WebSocketEngine,
-    url: WebSocketURL,
+    source: any MessageSource,
     options: ConnectOptions = ConnectOptions(),
     configuration: SessionConfiguration = SessionConfiguration(),
     clock: any Clock<Duration> = ContinuousClock(),
     makeRandom: @escaping @Sendable () -> any RandomNumberGenerator = { SystemRandomNumberGenerator() },
     onConnect: @escaping ConnectHook
   ) {
-    self.engine = engine
-    self.url = url
+    self.source = source
     self.options = options
     self.configuration = configuration
     self.clock = clock
@@ -139,7 +136,7 @@ public final class WebSocketSession: Sendable {
 
   private func runLoop<C: Clock>(_ clock: C) async where C.Duration == Duration {
     let context = SessionContext(
-      engine: engine, url: url, options: options, configuration: configuration,
+      source: source, options: options, configuration: configuration,
       makeRandom: makeRandom, onConnect: onConnect, events: eventSink, inbox: inboxSink)
     let loop = SessionLoop(clock: clock, context: context)
     let outcome = await loop.run(inbox: inbox)
@@ -161,12 +158,28 @@ public final class WebSocketSession: Sendable {
 
 /// What the loop needs from its session, all `Sendable`.
 struct SessionContext: Sendable {
-  var engine: any WebSocketEngine
-  var url: WebSocketURL
+  var source: any MessageSource
   var options: ConnectOptions
   var configuration: SessionConfiguration
   var makeRandom: @Sendable () -> any RandomNumberGenerator
-  var onConnect: WebSocketSession.ConnectHook
+  var onConnect: SourceSession.ConnectHook
   var events: MessageChannel<SessionEvent>
   var inbox: MessageChannel<SessionInput>
+}
+
+extension SourceSession {
+  /// A session of a WebSocket endpoint opened with `engine`.
+  public convenience init(
+    engine: any WebSocketEngine,
+    url: WebSocketURL,
+    options: ConnectOptions = ConnectOptions(),
+    configuration: SessionConfiguration = SessionConfiguration(),
+    clock: any Clock<Duration> = ContinuousClock(),
+    makeRandom: @escaping @Sendable () -> any RandomNumberGenerator = { SystemRandomNumberGenerator() },
+    onConnect: @escaping ConnectHook
+  ) {
+    self.init(
+      source: WebSocketSource(engine: engine, url: url), options: options, configuration: configuration,
+      clock: clock, makeRandom: makeRandom, onConnect: onConnect)
+  }
 }
