@@ -272,7 +272,12 @@ struct JSONReader {
       index += 1
     }
     guard index < bytes.count else { throw fail(.unexpectedEnd) }
-    // Slow path: copy, resolving escapes.
+    return try parseEscapedString(from: start)
+  }
+
+  /// Slow path: the string that starts at `start` (after its quote) and has an escape at `index`,
+  /// copied with its escapes resolved.
+  private mutating func parseEscapedString(from start: Int) throws(JSONError) -> String {
     var out: [UInt8] = Array(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
     while index < bytes.count {
       let b = bytes[index]
@@ -289,42 +294,53 @@ struct JSONReader {
         index += 1
         continue
       }
-      index += 1
-      guard index < bytes.count else { throw fail(.unexpectedEnd) }
-      let escape = bytes[index]
-      switch escape {
-      case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
-      case UInt8(ascii: "b"): out.append(0x08)
-      case UInt8(ascii: "f"): out.append(0x0C)
-      case UInt8(ascii: "n"): out.append(0x0A)
-      case UInt8(ascii: "r"): out.append(0x0D)
-      case UInt8(ascii: "t"): out.append(0x09)
-      case UInt8(ascii: "u"):
-        let escapeStart = index - 1
-        index += 1
-        var scalar = try readHex4()
-        if scalar >= 0xD800 && scalar <= 0xDBFF {
-          guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
-            bytes[index + 1] == UInt8(ascii: "u")
-          else { throw JSONError(.invalidSurrogate, offset: escapeStart) }
-          index += 2
-          let low = try readHex4()
-          guard low >= 0xDC00 && low <= 0xDFFF else {
-            throw JSONError(.invalidSurrogate, offset: escapeStart)
-          }
-          scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-        } else if scalar >= 0xDC00 && scalar <= 0xDFFF {
-          throw JSONError(.invalidSurrogate, offset: escapeStart)
-        }
-        appendUTF8(scalar, to: &out)
-        continue  // readHex4 already advanced past the digits
-      default:
-        index -= 1
-        throw fail(.invalidEscape)
-      }
-      index += 1
+      try appendEscape(to: &out)
     }
     throw fail(.unexpectedEnd)
+  }
+
+  /// The escape whose backslash is at `index`, resolved into `out`; `index` moves past it.
+  private mutating func appendEscape(to out: inout [UInt8]) throws(JSONError) {
+    index += 1
+    guard index < bytes.count else { throw fail(.unexpectedEnd) }
+    let escape = bytes[index]
+    switch escape {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
+    case UInt8(ascii: "b"): out.append(0x08)
+    case UInt8(ascii: "f"): out.append(0x0C)
+    case UInt8(ascii: "n"): out.append(0x0A)
+    case UInt8(ascii: "r"): out.append(0x0D)
+    case UInt8(ascii: "t"): out.append(0x09)
+    case UInt8(ascii: "u"):
+      let escapeStart = index - 1
+      index += 1
+      appendUTF8(try unicodeEscape(startingAt: escapeStart), to: &out)
+      return  // readHex4 already advanced past the digits
+    default:
+      index -= 1
+      throw fail(.invalidEscape)
+    }
+    index += 1
+  }
+
+  /// The scalar of the `\u` escape at `escapeStart` (`index` at its digits): a surrogate pair's
+  /// when it is the first half of one, then followed by the second's escape.
+  private mutating func unicodeEscape(startingAt escapeStart: Int) throws(JSONError) -> UInt32 {
+    var scalar = try readHex4()
+    if scalar >= 0xD800 && scalar <= 0xDBFF {
+      guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+        bytes[index + 1] == UInt8(ascii: "u")
+      else { throw JSONError(.invalidSurrogate, offset: escapeStart) }
+      index += 2
+      let low = try readHex4()
+      guard low >= 0xDC00 && low <= 0xDFFF else {
+        throw JSONError(.invalidSurrogate, offset: escapeStart)
+      }
+      scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+    } else if scalar >= 0xDC00 && scalar <= 0xDFFF {
+      throw JSONError(.invalidSurrogate, offset: escapeStart)
+    }
+    return scalar
   }
 
   private mutating func readHex4() throws(JSONError) -> UInt32 {

@@ -38,51 +38,76 @@ public final class NATSConnection: Sendable {
     var stream: any ByteStream = tcp
     var parser = NATSServerParser(maximumLineLength: maximumLineLength, maximumPayload: maximumPayload)
     do throws(NATSLinkError) {
-      guard case .info(var info) = try next(&parser, stream, deadline: deadline, timeout: timeout) else {
+      guard case .info(let info) = try next(&parser, stream, deadline: deadline, timeout: timeout) else {
         throw .protocolViolation(.badInfo("the server's first line is not INFO"))
       }
       let secure = url.isSecure || info.tlsRequired
       if secure {
-        guard info.tlsRequired || info.tlsAvailable else { throw .tlsNotOffered }
-        guard parser.bufferedCount == 0 else {
-          throw .protocolViolation(.badInfo("the server sent more before TLS began"))
-        }
-        let (seconds, attoseconds) = ContinuousClock.now.duration(to: deadline).components
-        let left = max(0.001, Double(seconds) + Double(attoseconds) / 1e18)
-        do {
-          stream = try TLSStream(
-            over: tcp, serverName: url.host, caCertificateFile: caCertificateFile, timeout: min(timeout, left)
-          )
-        } catch {
-          throw .transport(error)
-        }
+        stream = try startTLS(
+          over: tcp, url: url, info: info, bytesAfterInfo: parser.bufferedCount,
+          caCertificateFile: caCertificateFile, deadline: deadline, timeout: timeout)
       }
-      var fields: NATSCommands.KeyFields?
-      if let key, let nonce = info.nonce {
-        do {
-          fields = try key.connectFields(nonce: nonce)
-        } catch {
-          throw .transport(error)
-        }
-      }
+      let fields = try keyFields(key, info: info)
       try write(
         NATSCommands.connect(
           name: name, version: version, credentials: url.credentials, tls: secure, key: fields)
           + NATSCommands.ping,
         to: stream, timeout: timeout)
-      while true {
-        switch try next(&parser, stream, deadline: deadline, timeout: timeout) {
-        case .pong: return NATSConnection(stream: stream, info: info, parser: parser)
-        case .ok: continue
-        case .info(let update): info = update
-        case .ping: try write(NATSCommands.pong, to: stream, timeout: timeout)
-        case .error(let error): throw .refused(error)
-        case .message: throw .protocolViolation(.unexpectedMessage("MSG"))
-        }
-      }
+      return try awaitAcceptance(&parser, stream, info: info, deadline: deadline, timeout: timeout)
     } catch {
       stream.close()
       throw error
+    }
+  }
+
+  /// TLS over `tcp`, begun after the server's plain INFO (which must offer it, with nothing
+  /// after it yet), within what is left of `deadline`.
+  private static func startTLS(
+    over tcp: TCPStream, url: NATSURL, info: NATSServerInfo, bytesAfterInfo: Int, caCertificateFile: String?,
+    deadline: ContinuousClock.Instant, timeout: Double
+  ) throws(NATSLinkError) -> TLSStream {
+    guard info.tlsRequired || info.tlsAvailable else { throw .tlsNotOffered }
+    guard bytesAfterInfo == 0 else {
+      throw .protocolViolation(.badInfo("the server sent more before TLS began"))
+    }
+    let (seconds, attoseconds) = ContinuousClock.now.duration(to: deadline).components
+    let left = max(0.001, Double(seconds) + Double(attoseconds) / 1e18)
+    do {
+      return try TLSStream(
+        over: tcp, serverName: url.host, caCertificateFile: caCertificateFile, timeout: min(timeout, left))
+    } catch {
+      throw .transport(error)
+    }
+  }
+
+  /// CONNECT's signature of the server's nonce, when there is a key to sign in with and a nonce.
+  private static func keyFields(_ key: NATSKeyAuth?, info: NATSServerInfo) throws(NATSLinkError)
+    -> NATSCommands.KeyFields?
+  {
+    guard let key, let nonce = info.nonce else { return nil }
+    do {
+      return try key.connectFields(nonce: nonce)
+    } catch {
+      throw .transport(error)
+    }
+  }
+
+  /// Reads the server's answers to CONNECT up to the PONG that says it accepted us (answering its
+  /// PINGs, taking a newer INFO): the connection.
+  private static func awaitAcceptance(
+    _ parser: inout NATSServerParser, _ stream: any ByteStream, info: NATSServerInfo,
+    deadline: ContinuousClock.Instant, timeout: Double
+  ) throws(NATSLinkError) -> NATSConnection {
+    var info = info
+    while true {
+      switch try next(&parser, stream, deadline: deadline, timeout: timeout) {
+      case .pong: return NATSConnection(stream: stream, info: info, parser: parser)
+      case .ok: continue
+      case .info(let update): info = update
+      case .ping: try write(NATSCommands.pong, to: stream, timeout: timeout)
+      case .error(let error): throw .refused(error)
+      case .message: throw .protocolViolation(.unexpectedMessage("MSG"))
+      }
     }
   }
 

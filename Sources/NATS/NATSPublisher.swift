@@ -304,7 +304,29 @@ public final class NATSPublisher: Sendable {
 
   /// Publishes on `connection` until it fails (the reason) or the publisher stops (nil).
   private func serve(_ connection: NATSConnection) -> NATSLinkError? {
-    let generation = state.withLock { state in
+    startReader(of: connection, generation: beginConnection())
+    var nextPing = ContinuousClock.now.advanced(by: options.pingInterval)
+    while true {
+      let now = ContinuousClock.now
+      let pingDue = now >= nextPing
+      switch nextStep(pingDue: pingDue, nextPing: nextPing) {
+      case .failed(let reason): return reason
+      case .finish: return finish(connection)
+      case .wait(let until):
+        _ = wake.wait(timeout: Self.dispatchTime(after: now.duration(to: until)))
+        state.withLock { $0.writerWaiting = false }
+      case .write(let commands, let messages, let pongs, let ping):
+        if ping { nextPing = now.advanced(by: options.pingInterval) }
+        if let failure = write(commands, messages: messages, pongs: pongs, ping: ping, on: connection) {
+          return failure
+        }
+      }
+    }
+  }
+
+  /// A new connection becomes the current one, with no PING, PONG or failure yet: its generation.
+  private func beginConnection() -> Int {
+    state.withLock { state in
       state.generation += 1
       state.pongsOwed = 0
       state.pingsSent = 0
@@ -312,6 +334,11 @@ public final class NATSPublisher: Sendable {
       state.failure = nil
       return state.generation
     }
+  }
+
+  /// Starts `connection`'s reader, whose PINGs, PONGs, errors and end go into the state (and
+  /// wake the publisher's thread) while `generation` is still the current connection.
+  private func startReader(of connection: NATSConnection, generation: Int) {
     /// Runs `change` on the state if `connection` is still the current one.
     @Sendable func current(_ change: (inout State) -> Void) -> Bool {
       state.withLock { state in
@@ -337,47 +364,48 @@ public final class NATSPublisher: Sendable {
       end: { reason in
         if current({ $0.failure = $0.failure ?? reason }) { self.wake.signal() }
       })
-    var nextPing = ContinuousClock.now.advanced(by: options.pingInterval)
-    while true {
-      let now = ContinuousClock.now
-      let pingDue = now >= nextPing
-      let step = state.withLock { state -> Step in
-        if let failure = state.failure { return .failed(failure) }
-        if pingDue && state.pingsSent - state.pongsReceived >= options.maxPingsOutstanding {
-          return .failed(.noPong(pings: options.maxPingsOutstanding))
-        }
-        let (commands, messages) = state.buffer.take(maxBytes: options.writeChunk)
-        let pongs = min(state.pongsOwed, 1024)
-        state.pongsOwed -= pongs
-        if messages > 0 || pongs > 0 || pingDue {
-          if pingDue { state.pingsSent += 1 }
-          return .write(commands: commands, messages: messages, pongs: pongs, ping: pingDue)
-        }
-        if state.stopping { return .finish }
-        state.writerWaiting = true
-        return .wait(until: nextPing)
+  }
+
+  /// What the publisher's thread does next: fail (the reader's failure, or too many PINGs
+  /// unanswered when the next is due), write what is buffered with the PONGs owed and the PING
+  /// due, finish when stopping with nothing left, or else wait until `nextPing`.
+  private func nextStep(pingDue: Bool, nextPing: ContinuousClock.Instant) -> Step {
+    state.withLock { state -> Step in
+      if let failure = state.failure { return .failed(failure) }
+      if pingDue && state.pingsSent - state.pongsReceived >= options.maxPingsOutstanding {
+        return .failed(.noPong(pings: options.maxPingsOutstanding))
       }
-      switch step {
-      case .failed(let reason): return reason
-      case .finish: return finish(connection)
-      case .wait(let until):
-        _ = wake.wait(timeout: Self.dispatchTime(after: now.duration(to: until)))
-        state.withLock { $0.writerWaiting = false }
-      case .write(var bytes, let messages, let pongs, let ping):
-        if ping { nextPing = now.advanced(by: options.pingInterval) }
-        if pongs > 0 || ping {
-          var control: [UInt8] = []
-          for _ in 0..<pongs { control += NATSCommands.pong }
-          bytes = control + bytes + (ping ? NATSCommands.ping : [])
-        }
-        do throws(NATSLinkError) {
-          try connection.write(bytes, timeout: options.writeTimeout)
-          state.withLock { $0.published += messages }
-        } catch {
-          state.withLock { $0.lostInFlight += messages }
-          return state.withLock { $0.failure } ?? error
-        }
+      let (commands, messages) = state.buffer.take(maxBytes: options.writeChunk)
+      let pongs = min(state.pongsOwed, 1024)
+      state.pongsOwed -= pongs
+      if messages > 0 || pongs > 0 || pingDue {
+        if pingDue { state.pingsSent += 1 }
+        return .write(commands: commands, messages: messages, pongs: pongs, ping: pingDue)
       }
+      if state.stopping { return .finish }
+      state.writerWaiting = true
+      return .wait(until: nextPing)
+    }
+  }
+
+  /// Writes `commands` (`messages` of them) after `pongs` PONGs and before a PING if `ping`,
+  /// counting them published or lost; the connection's failure, if the write failed.
+  private func write(
+    _ commands: [UInt8], messages: Int, pongs: Int, ping: Bool, on connection: NATSConnection
+  ) -> NATSLinkError? {
+    var bytes = commands
+    if pongs > 0 || ping {
+      var control: [UInt8] = []
+      for _ in 0..<pongs { control += NATSCommands.pong }
+      bytes = control + bytes + (ping ? NATSCommands.ping : [])
+    }
+    do throws(NATSLinkError) {
+      try connection.write(bytes, timeout: options.writeTimeout)
+      state.withLock { $0.published += messages }
+      return nil
+    } catch {
+      state.withLock { $0.lostInFlight += messages }
+      return state.withLock { $0.failure } ?? error
     }
   }
 

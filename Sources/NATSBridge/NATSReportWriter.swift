@@ -39,16 +39,7 @@ public final class NATSReportWriter: Sendable {
   )] {
     switch event {
     case .connected(let info, let reconnected, let dropped):
-      let wasTroubled = troubled.withLock { state in
-        defer { state = false }
-        return state
-      }
-      let server = "NATS server \(info.version.isEmpty ? "(version unknown)" : info.version)"
-      guard reconnected || wasTroubled else {
-        return [(.info, "publishing to \(url) (\(server))")]
-      }
-      let lost = dropped == 0 ? "no price was dropped" : "\(dropped) prices were dropped meanwhile"
-      return [(.note, "publishing to \(url) again (\(server)); \(lost)")]
+      return connected(info, reconnected: reconnected, dropped: dropped)
     case .connectFailed(let error, let attempt, let delay, let buffered, let dropped):
       troubled.withLock { $0 = true }
       guard let suffix = admit("unreachable", at: now) else { return [] }
@@ -73,42 +64,68 @@ public final class NATSReportWriter: Sendable {
       guard let suffix = admit("server error", at: now) else { return [] }
       return [(.warning, "the NATS server at \(url) answered \(error)\(suffix)")]
     case .finished(let summary):
-      var lines: [(Level, String)] = []
-      let notSent = summary.dropped + summary.unsent + summary.lostInFlight
-      if notSent > 0 {
-        var parts: [String] = []
-        if summary.dropped > 0 {
-          parts.append("\(summary.dropped) dropped while NATS was unreachable or slow")
-        }
-        if summary.unsent > 0 { parts.append("\(summary.unsent) still waiting at exit") }
-        if summary.lostInFlight > 0 { parts.append("\(summary.lostInFlight) lost with a failed connection") }
-        lines.append(
-          (.warning, "\(notSent) prices were not published to \(url): \(parts.joined(separator: ", "))"))
-      }
-      lines.append((.info, "published \(summary.published) prices to \(url)"))
-      return lines
+      return finished(summary)
     case .stream(let name, let outcome):
-      let first = streamSaid.withLock { said in
-        guard !said.contains(outcome) else { return false }
-        said.append(outcome)
-        return true
+      return stream(name, outcome)
+    }
+  }
+
+  private typealias Line = (level: Level, text: String)
+
+  /// Publishing began: said quietly the first time, as a recovery after a reconnect or trouble.
+  private func connected(_ info: NATSServerInfo, reconnected: Bool, dropped: Int) -> [Line] {
+    let wasTroubled = troubled.withLock { state in
+      defer { state = false }
+      return state
+    }
+    let server = "NATS server \(info.version.isEmpty ? "(version unknown)" : info.version)"
+    guard reconnected || wasTroubled else {
+      return [(.info, "publishing to \(url) (\(server))")]
+    }
+    let lost = dropped == 0 ? "no price was dropped" : "\(dropped) prices were dropped meanwhile"
+    return [(.note, "publishing to \(url) again (\(server)); \(lost)")]
+  }
+
+  /// The count published, led by a warning of what was not and why.
+  private func finished(_ summary: NATSPublisherSummary) -> [Line] {
+    var lines: [Line] = []
+    let notSent = summary.dropped + summary.unsent + summary.lostInFlight
+    if notSent > 0 {
+      var parts: [String] = []
+      if summary.dropped > 0 {
+        parts.append("\(summary.dropped) dropped while NATS was unreachable or slow")
       }
-      switch outcome {
-      case .kept: return [(.info, "JetStream stream \(name) keeps the last price of each subject")]
-      case .noJetStream where first:
-        return [
-          (
-            .warning,
-            "the NATS server at \(url) has no JetStream (start it with -js): --publish-stream \(name) "
-              + "keeps nothing; prices are published live only"
-          )
-        ]
-      case .refused(let error) where first:
-        return [(.warning, "JetStream did not make the stream \(name): \(error); prices are published live")]
-      case .failed(let error) where first:
-        return [(.warning, "could not make the JetStream stream \(name): \(error)")]
-      default: return []
-      }
+      if summary.unsent > 0 { parts.append("\(summary.unsent) still waiting at exit") }
+      if summary.lostInFlight > 0 { parts.append("\(summary.lostInFlight) lost with a failed connection") }
+      lines.append(
+        (.warning, "\(notSent) prices were not published to \(url): \(parts.joined(separator: ", "))"))
+    }
+    lines.append((.info, "published \(summary.published) prices to \(url)"))
+    return lines
+  }
+
+  /// What came of `--publish-stream`: a kept stream on every connection, a failure the first time.
+  private func stream(_ name: String, _ outcome: StreamOutcome) -> [Line] {
+    let first = streamSaid.withLock { said in
+      guard !said.contains(outcome) else { return false }
+      said.append(outcome)
+      return true
+    }
+    switch outcome {
+    case .kept: return [(.info, "JetStream stream \(name) keeps the last price of each subject")]
+    case .noJetStream where first:
+      return [
+        (
+          .warning,
+          "the NATS server at \(url) has no JetStream (start it with -js): --publish-stream \(name) "
+            + "keeps nothing; prices are published live only"
+        )
+      ]
+    case .refused(let error) where first:
+      return [(.warning, "JetStream did not make the stream \(name): \(error); prices are published live")]
+    case .failed(let error) where first:
+      return [(.warning, "could not make the JetStream stream \(name): \(error)")]
+    default: return []
     }
   }
 

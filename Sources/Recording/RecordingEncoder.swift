@@ -56,33 +56,58 @@ public struct RecordingEncoder: Sendable {
     let ms = step.at / 1_000_000
     let after = max(0, ms - previousMilliseconds)
     previousMilliseconds = ms
-    if stamp == nil || stamp! != (step.at, step.received, step.batch, step.venue) {
-      stamp = (step.at, step.received, step.batch, step.venue)
-      stampBytes.removeAll(keepingCapacity: true)
-      if namesVenues {
-        stampBytes.append(contentsOf: #","venue":"#.utf8)
-        Self.appendDecimal(Int64(step.venue), to: &stampBytes)
-      }
-      stampBytes.append(contentsOf: #","at_ns":"#.utf8)
-      Self.appendDecimal(step.at, to: &stampBytes)
-      stampBytes.append(contentsOf: #","rt":"#.utf8)
-      Self.appendDecimal(step.received, to: &stampBytes)
-      stampBytes.append(contentsOf: #","batch":"#.utf8)
-      Self.appendDecimal(Int64(step.batch), to: &stampBytes)
-    }
-    func head(_ start: String) {
-      out.append(contentsOf: start.utf8)
-      out.append(contentsOf: #"","after_ms":"#.utf8)
-      Self.appendDecimal(after, to: &out)
-      out.append(contentsOf: stampBytes)
-    }
+    refreshStamp(for: step)
     switch step.what {
-    case .message(.text(let text)):
-      head(#"{"dir":"S>","kind":"text"#)
+    case .message(let message):
+      appendMessage(message, after: after, to: &out)
+    case .exchanged(let direction, let kind, let body):
+      appendHead(#"{"dir":""# + direction.rawValue + #"","kind":""# + kind.rawValue, after: after, to: &out)
+      out.append(contentsOf: #","body":"#.utf8)
+      Self.appendQuoted(body, to: &out)
+    case .connected, .disconnected, .opened, .tick, .command, .control, .end:
+      appendEvent(step.what, after: after, to: &out)
+    }
+    out.append(contentsOf: "}\n".utf8)
+  }
+
+  /// Rewrites `stampBytes` when `step` is stamped otherwise than the line before (a new batch).
+  @inline(__always)
+  private mutating func refreshStamp(for step: RecordedStep) {
+    guard stamp == nil || stamp! != (step.at, step.received, step.batch, step.venue) else { return }
+    stamp = (step.at, step.received, step.batch, step.venue)
+    stampBytes.removeAll(keepingCapacity: true)
+    if namesVenues {
+      stampBytes.append(contentsOf: #","venue":"#.utf8)
+      Self.appendDecimal(Int64(step.venue), to: &stampBytes)
+    }
+    stampBytes.append(contentsOf: #","at_ns":"#.utf8)
+    Self.appendDecimal(step.at, to: &stampBytes)
+    stampBytes.append(contentsOf: #","rt":"#.utf8)
+    Self.appendDecimal(step.received, to: &stampBytes)
+    stampBytes.append(contentsOf: #","batch":"#.utf8)
+    Self.appendDecimal(Int64(step.batch), to: &stampBytes)
+  }
+
+  /// What every step's line starts with: `start` (its direction and kind, the kind's closing
+  /// quote left out), `after_ms` and the stamp.
+  @inline(__always)
+  private func appendHead(_ start: String, after: Int64, to out: inout [UInt8]) {
+    out.append(contentsOf: start.utf8)
+    out.append(contentsOf: #"","after_ms":"#.utf8)
+    Self.appendDecimal(after, to: &out)
+    out.append(contentsOf: stampBytes)
+  }
+
+  /// A message the venue sent: text as it came; binary as text when it is UTF-8, else Base64.
+  @inline(__always)
+  private func appendMessage(_ message: WebSocketMessage, after: Int64, to out: inout [UInt8]) {
+    switch message {
+    case .text(let text):
+      appendHead(#"{"dir":"S>","kind":"text"#, after: after, to: &out)
       out.append(contentsOf: #","body":"#.utf8)
       Self.appendQuoted(text, to: &out)
-    case .message(.binary(let bytes)):
-      head(#"{"dir":"S>","kind":"binary"#)
+    case .binary(let bytes):
+      appendHead(#"{"dir":"S>","kind":"binary"#, after: after, to: &out)
       if let text = String(validating: bytes, as: UTF8.self) {
         out.append(contentsOf: #","body":"#.utf8)
         Self.appendQuoted(text, to: &out)
@@ -91,12 +116,18 @@ public struct RecordingEncoder: Sendable {
         Base64.encode(bytes, into: &out)
         out.append(UInt8(ascii: "\""))
       }
+    }
+  }
+
+  /// What happened to the session itself (`"dir":"--"`), with its fields.
+  private func appendEvent(_ what: RecordedStep.What, after: Int64, to out: inout [UInt8]) {
+    switch what {
     case .connected(let attempt):
-      head(#"{"dir":"--","kind":"connected"#)
+      appendHead(#"{"dir":"--","kind":"connected"#, after: after, to: &out)
       out.append(contentsOf: #","attempt":"#.utf8)
       Self.appendDecimal(Int64(attempt), to: &out)
     case .disconnected(let attempt, let retryIn, let reason):
-      head(#"{"dir":"--","kind":"disconnected"#)
+      appendHead(#"{"dir":"--","kind":"disconnected"#, after: after, to: &out)
       out.append(contentsOf: #","attempt":"#.utf8)
       Self.appendDecimal(Int64(attempt), to: &out)
       out.append(contentsOf: #","retry_ns":"#.utf8)
@@ -104,11 +135,11 @@ public struct RecordingEncoder: Sendable {
       out.append(contentsOf: #","reason":"#.utf8)
       JSONEscaping.appendQuoted(reason, to: &out)
     case .opened:
-      head(#"{"dir":"--","kind":"opened"#)
+      appendHead(#"{"dir":"--","kind":"opened"#, after: after, to: &out)
     case .tick:
-      head(#"{"dir":"--","kind":"tick"#)
+      appendHead(#"{"dir":"--","kind":"tick"#, after: after, to: &out)
     case .command(let command):
-      head(#"{"dir":"--","kind":"command"#)
+      appendHead(#"{"dir":"--","kind":"command"#, after: after, to: &out)
       let (op, symbols): (String, [String]) =
         switch command {
         case .add(let s): ("add", s)
@@ -120,20 +151,17 @@ public struct RecordingEncoder: Sendable {
       out.append(contentsOf: #"","symbols":"#.utf8)
       Self.appendList(symbols, to: &out)
     case .control(let line):
-      head(#"{"dir":"--","kind":"control"#)
+      appendHead(#"{"dir":"--","kind":"control"#, after: after, to: &out)
       out.append(contentsOf: #","line":"#.utf8)
       JSONEscaping.appendQuoted(line, to: &out)
     case .end(let end):
-      head(#"{"dir":"--","kind":"end"#)
+      appendHead(#"{"dir":"--","kind":"end"#, after: after, to: &out)
       out.append(contentsOf: #","outcome":""#.utf8)
       out.append(contentsOf: end.rawValue.utf8)
       out.append(UInt8(ascii: "\""))
-    case .exchanged(let direction, let kind, let body):
-      head(#"{"dir":""# + direction.rawValue + #"","kind":""# + kind.rawValue)
-      out.append(contentsOf: #","body":"#.utf8)
-      Self.appendQuoted(body, to: &out)
+    case .message, .exchanged:
+      break  // `append(_:to:)` writes these itself
     }
-    out.append(contentsOf: "}\n".utf8)
   }
 
   private static func appendList(_ items: [String], to out: inout [UInt8]) {

@@ -12,14 +12,32 @@ public enum ConfigConflicts {
 
   /// The conflicts in `config`, in a fixed order.
   public static func check(_ config: TickerConfig) -> [Conflict] {
+    var finder = Finder(config: config)
+    finder.demo()
+    finder.replay()
+    finder.everyTrade()
+    finder.format()
+    finder.spread()
+    finder.source()
+    finder.natsSettings()
+    return finder.found
+  }
+
+  /// Goes through the settings one concern at a time, collecting what does not go together.
+  private struct Finder {
+    let config: TickerConfig
     var found: [Conflict] = []
-    func pair(_ a: String, _ b: String, _ why: String) {
+
+    /// `a` and `b` both set: fatal when both came from the command line.
+    mutating func pair(_ a: String, _ b: String, _ why: String) {
       guard let sa = config.sources[a], let sb = config.sources[b] else { return }
       let fatal = sa == .commandLine && sb == .commandLine
       let origin = fatal ? "" : " (\(a) from \(sa.rawValue), \(b) from \(sb.rawValue))"
       found.append(Conflict(fatal: fatal, message: "\(a) and \(b) do not go together: \(why)\(origin)"))
     }
-    if config.demo {
+
+    mutating func demo() {
+      guard config.demo else { return }
       pair("--demo", "--url", "the demo trades from its own local server, so --url would be ignored")
       // With --publish, the CA file may be for a tls:// NATS server.
       if config.publish == nil {
@@ -27,39 +45,51 @@ public enum ConfigConflicts {
           "--demo", "--cacert", "the demo's local server needs no certificate, so --cacert would be ignored")
       }
     }
-    if config.replay != nil {
-      let why = "--replay takes the venue, the symbols and every frame from the recording"
-      // From the config file or the environment they are simply not used: a saved --provider
-      // must not make every replay warn.
-      for setting in Settings.all
-      where !setting.scope.sources.contains(.recording) && config.sources[setting.name] == .commandLine {
-        pair("--replay", setting.name, why)
-      }
-    } else {
-      for setting in Settings.all
-      where setting.scope.sources == [.recording] && setting.name != "--replay"
-        && config.sources[setting.name] != nil
-      {
-        found.append(Conflict(fatal: false, message: "\(setting.name) applies only with --replay: ignored"))
+
+    /// What a replay takes from its recording, or settings that apply only to a replay.
+    mutating func replay() {
+      if config.replay != nil {
+        let why = "--replay takes the venue, the symbols and every frame from the recording"
+        // From the config file or the environment they are simply not used: a saved --provider
+        // must not make every replay warn.
+        for setting in Settings.all
+        where !setting.scope.sources.contains(.recording) && config.sources[setting.name] == .commandLine {
+          pair("--replay", setting.name, why)
+        }
+      } else {
+        for setting in Settings.all
+        where setting.scope.sources == [.recording] && setting.name != "--replay"
+          && config.sources[setting.name] != nil
+        {
+          found.append(Conflict(fatal: false, message: "\(setting.name) applies only with --replay: ignored"))
+        }
       }
     }
-    if config.everyTrade {
+
+    mutating func everyTrade() {
+      guard config.everyTrade else { return }
       pair("--every-trade", "--debounce", "--every-trade prints every trade, so --debounce would be ignored")
       pair("--every-trade", "--max-wait", "--every-trade prints every trade, so --max-wait would be ignored")
     }
-    if !config.format.hasTimeColumn {
-      pair(
-        "--format", "--timestamps",
-        "--format \(config.format.rawValue) has no time column (--timestamps is for text, csv and tsv)")
+
+    /// What the output format cannot show.
+    mutating func format() {
+      if !config.format.hasTimeColumn {
+        pair(
+          "--format", "--timestamps",
+          "--format \(config.format.rawValue) has no time column (--timestamps is for text, csv and tsv)")
+      }
+      if config.format == .price && config.symbols.count > 1 && config.replay == nil {
+        found.append(
+          Conflict(
+            fatal: true,
+            message: "--format price prints bare numbers, which cannot say which of "
+              + "\(config.symbols.count) symbols they belong to: follow one symbol, or use --format tsv"))
+      }
     }
-    if config.format == .price && config.symbols.count > 1 && config.replay == nil {
-      found.append(
-        Conflict(
-          fatal: true,
-          message: "--format price prints bare numbers, which cannot say which of "
-            + "\(config.symbols.count) symbols they belong to: follow one symbol, or use --format tsv"))
-    }
-    if config.spread, config.format != .json, let spread = config.sources["--spread"] {
+
+    mutating func spread() {
+      guard config.spread, config.format != .json, let spread = config.sources["--spread"] else { return }
       // The default format (never given) counts as the command line's: nothing else asked for it.
       let format = config.sources["--format"] ?? .commandLine
       let fatal = spread == .commandLine && format == .commandLine
@@ -71,7 +101,10 @@ public enum ConfigConflicts {
           message: "--spread adds JSON records to the price lines: it needs --format json, "
             + "not \(config.format.rawValue)\(origin)"))
     }
-    if config.source != nil {
+
+    /// What a venue's connection needs, on a run that reads NATS instead.
+    mutating func source() {
+      guard config.source != nil else { return }
       let why = "--source reads prices from NATS, not from a venue"
       pair("--source", "--demo", why)
       pair("--source", "--url", why + ", so --url would be ignored")
@@ -81,27 +114,30 @@ public enum ConfigConflicts {
         "--source", "--record",
         "--record keeps a venue's own messages, and a --source run has none: record on the publisher")
     }
-    for flag in ["--source", "--publish"] {
-      guard let url = flag == "--source" ? config.source : config.publish, url.credentials != nil,
-        config.sources[flag] == .commandLine
-      else { continue }
-      found.append(
-        Conflict(
-          fatal: true,
-          message: "\(flag) with user:password@ or token@ on the command line shows the secret to "
-            + "other users (ps, shell history): set TICKER_\(flag.dropFirst(2).uppercased()) or "
-            + "\"\(flag.dropFirst(2))\" in the config file instead")
-      )
+
+    /// Secrets on the command line, NATS settings with no NATS to use them, two keys.
+    mutating func natsSettings() {
+      for flag in ["--source", "--publish"] {
+        guard let url = flag == "--source" ? config.source : config.publish, url.credentials != nil,
+          config.sources[flag] == .commandLine
+        else { continue }
+        found.append(
+          Conflict(
+            fatal: true,
+            message: "\(flag) with user:password@ or token@ on the command line shows the secret to "
+              + "other users (ps, shell history): set TICKER_\(flag.dropFirst(2).uppercased()) or "
+              + "\"\(flag.dropFirst(2))\" in the config file instead")
+        )
+      }
+      for flag in ["--publish-buffer", "--publish-stream"]
+      where config.sources[flag] != nil && config.publish == nil {
+        found.append(Conflict(fatal: false, message: "\(flag) does nothing without --publish"))
+      }
+      for flag in ["--nats-nkey", "--nats-creds"]
+      where config.sources[flag] != nil && config.publish == nil && config.source == nil {
+        found.append(Conflict(fatal: false, message: "\(flag) does nothing without --publish or --source"))
+      }
+      pair("--nats-nkey", "--nats-creds", "each holds the key to sign in to NATS with: give one")
     }
-    for flag in ["--publish-buffer", "--publish-stream"]
-    where config.sources[flag] != nil && config.publish == nil {
-      found.append(Conflict(fatal: false, message: "\(flag) does nothing without --publish"))
-    }
-    for flag in ["--nats-nkey", "--nats-creds"]
-    where config.sources[flag] != nil && config.publish == nil && config.source == nil {
-      found.append(Conflict(fatal: false, message: "\(flag) does nothing without --publish or --source"))
-    }
-    pair("--nats-nkey", "--nats-creds", "each holds the key to sign in to NATS with: give one")
-    return found
   }
 }

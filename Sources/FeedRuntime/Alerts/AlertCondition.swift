@@ -44,34 +44,13 @@ public struct AlertCondition: Sendable, Hashable, CustomStringConvertible {
       scalars.removeLast()
       while scalars.last == " " { scalars.removeLast() }
     }
-    // The number: digits and at most one point, read from the right.
-    var numberStart = scalars.count
-    while numberStart > 0, ("0"..."9").contains(scalars[numberStart - 1]) || scalars[numberStart - 1] == "." {
-      numberStart -= 1
-    }
-    let numberText = String(String.UnicodeScalarView(scalars[numberStart...]))
+    let numberText = takeNumber(from: &scalars)
     guard !numberText.isEmpty else { return .failure(.noNumber(trimmed)) }
-    var rest = Array(scalars[..<numberStart])
-    while rest.last == " " { rest.removeLast() }
-    // The operator, longest first.
-    let operators: [(String, Operator)] =
-      isPercent
-      ? [("+-", .either), ("±", .either), ("+", .up), ("-", .down)]
-      : [(">=", .atLeast), ("<=", .atMost), (">", .above), ("<", .below)]
-    var found: Operator?
-    for (spelling, op) in operators {
-      let spelled = Array(spelling.unicodeScalars)
-      if rest.count >= spelled.count, Array(rest.suffix(spelled.count)) == spelled {
-        found = op
-        rest.removeLast(spelled.count)
-        break
-      }
-    }
-    guard let op = found else {
+    guard let op = takeOperator(from: &scalars, isPercent: isPercent) else {
       return .failure(isPercent ? .noMoveSign(trimmed) : .noComparison(trimmed))
     }
-    while rest.last == " " { rest.removeLast() }
-    let symbol = String(String.UnicodeScalarView(rest))
+    while scalars.last == " " { scalars.removeLast() }
+    let symbol = String(String.UnicodeScalarView(scalars))
     guard !symbol.isEmpty else { return .failure(.noSymbol(trimmed)) }
     // `BTC>>1`, `BTC=>1`, `BTC+±2%`: an operator no condition has.
     if symbol.unicodeScalars.contains(where: { "<>=±".unicodeScalars.contains($0) })
@@ -79,26 +58,62 @@ public struct AlertCondition: Sendable, Hashable, CustomStringConvertible {
     {
       return .failure(.badOperator(trimmed))
     }
+    return test(op, numberText, in: trimmed).map { AlertCondition(symbol: symbol, test: $0) }
+  }
+
+  /// The number at the end of `scalars` (digits and at most one point, read from the right),
+  /// taken off with the spaces before it.
+  private static func takeNumber(from scalars: inout [Unicode.Scalar]) -> String {
+    var numberStart = scalars.count
+    while numberStart > 0, ("0"..."9").contains(scalars[numberStart - 1]) || scalars[numberStart - 1] == "." {
+      numberStart -= 1
+    }
+    let numberText = String(String.UnicodeScalarView(scalars[numberStart...]))
+    scalars.removeSubrange(numberStart...)
+    while scalars.last == " " { scalars.removeLast() }
+    return numberText
+  }
+
+  /// The operator at the end of `scalars`, taken off: the longest spelling that fits.
+  private static func takeOperator(from scalars: inout [Unicode.Scalar], isPercent: Bool) -> Operator? {
+    let operators: [(String, Operator)] =
+      isPercent
+      ? [("+-", .either), ("±", .either), ("+", .up), ("-", .down)]
+      : [(">=", .atLeast), ("<=", .atMost), (">", .above), ("<", .below)]
+    for (spelling, op) in operators {
+      let spelled = Array(spelling.unicodeScalars)
+      if scalars.count >= spelled.count, Array(scalars.suffix(spelled.count)) == spelled {
+        scalars.removeLast(spelled.count)
+        return op
+      }
+    }
+    return nil
+  }
+
+  /// What `op` tests with the number `numberText` (of the condition `condition`): a threshold
+  /// price, or a percentage move that must be more than 0.
+  private static func test(_ op: Operator, _ numberText: String, in condition: String)
+    -> Result<Test, AlertConditionError>
+  {
     switch op {
     case .above, .atLeast, .below, .atMost:
       guard let price = Price(numberText), ExactDecimal(price) != nil else {
         return .failure(.badNumber(numberText))
       }
-      let test: Test =
+      let threshold: Test =
         switch op {
         case .above: .above(price, inclusive: false)
         case .atLeast: .above(price, inclusive: true)
         case .below: .below(price, inclusive: false)
         default: .below(price, inclusive: true)
         }
-      return .success(AlertCondition(symbol: symbol, test: test))
+      return .success(threshold)
     case .up, .down, .either:
       guard let percent = ExactDecimal(numberText), numberText.first != ".", numberText.last != "." else {
         return .failure(.badNumber(numberText))
       }
-      guard percent > ExactDecimal(mantissa: 0, scale: 0) else { return .failure(.zeroMove(trimmed)) }
-      return .success(
-        AlertCondition(symbol: symbol, test: .move(percent: percent, up: op != .down, down: op != .up)))
+      guard percent > ExactDecimal(mantissa: 0, scale: 0) else { return .failure(.zeroMove(condition)) }
+      return .success(.move(percent: percent, up: op != .down, down: op != .up))
     }
   }
 

@@ -182,21 +182,33 @@ enum FinnhubFastPath {
     /// `quotes` (unless `keep` is false), built in place rather than returned and copied; false
     /// (nothing appended) when the model path must decide.
     mutating func trade(into quotes: inout [Quote], symbols: SymbolTable? = nil) -> Bool {
-      // The usual entry first, as Finnhub writes it: its keys in this order, no space, no
-      // conditions. Anything else, from the first byte that differs, goes through the members
-      // one by one below, from the entry's start.
+      // The usual entry first, as Finnhub writes it. Anything else, from the first byte that
+      // differs, goes through the members one by one, from the entry's start.
       let start = i
-      if word64(at: i) == Self.conditionsNull && word64(at: i + 6) == Self.nullPrice {
-        i += 14
-        if let price = self.price(), member(Self.symbolKey), let symbol = simpleString(), symbol.count > 0,
-          member(Self.timeKey), let time = integer(), member(Self.volumeKey), let volume = self.volume(),
-          take(UInt8(ascii: "}"))
-        {
-          append(symbol: symbol, price: price, volume: volume, time: time, into: &quotes, symbols: symbols)
-          return true
-        }
-        i = start
-      }
+      if usualTrade(into: &quotes, symbols: symbols) { return true }
+      i = start
+      return tradeMemberwise(into: &quotes, symbols: symbols)
+    }
+
+    /// The usual entry, `{"c":null,"p":…,"s":"…","t":…,"v":…}`: its keys in this order, no space,
+    /// no conditions. False (nothing appended, `i` anywhere in the entry) at the first byte that
+    /// differs.
+    @inline(__always)
+    mutating func usualTrade(into quotes: inout [Quote], symbols: SymbolTable?) -> Bool {
+      guard word64(at: i) == Self.conditionsNull && word64(at: i + 6) == Self.nullPrice else { return false }
+      i += 14
+      guard let price = self.price(), member(Self.symbolKey), let symbol = simpleString(), symbol.count > 0,
+        member(Self.timeKey), let time = integer(), member(Self.volumeKey), let volume = self.volume(),
+        take(UInt8(ascii: "}"))
+      else { return false }
+      append(symbol: symbol, price: price, volume: volume, time: time, into: &quotes, symbols: symbols)
+      return true
+    }
+
+    /// A trade entry read one member at a time, in any order and spacing, each of the five keys
+    /// at most once.
+    @inline(__always)
+    mutating func tradeMemberwise(into quotes: inout [Quote], symbols: SymbolTable?) -> Bool {
       guard take(UInt8(ascii: "{")) else { return false }
       var price: Price?
       var symbol: Span?
@@ -207,22 +219,7 @@ enum FinnhubFastPath {
       if take(UInt8(ascii: "}")) { return false }
       repeat {
         skipSpace()
-        // Every key is one letter: `"x"` read as three bytes. Any other key (longer, empty, an
-        // escape, a control byte) is not one of the five letters below, so the model path
-        // decides, as it would after reading the whole key.
-        let key: UInt8
-        let w = word(at: i)
-        if w & 0xFFFF_00FF == Self.compactKey {
-          // `"x":`, the usual spelling, as one word.
-          key = UInt8(truncatingIfNeeded: w >> 8)
-          i += 4
-        } else {
-          guard i + 3 <= n, p[i] == UInt8(ascii: "\""), p[i + 2] == UInt8(ascii: "\"") else { return false }
-          key = p[i + 1]
-          i += 3
-          skipSpace()
-          guard take(UInt8(ascii: ":")) else { return false }
-        }
+        guard let key = tradeKey() else { return false }
         skipSpace()
         let bit: UInt8
         switch key {
@@ -258,6 +255,25 @@ enum FinnhubFastPath {
       append(
         symbol: symbol, price: price, volume: consume volume, time: time, into: &quotes, symbols: symbols)
       return true
+    }
+
+    /// A trade member's key and its colon: the key's one letter (`"x"` read as three bytes). Any
+    /// other key (longer, empty, an escape, a control byte) gives nil or a byte that is none of
+    /// the five letters, so the model path decides, as it would after reading the whole key.
+    @inline(__always)
+    mutating func tradeKey() -> UInt8? {
+      let w = word(at: i)
+      if w & 0xFFFF_00FF == Self.compactKey {
+        // `"x":`, the usual spelling, as one word.
+        i += 4
+        return UInt8(truncatingIfNeeded: w >> 8)
+      }
+      guard i + 3 <= n, p[i] == UInt8(ascii: "\""), p[i + 2] == UInt8(ascii: "\"") else { return nil }
+      let key = p[i + 1]
+      i += 3
+      skipSpace()
+      guard take(UInt8(ascii: ":")) else { return nil }
+      return key
     }
 
     /// A trade's quote appended to `quotes` (unless `keep` is false), its symbol's string from

@@ -283,35 +283,11 @@ public final class NativeConnection: MessageConnection {
     // socket (TCP flow control then slows the server) instead of buffering without bound.
     var batch: [WebSocketMessage] = []
     var batchBytes = 0
-    reading: while true {
-      // The batch is full: it goes to the consumer before more is parsed from what was read.
-      var full = false
-      do throws(FrameError) {
-        // A text message in one frame becomes its String straight from the parser's buffer.
-        while true {
-          // Compressed messages are several times larger than the bytes read: without this
-          // bound one 64 KiB read could become thousands of messages in one batch.
-          if batch.count >= Self.batchCountLimit || batchBytes >= Self.batchByteLimit {
-            full = true
-            break
-          }
-          guard let event = try assembler.next(from: &parser) else { break }
-          switch event {
-          case .message(let message):
-            batch.append(message)
-            batchBytes += message.byteCount
-          case .ping(let payload): answerPing(payload)
-          case .pong(let payload): resolvePings(matching: payload)
-          case .close(let status):
-            outcome = .peerClosed(status)
-            break reading
-          }
-        }
-        // The parser needs more bytes: text of a frame still arriving is checked now.
-        if !full { try assembler.inspect(parser.partialFrame) }
-      } catch {
-        outcome = .violation(error)
-        break reading
+    while true {
+      let stop = parseMessages(&parser, &assembler, into: &batch, bytes: &batchBytes)
+      if case .ended(let end) = stop {
+        outcome = end
+        break
       }
       if !batch.isEmpty {
         messages.push(contentsOf: batch, cost: batchBytes)
@@ -322,20 +298,75 @@ public final class NativeConnection: MessageConnection {
       // message, say) has nowhere to go but this thread's memory. (False once the consumer is
       // gone: then reading goes on, for the close.)
       messages.waitForRoom()
-      if full { continue reading }
-      let count: Int
-      do {
-        count = try stream.read(into: chunk, timeout: nil)
-      } catch {
-        outcome = .transportFailed(error)
-        break reading
+      // The batch was full: more is parsed from what was read before the socket is read again.
+      if case .batchFull = stop { continue }
+      if let end = read(into: chunk, for: &parser) {
+        outcome = end
+        break
       }
-      if count == 0 {
-        outcome = .endOfStream
-        break reading
-      }
-      parser.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
     }
+    endReading(outcome, after: batch, bytes: batchBytes)
+  }
+
+  /// Why `parseMessages` stopped.
+  private enum ParseStop {
+    case needsBytes
+    /// The batch is full: it goes to the consumer before more is parsed from what was read.
+    case batchFull
+    /// A close frame or a violation.
+    case ended(Outcome)
+  }
+
+  /// Parses what was read into `batch` (adding the messages' bytes to `batchBytes`) until the
+  /// parser needs more bytes, the batch is full or the connection ends; answers pings and
+  /// resolves pongs on the way.
+  @inline(__always)
+  private func parseMessages(
+    _ parser: inout FrameParser, _ assembler: inout MessageAssembler, into batch: inout [WebSocketMessage],
+    bytes batchBytes: inout Int
+  ) -> ParseStop {
+    do throws(FrameError) {
+      // A text message in one frame becomes its String straight from the parser's buffer.
+      while true {
+        // Compressed messages are several times larger than the bytes read: without this
+        // bound one 64 KiB read could become thousands of messages in one batch.
+        if batch.count >= Self.batchCountLimit || batchBytes >= Self.batchByteLimit { return .batchFull }
+        guard let event = try assembler.next(from: &parser) else { break }
+        switch event {
+        case .message(let message):
+          batch.append(message)
+          batchBytes += message.byteCount
+        case .ping(let payload): answerPing(payload)
+        case .pong(let payload): resolvePings(matching: payload)
+        case .close(let status): return .ended(.peerClosed(status))
+        }
+      }
+      // The parser needs more bytes: text of a frame still arriving is checked now.
+      try assembler.inspect(parser.partialFrame)
+      return .needsBytes
+    } catch {
+      return .ended(.violation(error))
+    }
+  }
+
+  /// Reads the socket into `chunk` and hands the bytes to `parser`; how the connection ended,
+  /// when it did.
+  @inline(__always)
+  private func read(into chunk: UnsafeMutableRawBufferPointer, for parser: inout FrameParser) -> Outcome? {
+    let count: Int
+    do {
+      count = try stream.read(into: chunk, timeout: nil)
+    } catch {
+      return .transportFailed(error)
+    }
+    if count == 0 { return .endOfStream }
+    parser.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+    return nil
+  }
+
+  /// After the reading: the messages still in `batch` go to the consumer, then the connection
+  /// ends as `outcome` says (`finish`), our close waiting for the consumer when one is due.
+  private func endReading(_ outcome: Outcome, after batch: [WebSocketMessage], bytes batchBytes: Int) {
     // Messages that arrived before the close frame, the violation or the failure come first.
     if !batch.isEmpty { messages.push(contentsOf: batch, cost: batchBytes) }
     let answerDue: Bool =

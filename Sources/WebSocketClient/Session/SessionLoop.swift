@@ -179,11 +179,22 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
       open.subscribeFailure = (error, connection.peerCloseStatus)
       abandon(connection)
     }
-    let (inbox, events, clock, forwarding) = (context.inbox, context.events, clock, Forwarding<C.Instant>())
+    let forwarding = Forwarding<C.Instant>()
     self.forwarding = forwarding
     phase = .open(open)
     // Before the first message: the forwarding task below puts messages into the events itself.
-    if error == nil { events.forcePush(.connected(attempt: retry)) }
+    if error == nil { context.events.forcePush(.connected(attempt: retry)) }
+    startReader(of: connection, id: id, forwarding: forwarding)
+    armLivenessTimer()
+  }
+
+  /// Starts the reader child: it takes `connection`'s messages into the events as the consumer
+  /// makes room for them (`forwarding` tells when it last did, and whether it is held back), and
+  /// reports the connection's end to the inbox.
+  private func startReader(
+    of connection: any WebSocketConnection, id: Int, forwarding: Forwarding<C.Instant>
+  ) {
+    let (inbox, events, clock) = (context.inbox, context.events, clock)
     let forward: @Sendable ([WebSocketMessage]) -> Void = { batch in
       forwarding.forwarded(at: clock.now)
       let bytes = batch.reduce(0) { $0 + $1.byteCount }
@@ -229,7 +240,6 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
         }
       }
     }
-    armLivenessTimer()
   }
 
   // MARK: - Open connection
