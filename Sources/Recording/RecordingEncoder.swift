@@ -2,6 +2,7 @@ import FeedRuntime
 import JSON
 import TickerSupport
 import Venues
+import WebSocketWire
 
 /// Writes recording lines: one per call, with its newline. Keeps what successive lines share —
 /// the time of the line before (for `after_ms`), and the stamp fields of the current batch, whose

@@ -192,7 +192,7 @@ final class SessionLoop<C: Clock> where C.Duration == Duration {
   /// makes room for them (`forwarding` tells when it last did, and whether it is held back), and
   /// reports the connection's end to the inbox.
   private func startReader(
-    of connection: any WebSocketConnection, id: Int, forwarding: Forwarding<C.Instant>
+    of connection: any MessageConnection, id: Int, forwarding: Forwarding<C.Instant>
   ) {
     let (inbox, events, clock) = (context.inbox, context.events, clock)
     let forward: @Sendable ([WebSocketMessage]) -> Void = { batch in
