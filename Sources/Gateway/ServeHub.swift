@@ -11,12 +11,13 @@ import WebSocketWire
 /// (`coinbase/BTC-USD`): their trades name them so, and an unqualified symbol is the first
 /// venue's, as with one.
 ///
-/// Clients subscribe and unsubscribe with Finnhub's messages; the upstream follows the union of
-/// their symbols (`ServeSubscriptions`). Every batch of quotes from the upstream's bus is cut per
-/// client into one Finnhub trade message of just its symbols, queued in the client's own bounded
-/// `ClientOutbox` and written by the client's own thread: a client that does not keep up is
-/// dropped (close 1008) when its queue is full, and never holds up the upstream or the others.
-/// Each client also has a reader thread (`ClientFrameReader`, 4 KiB messages at most).
+/// Three parts: who is let in (`ServeAdmission`, with the client limit here), the fan-out
+/// (`ServeFanout`: every batch of quotes from the upstream's bus cut per client into Finnhub trade
+/// messages of just its symbols, queued in the client's bounded `ClientOutbox`; a client whose
+/// queue is full is dropped with close 1008 and never holds up the upstream or the others), and
+/// the connections (`ServeLoop`: every socket on one event loop thread). Clients subscribe and
+/// unsubscribe with Finnhub's messages; the upstream follows the union of their symbols
+/// (`ServeSubscriptions`).
 public final class ServeHub: Sendable {
   /// The port `ticker serve` listens on by default.
   public static let defaultPort = 8717
@@ -26,8 +27,9 @@ public final class ServeHub: Sendable {
   private let provider: any Provider
   /// The source's venues, by `Quote.venue`; the first is `provider`.
   private let venues: [any Provider]
-  private let acceptor: ConnectionAcceptor
-  private let log: @Sendable (Event) -> Void
+  private let listener: TCPListener
+  private let loop: EventLoop<ServeLoop.Command>
+  private let logger: @Sendable (Event) -> Void
   private let state: Mutex<State>
   private let distributor = Mutex<Task<Void, Never>?>(nil)
   private let pinger = Mutex<Task<Void, Never>?>(nil)
@@ -39,7 +41,7 @@ public final class ServeHub: Sendable {
     var subscriptions: ServeSubscriptions
     /// Each client's symbols as quotes name them (venue and server spelling), and the name its
     /// trades give each (the venue-qualified name when the client asked so).
-    var serverSymbols: [Int: [VenueSymbol: String]] = [:]
+    var serverSymbols: [Int: ServeFanout.Symbols] = [:]
     var stopped = false
   }
 
@@ -51,17 +53,17 @@ public final class ServeHub: Sendable {
     self.provider = source.provider
     self.venues = source.venues
     self.options = options
-    self.log = log
+    self.logger = log
     self.state = Mutex(
       State(
         subscriptions: ServeSubscriptions(pinned: options.pinned, perClientLimit: options.symbolsPerClient)))
-    self.acceptor = ConnectionAcceptor(
-      listener: try TCPListener(
-        host: options.host == "localhost" ? "127.0.0.1" : options.host, port: options.port))
+    self.listener = try TCPListener(
+      host: options.host == "localhost" ? "127.0.0.1" : options.host, port: options.port, backlog: 512)
+    self.loop = try EventLoop()
   }
 
   /// The bound port.
-  public var port: Int { acceptor.listener.port }
+  public var port: Int { listener.port }
 
   /// The clients connected now.
   public var clientCount: Int { state.withLock { $0.clients.count } }
@@ -82,13 +84,14 @@ public final class ServeHub: Sendable {
         while (try? await Task.sleep(for: interval)) != nil { broadcastPing() }
       }
     }
-    acceptor.start(label: "serve") { [self] stream, index in serve(stream, id: index + 1) }
+    let listener = self.listener
+    loop.run { [self] in ServeLoop(hub: self, listener: listener) }
   }
 
   /// Stops accepting and closes every client with `status` (1001 when the server goes away);
   /// waits at most `seconds` for their close frames to go out.
   public func shutdown(_ status: CloseStatus, waiting seconds: Double = 1) {
-    acceptor.stop()
+    loop.post(.stop)
     pinger.withLock { $0?.cancel() }
     let clients = state.withLock { state -> [ServeClient] in
       state.stopped = true
@@ -97,9 +100,7 @@ public final class ServeHub: Sendable {
     for client in clients { client.close(status, why: "the server is stopping") }
     let deadline = ContinuousClock.now + .seconds(seconds)
     for client in clients {
-      let left = deadline - ContinuousClock.now
-      _ = client.waitForWriter(
-        seconds: max(0, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18))
+      _ = client.waitForWriter(seconds: max(0, (deadline - ContinuousClock.now).seconds))
     }
   }
 
@@ -153,96 +154,25 @@ public final class ServeHub: Sendable {
       return told
     }
     for (client, symbol) in told {
-      _ = client.send(FinnhubWire.error("Invalid symbol \(symbol)"))
+      client.send(FinnhubWire.error("Invalid symbol \(symbol)"))
     }
     if !told.isEmpty { log(.venueRefused(symbol: serverSymbol, clients: told.map(\.0.id))) }
   }
 
   // MARK: Distribution
 
-  /// Hands one batch out: each client gets one trade message with the quotes of its symbols, in
-  /// order; a client whose queue is full is dropped.
+  /// Hands one batch out: each client gets its trades, in order; a client whose queue is full
+  /// is dropped.
   private func distribute(_ quotes: [Quote]) {
     let clients = state.withLock { state in
       state.clients.compactMap { id, client in state.serverSymbols[id].map { (client, $0) } }
     }
     guard !clients.isEmpty else { return }
-    var trades: [ArraySlice<UInt8>] = []
-    var encoded: [UInt8] = []
-    var ranges: [Range<Int>] = []
-    for quote in quotes {
-      let start = encoded.count
-      FinnhubWire.appendTrade(quote, to: &encoded)
-      ranges.append(start..<encoded.count)
-    }
-    var made: [Picked: [[UInt8]]] = [:]
+    var fanout = ServeFanout(quotes)
     for (client, symbols) in clients {
-      var pick = Picked()
-      for index in quotes.indices {
-        guard let name = symbols[VenueSymbol(venue: quotes[index].venue, server: quotes[index].symbol)] else {
-          continue
-        }
-        if name != quotes[index].symbol { pick.rename(slot: pick.indices.count, to: name) }
-        pick.indices.append(index)
-      }
-      let picked = pick.indices
-      guard !picked.isEmpty else { continue }
-      let frames: [[UInt8]]
-      if let done = made[pick] {
-        frames = done
-      } else {
-        // A trade a client asked for by its qualified name names it so (`coinbase/BTC-USD`).
-        var renamed: [Int: ArraySlice<UInt8>] = [:]
-        for (slot, name) in (pick.names ?? []).enumerated() {
-          guard let name else { continue }
-          var quote = quotes[picked[slot]]
-          quote.symbol = name
-          var bytes: [UInt8] = []
-          FinnhubWire.appendTrade(quote, to: &bytes)
-          renamed[slot] = bytes[...]
-        }
-        func trade(_ slot: Int) -> ArraySlice<UInt8> { renamed[slot] ?? encoded[ranges[picked[slot]]] }
-        // A batch can hold thousands of trades; a message holds at most about
-        // `messageBytes` of them, as a venue's would (websocat refuses messages over 64 KiB
-        // by default, and such a client would lose trades).
-        var built: [[UInt8]] = []
-        var start = 0
-        while start < picked.count {
-          var end = start
-          var bytes = 0
-          while end < picked.count && (end == start || bytes + trade(end).count < Self.messageBytes) {
-            bytes += trade(end).count + 1
-            end += 1
-          }
-          trades = (start..<end).map(trade)
-          built.append(
-            FrameEncoder.encodeServerFrame(Frame(opcode: .text, payload: FinnhubWire.tradeMessage(trades))))
-          start = end
-        }
-        frames = built
-        made[pick] = frames
-      }
-      for frame in frames { deliver(frame, to: client) }
+      for frame in fanout.frames(for: symbols) { deliver(frame, to: client) }
     }
   }
-
-  /// The quotes of a batch one client gets, and the names it gives them (nil: as quoted).
-  private struct Picked: Hashable {
-    var indices: [Int] = []
-    /// By slot in `indices`; nil while none is renamed (a client of unqualified symbols).
-    var names: [String?]?
-
-    mutating func rename(slot: Int, to name: String) {
-      var list = names ?? []
-      names = nil  // the only reference left: the appends below do not copy
-      list.append(contentsOf: repeatElement(nil, count: max(0, slot - list.count)))
-      list.append(name)
-      names = list
-    }
-  }
-
-  /// The most trade bytes one message to a client carries (a larger single trade goes alone).
-  static let messageBytes = 16 << 10
 
   private func broadcastPing() {
     let clients = state.withLock { Array($0.clients.values) }
@@ -258,98 +188,45 @@ public final class ServeHub: Sendable {
     }
   }
 
-  // MARK: Clients
+  // MARK: Admission (for the loop)
 
-  /// One accepted connection, on its own thread: the upgrade (token, client limit), then reading
-  /// the client's requests until it leaves.
-  private func serve(_ stream: TCPStream, id: Int) {
-    let writer = ServerFrameWriter(stream: stream, writeTimeout: 5)
-    let input = ServerInput(stream: stream)
-    // A slot is taken before anything is read, so that connections that never finish their
-    // upgrade count against the limit too (each holds a thread for up to 10 s).
-    let admitted = state.withLock { state -> Bool in
+  /// Takes a slot for a new connection; false when the server is full or stopping.
+  func reserveSlot() -> Bool {
+    state.withLock { state in
       guard !state.stopped, state.clients.count + state.reserved < options.maximumClients else {
         return false
       }
       state.reserved += 1
       return true
     }
-    guard admitted else {
-      // Read the request first (briefly): closing on unread bytes would reset the connection
-      // before the client could read the answer.
-      _ = ServerUpgrade.readRequest(input: input, writer: writer, timeout: 2)
-      ServeUpgradeRefusal.full.send(writer)
-      log(.refused(status: 503, why: "\(options.maximumClients) clients already connected"))
-      stream.close()
-      return
-    }
-    func release(status: Int?, why: String) {
-      state.withLock { $0.reserved -= 1 }
-      if let status { log(.refused(status: status, why: why)) }
-      stream.close()
-    }
-    guard let (request, leftover) = ServerUpgrade.readRequest(input: input, writer: writer) else {
-      release(status: nil, why: "")
-      return
-    }
-    if let token = options.token,
-      !ServeAccess.tokenMatches(ServeAccess.queryValue("token", in: request.target), expected: token)
-    {
-      ServeUpgradeRefusal.unauthorized.send(writer)
-      release(status: 401, why: "wrong or missing token")
-      return
-    }
-    guard ServerUpgrade.accept(request, writer: writer) else {
-      release(status: 400, why: "not a WebSocket upgrade")
-      return
-    }
-    // What a client that stops reading can hold in the kernel, besides its queue.
-    stream.limitSendBuffer(to: options.socketSendBuffer)
-    let client = ServeClient(
-      id: id, stream: stream, writer: writer,
-      outbox: ClientOutbox(capacity: options.queueMessages, byteLimit: options.queueBytes),
-      closeGrace: options.closeGrace)
+  }
+
+  /// A connection that took a slot was not upgraded: the slot is free again (and the refusal
+  /// logged, with its status).
+  func releaseSlot(status: Int?, why: String) {
+    state.withLock { $0.reserved -= 1 }
+    if let status { log(.refused(status: status, why: why)) }
+  }
+
+  func makeClient(id: Int) -> ServeClient {
+    ServeClient(
+      id: id, outbox: ClientOutbox(capacity: options.queueMessages, byteLimit: options.queueBytes),
+      notify: { [loop] in loop.post($0) })
+  }
+
+  /// An upgraded client takes its slot.
+  func register(_ client: ServeClient) {
     let open = state.withLock { state -> Int in
       state.reserved -= 1
-      state.clients[id] = client
-      state.serverSymbols[id] = [:]
+      state.clients[client.id] = client
+      state.serverSymbols[client.id] = [:]
       return state.clients.count
     }
-    client.startWriter()
-    log(.connected(client: id, open: open))
+    log(.connected(client: client.id, open: open))
+  }
 
-    var budget = RequestBudget<ContinuousClock.Instant>(
-      burst: options.requestBurst, perSecond: options.requestsPerSecond)
-    let reader = ClientFrameReader(
-      input: input, writer: writer, maximumMessageSize: options.maximumMessageSize)
-    // Once the server has closed a client, its further messages are read and dropped until its
-    // close frame (or the grace is over): closing on unread bytes would reset the connection
-    // before the client could read why.
-    let ending = reader.run(initial: leftover, draining: { client.serverEnding != nil }) { event in
-      if case .message = event, !budget.spend(at: .now) {
-        refuseClient(
-          client,
-          message: "Too many requests (at most \(options.requestBurst) at once, then "
-            + "\(Int(options.requestsPerSecond)) a second)", code: .policyViolation)
-        return false
-      }
-      return handle(event, from: client)
-    }
-    var status: CloseStatus?
-    switch ending {
-    case .clientClosed(let closed): status = closed ?? CloseStatus(code: .noStatusReceived)
-    case .protocolError(let error):
-      let message: String
-      switch error {
-      case .messageTooLarge: message = "Message too large (at most \(options.maximumMessageSize) bytes)"
-      default: message = "Protocol error: \(error)"
-      }
-      refuseClient(client, message: message, code: error.closeCode)
-      // The frames cannot be parsed any more: drop the bytes until the client goes or the
-      // grace is over (then the connection is shut down and the read returns).
-      while let bytes = input.read(timeout: nil), !bytes.isEmpty {}
-    case .stopped, .connectionEnded: break
-    }
+  /// A client left: the upstream drops what only it followed. The clients still connected.
+  func unregister(_ id: Int) -> Int {
     let (gone, left) = state.withLock { state -> ([String], Int) in
       state.clients[id] = nil
       state.serverSymbols[id] = nil
@@ -358,14 +235,33 @@ public final class ServeHub: Sendable {
       return (gone, state.clients.count)
     }
     if !gone.isEmpty { log(.upstream(subscribed: [], unsubscribed: gone)) }
-    // A client the server closed gets a moment to answer; one that left is finished at once.
-    client.finish(waiting: client.serverEnding == nil ? 0.5 : options.closeGrace)
-    let ended = client.serverEnding
-    log(.disconnected(client: id, status: ended?.status ?? status, why: ended?.why, open: left))
+    return left
+  }
+
+  func log(_ event: Event) { logger(event) }
+
+  // MARK: Clients (from the loop)
+
+  /// A client over its request budget: told, and closed.
+  func tooManyRequests(_ client: ServeClient) {
+    refuseClient(
+      client,
+      message: "Too many requests (at most \(options.requestBurst) at once, then "
+        + "\(Int(options.requestsPerSecond)) a second)", code: .policyViolation)
+  }
+
+  /// A client that broke the protocol or a limit: told, and closed with the matching code.
+  func protocolError(_ error: FrameError, from client: ServeClient) {
+    let message: String
+    switch error {
+    case .messageTooLarge: message = "Message too large (at most \(options.maximumMessageSize) bytes)"
+    default: message = "Protocol error: \(error)"
+    }
+    refuseClient(client, message: message, code: error.closeCode)
   }
 
   /// One event from a client; false once the client must go.
-  private func handle(_ event: MessageAssembler.Event, from client: ServeClient) -> Bool {
+  func handle(_ event: MessageAssembler.Event, from client: ServeClient) -> Bool {
     switch event {
     case .message(.text(let text)):
       switch ServeRequest.parse(text) {
@@ -454,7 +350,7 @@ public final class ServeHub: Sendable {
 
   private func tell(_ client: ServeClient, _ message: String) {
     log(.clientError(client: client.id, message))
-    _ = client.send(FinnhubWire.error(message))
+    client.send(FinnhubWire.error(message))
   }
 
   /// An error in Finnhub's shape, then a close with `code`.

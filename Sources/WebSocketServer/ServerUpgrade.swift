@@ -57,14 +57,25 @@ public enum ServerUpgrade {
   public static func refuse(
     status code: Int, reason: String, headers: [(name: String, value: String)] = [], writer: ServerFrameWriter
   ) {
-    let fields = [(name: "Content-Type", value: "text/plain")] + headers
-    try? writer.write(
-      ServerHandshake.response(
-        status: code, reason: reason, headers: fields, body: Array("\(code) \(reason)\n".utf8)))
+    try? writer.write(refusal(status: code, reason: reason, headers: headers))
   }
 
   /// Refuses a request that is not a valid upgrade (status and reason only, no body).
   public static func refuse(_ error: ServerHandshake.RequestError, writer: ServerFrameWriter) {
-    try? writer.write(ServerHandshake.response(status: error.status.code, reason: error.status.reason))
+    try? writer.write(refusal(error))
+  }
+
+  /// The bytes of `refuse(status:reason:headers:writer:)`'s answer.
+  public static func refusal(
+    status code: Int, reason: String, headers: [(name: String, value: String)] = []
+  ) -> [UInt8] {
+    let fields = [(name: "Content-Type", value: "text/plain")] + headers
+    return ServerHandshake.response(
+      status: code, reason: reason, headers: fields, body: Array("\(code) \(reason)\n".utf8))
+  }
+
+  /// The bytes of `refuse(_:writer:)`'s answer.
+  public static func refusal(_ error: ServerHandshake.RequestError) -> [UInt8] {
+    ServerHandshake.response(status: error.status.code, reason: error.status.reason)
   }
 }

@@ -1,6 +1,7 @@
 import FeedRuntime
 import Testing
 import Venues
+import WebSocketServer
 
 @testable import FeedRuntime
 @testable import Gateway
@@ -114,11 +115,11 @@ struct ClientOutboxTests {
   @Test("bounded in messages and bytes; full says so instead of waiting")
   func bounded() {
     let outbox = ClientOutbox(capacity: 3, byteLimit: 10)
-    #expect(outbox.offer([1, 2, 3]) == .queued)
-    #expect(outbox.offer([4, 5, 6]) == .queued)
-    #expect(outbox.offer([7, 8, 9, 10, 11]) == .full)  // 11 bytes
-    #expect(outbox.offer([7]) == .queued)
-    #expect(outbox.offer([8]) == .full)  // 3 messages
+    #expect(outbox.offer([1, 2, 3]).offer == .queued)
+    #expect(outbox.offer([4, 5, 6]).offer == .queued)
+    #expect(outbox.offer([7, 8, 9, 10, 11]).offer == .full)  // 11 bytes
+    #expect(outbox.offer([7]).offer == .queued)
+    #expect(outbox.offer([8]).offer == .full)  // 3 messages
     #expect(outbox.count == 3)
   }
 
@@ -127,9 +128,9 @@ struct ClientOutboxTests {
     let outbox = ClientOutbox(capacity: 8, byteLimit: 1 << 10)
     _ = outbox.offer([1])
     _ = outbox.offer([2])
-    #expect(outbox.close(CloseStatus(code: .policyViolation), discarding: true))
-    #expect(!outbox.close(CloseStatus(code: .goingAway), discarding: false))
-    #expect(outbox.offer([3]) == .closing)
+    #expect(outbox.close(CloseStatus(code: .policyViolation), discarding: true).queued)
+    #expect(!outbox.close(CloseStatus(code: .goingAway), discarding: false).queued)
+    #expect(outbox.offer([3]).offer == .closing)
     let items = try #require(outbox.take())
     #expect(items.count == 1)
     guard case .close(let status) = items.first else {
@@ -137,22 +138,75 @@ struct ClientOutboxTests {
       return
     }
     #expect(status.code == .policyViolation)
+    #expect(outbox.take()?.isEmpty == true)
     outbox.finish()
     #expect(outbox.take() == nil)
   }
 
-  @Test("the writer waits while the queue is empty and wakes for the next frame")
-  func wakes() async {
+  @Test("the loop is asked to flush once per taking, however many frames come before it takes")
+  func asksOnce() {
     let outbox = ClientOutbox(capacity: 8, byteLimit: 1 << 10)
-    // `take()` blocks its thread: a thread of its own, never one of the concurrency pool's few.
-    async let taken: Int? = withCheckedContinuation { continuation in
-      DedicatedThread.start { continuation.resume(returning: outbox.take()?.count) }
+    #expect(outbox.offer([1]).askFlush)
+    #expect(!outbox.offer([2]).askFlush)
+    #expect(outbox.take()?.count == 2)
+    #expect(outbox.close(CloseStatus(code: .goingAway), discarding: false).askFlush)
+  }
+}
+
+@Suite("serve: admission and fan-out")
+struct ServeAdmissionTests {
+  static func request(_ target: String, upgrade: Bool = true) throws -> ServerHandshake.Request {
+    var text = "GET \(target) HTTP/1.1\r\nHost: x\r\n"
+    if upgrade {
+      text +=
+        "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
     }
-    // Offer only once the writer is blocked in take() (the bound is a hang guard, not a timing).
-    let limit = ContinuousClock.now + .seconds(60)
-    while !outbox.writerIsWaiting, ContinuousClock.now < limit { await Task.yield() }
-    #expect(outbox.writerIsWaiting)
-    _ = outbox.offer([1])
-    #expect(await taken == 1)
+    return try #require(try ServerHandshake.parseRequest(Array((text + "\r\n").utf8))).request
+  }
+
+  @Test("the token, the upgrade, and a full server, each answered as a client sees it")
+  func answers() throws {
+    guard case .upgrade(let response) = ServeAdmission.answer(try Self.request("/?token=t"), token: "t")
+    else {
+      Issue.record("not upgraded")
+      return
+    }
+    #expect(String(decoding: response, as: UTF8.self).hasPrefix("HTTP/1.1 101 Switching Protocols\r\n"))
+    guard
+      case .refuse(let unauthorized, 401, _) = ServeAdmission.answer(
+        try Self.request("/?token=x"), token: "t")
+    else {
+      Issue.record("not refused with 401")
+      return
+    }
+    #expect(String(decoding: unauthorized, as: UTF8.self).hasSuffix("\r\n\r\n401 Unauthorized\n"))
+    guard
+      case .refuse(_, 400, let why) = ServeAdmission.answer(try Self.request("/", upgrade: false), token: nil)
+    else {
+      Issue.record("not refused with 400")
+      return
+    }
+    #expect(why == "not a WebSocket upgrade")
+    guard case .refuse(let full, 503, "3 clients already connected") = ServeAdmission.full(limit: 3) else {
+      Issue.record("not 503")
+      return
+    }
+    #expect(String(decoding: full, as: UTF8.self).contains("Retry-After: 5\r\n"))
+  }
+
+  @Test("each client gets its symbols' trades under the names it asked for; equal asks share frames")
+  func fanout() throws {
+    let quotes = [
+      Quote(symbol: "A", price: try #require(Price("1")), volume: nil, time: 1),
+      Quote(symbol: "B", price: try #require(Price("2")), volume: nil, time: 2),
+    ]
+    var fanout = ServeFanout(quotes)
+    let a = fanout.frames(for: [VenueSymbol(venue: 0, server: "A"): "A"])
+    #expect(a.count == 1)
+    #expect(fanout.frames(for: [VenueSymbol(venue: 0, server: "A"): "A"]) == a)
+    #expect(fanout.frames(for: [VenueSymbol(venue: 0, server: "C"): "C"]).isEmpty)
+    let renamed = try #require(fanout.frames(for: [VenueSymbol(venue: 0, server: "B"): "x/B"]).first)
+    #expect(String(decoding: renamed.dropFirst(2), as: UTF8.self).contains(#""s":"x/B""#))
   }
 }

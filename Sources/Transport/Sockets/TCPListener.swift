@@ -7,7 +7,7 @@
 /// A listening TCP socket (IPv4 or IPv6 literal host) for our own servers and tests.
 /// `close()` from another thread wakes a blocked `accept`, which throws `.cancelled`.
 public final class TCPListener: Sendable {
-  private let socket: PollingSocket
+  let socket: PollingSocket
   /// The bound port (the one the system chose when created with port 0).
   public let port: Int
 

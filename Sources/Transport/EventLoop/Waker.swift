@@ -1,0 +1,34 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A pipe a thread waiting in `poll` also waits on, so that another thread can wake it.
+struct Waker: Sendable {
+  private let readEnd: Int32
+  private let writeEnd: Int32
+
+  init() throws(TransportError) {
+    (readEnd, writeEnd) = try POSIX.makePipe()
+  }
+
+  var descriptor: Int32 { readEnd }
+
+  /// One byte in the pipe; a full pipe already wakes the waiter.
+  func wake() {
+    var byte: UInt8 = 1
+    _ = write(writeEnd, &byte, 1)
+  }
+
+  /// Empties the pipe (it is non-blocking).
+  func drain() {
+    var buffer = [UInt8](repeating: 0, count: 64)
+    while read(readEnd, &buffer, buffer.count) > 0 {}
+  }
+
+  func close() {
+    POSIX.closeDescriptor(readEnd)
+    POSIX.closeDescriptor(writeEnd)
+  }
+}
