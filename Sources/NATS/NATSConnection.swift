@@ -190,7 +190,7 @@ final class NATSConnection: Sendable {
   /// 16 random hex digits, for inbox subjects.
   static func randomToken() -> String {
     var random = SystemRandomNumberGenerator()
-    return String(random.next(), radix: 16).leftPadded(to: 16)
+    return Hex.string(random.next(), digits: 16)
   }
 
   /// Reads the server's messages on a thread of its own until the connection ends: each message

@@ -1,3 +1,5 @@
+import TickerSupport
+
 /// How a symbol becomes one token of a NATS subject, reversibly.
 ///
 /// A NATS subject is tokens separated by `.`; `*` and `>` are wildcards, and whitespace ends the
@@ -24,8 +26,6 @@ public enum SubjectEscaping {
     }
   }
 
-  private static let hexDigits = Array("0123456789ABCDEF".utf8)
-
   /// Appends the token for `text` to `out`.
   public static func appendToken(_ text: String, to out: inout [UInt8]) {
     var any = false
@@ -35,8 +35,7 @@ public enum SubjectEscaping {
         out.append(byte)
       } else {
         out.append(escape)
-        out.append(hexDigits[Int(byte >> 4)])
-        out.append(hexDigits[Int(byte & 0xF)])
+        Hex.append(byte, .upper, to: &out)
       }
     }
     if !any { out.append(escape) }
@@ -65,7 +64,9 @@ public enum SubjectEscaping {
         continue
       }
       guard byte == escape else { throw .unsafeByte(byte, offset: i) }
-      guard i + 2 < bytes.count, let high = hexValue(bytes[i + 1]), let low = hexValue(bytes[i + 2]) else {
+      guard i + 2 < bytes.count, let high = upperHexValue(bytes[i + 1]),
+        let low = upperHexValue(bytes[i + 2])
+      else {
         throw .badEscape(offset: i)
       }
       let decoded = high << 4 | low
@@ -95,12 +96,9 @@ public enum SubjectEscaping {
     return (try text(ofToken: String(parts[1])), try text(ofToken: String(parts[2])))
   }
 
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
+  /// The value of an upper-case hex digit: escaping writes no other, so decoding takes no other.
+  private static func upperHexValue(_ byte: UInt8) -> UInt8? {
+    byte < UInt8(ascii: "a") ? Hex.value(of: byte) : nil
   }
 }
 
