@@ -16,6 +16,9 @@ public enum SubjectEscaping {
   /// The escape character.
   static let escape = UInt8(ascii: "_")
 
+  /// The bytes that stand for themselves in a token.
+  static let safe = PercentEncoding.Kept(isSafe)
+
   /// Whether `byte` stands for itself in a token.
   static func isSafe(_ byte: UInt8) -> Bool {
     switch byte {
@@ -28,17 +31,9 @@ public enum SubjectEscaping {
 
   /// Appends the token for `text` to `out`.
   public static func appendToken(_ text: String, to out: inout [UInt8]) {
-    var any = false
-    for byte in text.utf8 {
-      any = true
-      if isSafe(byte) {
-        out.append(byte)
-      } else {
-        out.append(escape)
-        Hex.append(byte, .upper, to: &out)
-      }
-    }
-    if !any { out.append(escape) }
+    // Percent-encoding with `_` for `%`: only `isSafe` bytes as they are.
+    PercentEncoding.append(text.utf8, to: &out, keeping: safe, escape: escape)
+    if text.utf8.isEmpty { out.append(escape) }
   }
 
   /// The token for `text`.
