@@ -1,3 +1,5 @@
+import TickerSupport
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -19,15 +21,17 @@ struct RecordingFile: ~Copyable {
   private(set) var lineNumber = 0
 
   init(path: String, maximumLineLength: Int) throws(RecordingError) {
-    // O_NONBLOCK: a FIFO without a writer must not block the open (regular files ignore it).
-    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-    guard fd >= 0 else { throw .unreadable(path: path, errno: errno) }
-    var info = stat()
-    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-      close(fd)
+    // WholeFile's open: a FIFO without a writer does not block it, and only a regular file is
+    // read (the file is read a part at a time here, not whole).
+    do throws(WholeFileError) {
+      fd = try WholeFile.openRegularFile(path)
+    } catch .missing {
+      throw .unreadable(path: path, errno: ENOENT)
+    } catch .failed(let code) {
+      throw .unreadable(path: path, errno: code)
+    } catch {
       throw .notRegularFile(path: path)
     }
-    self.fd = fd
     self.path = path
     self.maximumLineLength = maximumLineLength
   }

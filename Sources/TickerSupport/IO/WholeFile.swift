@@ -62,8 +62,9 @@ public enum WholeFile {
     }
   }
 
-  /// A descriptor open for reading on the regular file at `path` (the caller closes it).
-  private static func openRegularFile(_ path: String) throws(WholeFileError) -> Int32 {
+  /// A descriptor open for reading on the regular file at `path` (the caller closes it): for
+  /// `read`, and for a reader that takes a file a part at a time (`RecordingFile`).
+  public static func openRegularFile(_ path: String) throws(WholeFileError) -> Int32 {
     let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     if fd < 0 {
       let code = errno
