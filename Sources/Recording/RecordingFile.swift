@@ -72,13 +72,14 @@ struct RecordingFile: ~Copyable {
     let chunk = 64 << 10
     let old = buffer.count
     buffer.append(contentsOf: repeatElement(0, count: chunk))
-    var n: Int
-    repeat {
-      n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + old, chunk) }
-    } while n < 0 && errno == EINTR
-    guard n >= 0 else {
+    let n: Int
+    do throws(Errno) {
+      n = try POSIX.retryingInterrupted {
+        buffer.withUnsafeMutableBytes { POSIX.readDescriptor(fd, $0.baseAddress! + old, chunk) }
+      }
+    } catch {
       buffer.removeSubrange(old...)
-      throw .unreadable(path: path, errno: errno)
+      throw .unreadable(path: path, errno: error.code)
     }
     buffer.removeSubrange((old + n)...)
     if n == 0 { atEnd = true }

@@ -40,10 +40,13 @@ public enum WholeFile {
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 16 << 10)
     while true {
-      let n = chunk.withUnsafeMutableBytes { readDescriptor(fd, $0.baseAddress, $0.count) }
-      if n < 0 {
-        if errno == EINTR { continue }
-        throw .failed(errno: errno)
+      let n: Int
+      do throws(Errno) {
+        n = try POSIX.retryingInterrupted {
+          chunk.withUnsafeMutableBytes { POSIX.readDescriptor(fd, $0.baseAddress, $0.count) }
+        }
+      } catch {
+        throw .failed(errno: error.code)
       }
       if n == 0 { return bytes }
       guard bytes.count + n <= limit else { throw .tooLarge(limit: limit) }
@@ -98,8 +101,4 @@ public enum FileKind {
     default: "an unknown kind of file"
     }
   }
-}
-
-private func readDescriptor(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-  read(fd, buffer, count)
 }
