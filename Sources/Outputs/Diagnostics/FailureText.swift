@@ -1,4 +1,5 @@
 import FeedRuntime
+import TickerSupport
 import Venues
 import WebSocketClient
 
@@ -104,8 +105,5 @@ public enum FailureText {
     return "\(tenths) s"
   }
 
-  public static func systemError(_ code: Int32) -> String {
-    guard let c = strerror(code) else { return "errno \(code)" }
-    return String(cString: c)
-  }
+  public static func systemError(_ code: Int32) -> String { Errno.text(code) }
 }

@@ -17,8 +17,8 @@ public enum WholeFileError: Error, Sendable, Equatable, CustomStringConvertible 
 
   public var description: String {
     switch self {
-    case .missing: String(cString: strerror(ENOENT))
-    case .failed(let code): String(cString: strerror(code))
+    case .missing: Errno.text(ENOENT)
+    case .failed(let code): Errno.text(code)
     case .notRegularFile(let kind): "not a regular file (\(kind))"
     case .tooLarge(let limit): "larger than \(limit) bytes"
     }

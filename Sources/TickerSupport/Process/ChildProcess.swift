@@ -15,7 +15,7 @@ public struct ChildProcess: Sendable {
 
     public var description: String {
       switch self {
-      case .failed(let code): "cannot start /bin/sh: \(String(cString: strerror(code)))"
+      case .failed(let code): "cannot start /bin/sh: \(Errno.text(code))"
       }
     }
   }
