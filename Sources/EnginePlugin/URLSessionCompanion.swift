@@ -1,3 +1,5 @@
+import TickerSupport
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -53,7 +55,7 @@ public enum URLSessionCompanion {
     var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) }
     argv.append(nil)
     execv(path, argv)
-    let reason = String(cString: strerror(errno))
+    let reason = Errno.text(errno)
     for pointer in argv { free(pointer) }
     return reason
   }

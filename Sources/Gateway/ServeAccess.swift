@@ -1,3 +1,5 @@
+import TickerSupport
+
 /// Who may connect to `serve`: the token check on the upgrade request's `?token=` (percent
 /// decoded, compared in constant time), and whether an address is loopback (binding anything
 /// else needs a token). Pure.
@@ -37,19 +39,10 @@ public enum ServeAccess {
   }
 
   static func percentDecoded(_ text: Substring) -> String? {
-    var bytes: [UInt8] = []
-    var utf8 = Array(text.utf8)[...]
-    while let byte = utf8.popFirst() {
-      switch byte {
-      case UInt8(ascii: "+"): bytes.append(UInt8(ascii: " "))
-      case UInt8(ascii: "%"):
-        guard utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16)
-        else { return nil }
-        bytes.append(value)
-        utf8 = utf8.dropFirst(2)
-      default: bytes.append(byte)
-      }
+    // A query string as clients write it (HTML forms: `+` is a space); a malformed escape or
+    // bytes that are not UTF-8 are no value at all, never a guess at the token.
+    PercentEncoding.decode(text, plus: .space, malformed: .fails).flatMap {
+      String(validating: $0, as: UTF8.self)
     }
-    return String(validating: bytes, as: UTF8.self)
   }
 }

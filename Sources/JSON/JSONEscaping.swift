@@ -26,8 +26,6 @@ public enum JSONEscaping {
     out.append(UInt8(ascii: "\""))
   }
 
-  private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
-
   @inline(__always)
   private static func appendASCII(_ byte: UInt8, to out: inout [UInt8]) {
     switch byte {
@@ -44,8 +42,10 @@ public enum JSONEscaping {
   /// `\uXXXX` for a code point in the Basic Multilingual Plane.
   private static func appendUnicodeEscape(_ value: UInt16, to out: inout [UInt8]) {
     out.append(contentsOf: [
-      0x5C, UInt8(ascii: "u"), hex[Int(value >> 12)], hex[Int((value >> 8) & 0xF)],
-      hex[Int((value >> 4) & 0xF)], hex[Int(value & 0xF)],
+      0x5C, UInt8(ascii: "u"), Hex.digit(UInt8(value >> 12), .lower),
+      Hex.digit(UInt8(truncatingIfNeeded: value >> 8), .lower),
+      Hex.digit(UInt8(truncatingIfNeeded: value >> 4), .lower),
+      Hex.digit(UInt8(truncatingIfNeeded: value), .lower),
     ])
   }
 

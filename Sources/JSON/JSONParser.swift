@@ -1,3 +1,5 @@
+import TickerSupport
+
 /// A strict RFC 8259 JSON parser over UTF-8 bytes. No Foundation, no intermediate copies of
 /// numbers: every number keeps its exact text. Rejects leading zeros, trailing commas, comments,
 /// unescaped control characters, invalid UTF-8, lone surrogates and trailing data; nesting is
@@ -348,13 +350,7 @@ struct JSONReader {
     for _ in 0..<4 {
       guard index < bytes.count else { throw fail(.unexpectedEnd) }
       let b = bytes[index]
-      let digit: UInt8
-      switch b {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = b - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = b - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = b - UInt8(ascii: "A") + 10
-      default: throw fail(.invalidEscape)
-      }
+      guard let digit = Hex.value(of: b) else { throw fail(.invalidEscape) }
       value = value << 4 | UInt32(digit)
       index += 1
     }

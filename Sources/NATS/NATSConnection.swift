@@ -212,7 +212,7 @@ public final class NATSConnection: Sendable {
   /// 16 random hex digits, for inbox subjects.
   public static func randomToken() -> String {
     var random = SystemRandomNumberGenerator()
-    return String(random.next(), radix: 16).leftPadded(to: 16)
+    return Hex.string(random.next(), digits: 16)
   }
 
   /// Reads the server's messages on a thread of its own until the connection ends: each message

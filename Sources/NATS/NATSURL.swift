@@ -1,3 +1,5 @@
+import TickerSupport
+
 /// A NATS server for `--publish` and `--source`: `nats://HOST[:PORT]`, or `tls://HOST[:PORT]` for
 /// TLS whatever the server offers (a `nats://` server that requires TLS gets it too), with
 /// optional credentials `nats://USER:PASSWORD@HOST[:PORT]` or a token `nats://TOKEN@HOST[:PORT]`
@@ -112,30 +114,10 @@ public struct NATSURL: Sendable, Equatable, CustomStringConvertible {
   /// `%40` → `@`: user information may escape the characters URLs reserve. nil when an escape is
   /// malformed or the bytes are not UTF-8 (the text is then taken as it is).
   static func percentDecoded(_ text: String) -> String? {
-    guard text.contains("%") else { return text }
-    var bytes: [UInt8] = []
-    var utf8 = text.utf8[...]
-    while let byte = utf8.first {
-      utf8 = utf8.dropFirst()
-      guard byte == UInt8(ascii: "%") else {
-        bytes.append(byte)
-        continue
-      }
-      guard utf8.count >= 2, let high = hexValue(utf8[utf8.startIndex]),
-        let low = hexValue(utf8[utf8.index(after: utf8.startIndex)])
-      else { return nil }
-      bytes.append(high << 4 | low)
-      utf8 = utf8.dropFirst(2)
-    }
-    return String(validating: bytes, as: UTF8.self)
-  }
-
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
+    // User information (RFC 3986): `+` is itself, and a malformed escape means the text was not
+    // meant encoded (a password with a `%` of its own), which the caller then takes as it is.
+    PercentEncoding.decode(text, plus: .literal, malformed: .fails).flatMap {
+      String(validating: $0, as: UTF8.self)
     }
   }
 }

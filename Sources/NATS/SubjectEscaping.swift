@@ -1,3 +1,5 @@
+import TickerSupport
+
 /// How a symbol becomes one token of a NATS subject, reversibly.
 ///
 /// A NATS subject is tokens separated by `.`; `*` and `>` are wildcards, and whitespace ends the
@@ -14,6 +16,9 @@ public enum SubjectEscaping {
   /// The escape character.
   static let escape = UInt8(ascii: "_")
 
+  /// The bytes that stand for themselves in a token.
+  static let safe = PercentEncoding.Kept(isSafe)
+
   /// Whether `byte` stands for itself in a token.
   static func isSafe(_ byte: UInt8) -> Bool {
     switch byte {
@@ -24,22 +29,11 @@ public enum SubjectEscaping {
     }
   }
 
-  private static let hexDigits = Array("0123456789ABCDEF".utf8)
-
   /// Appends the token for `text` to `out`.
   public static func appendToken(_ text: String, to out: inout [UInt8]) {
-    var any = false
-    for byte in text.utf8 {
-      any = true
-      if isSafe(byte) {
-        out.append(byte)
-      } else {
-        out.append(escape)
-        out.append(hexDigits[Int(byte >> 4)])
-        out.append(hexDigits[Int(byte & 0xF)])
-      }
-    }
-    if !any { out.append(escape) }
+    // Percent-encoding with `_` for `%`: only `isSafe` bytes as they are.
+    PercentEncoding.append(text.utf8, to: &out, keeping: safe, escape: escape)
+    if text.utf8.isEmpty { out.append(escape) }
   }
 
   /// The token for `text`.
@@ -65,7 +59,9 @@ public enum SubjectEscaping {
         continue
       }
       guard byte == escape else { throw .unsafeByte(byte, offset: i) }
-      guard i + 2 < bytes.count, let high = hexValue(bytes[i + 1]), let low = hexValue(bytes[i + 2]) else {
+      guard i + 2 < bytes.count, let high = upperHexValue(bytes[i + 1]),
+        let low = upperHexValue(bytes[i + 2])
+      else {
         throw .badEscape(offset: i)
       }
       let decoded = high << 4 | low
@@ -95,12 +91,9 @@ public enum SubjectEscaping {
     return (try text(ofToken: String(parts[1])), try text(ofToken: String(parts[2])))
   }
 
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
+  /// The value of an upper-case hex digit: escaping writes no other, so decoding takes no other.
+  private static func upperHexValue(_ byte: UInt8) -> UInt8? {
+    byte < UInt8(ascii: "a") ? Hex.value(of: byte) : nil
   }
 }
 

@@ -76,7 +76,7 @@ public final class Recorder: FeedRecorder {
     path: String, header: RecordingHeader, onFailure: @escaping @Sendable (Int32) -> Void = { _ in }
   ) throws(OpenError) -> Recorder {
     // O_NONBLOCK: a FIFO without a reader fails at once instead of blocking the open.
-    let fd = Glibc_open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0o644)
+    let fd = POSIX.openFile(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0o644)
     guard fd >= 0 else { throw .cannotOpen(path: path, errno: errno) }
     var info = stat()
     guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
@@ -238,7 +238,7 @@ public final class Recorder: FeedRecorder {
       }
     }
 
-    func close() { _ = Glibc_close(fd) }
+    func close() { POSIX.closeDescriptor(fd) }
   }
 
   /// One batch of the feed's events as lines. Posts the recording has no line for (timer
@@ -336,22 +336,4 @@ public final class Recorder: FeedRecorder {
     await task?.value
     return failure.errno.withLock { $0 }
   }
-}
-
-@inline(__always)
-private func Glibc_close(_ fd: Int32) -> Int32 {
-  #if canImport(Glibc)
-    return Glibc.close(fd)
-  #else
-    return Darwin.close(fd)
-  #endif
-}
-
-@inline(__always)
-private func Glibc_open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
-  #if canImport(Glibc)
-    return Glibc.open(path, flags, mode)
-  #else
-    return Darwin.open(path, flags, mode)
-  #endif
 }

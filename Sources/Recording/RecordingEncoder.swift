@@ -230,7 +230,6 @@ public struct RecordingEncoder: Sendable {
           buffer[at + bytes.count] = 0x22
           return
         }
-        let hex: StaticString = "0123456789abcdef"
         for byte in bytes {
           if byte >= 0x20 && byte != 0x7F && byte != 0x22 && byte != 0x5C {
             buffer[at] = byte
@@ -247,8 +246,8 @@ public struct RecordingEncoder: Sendable {
             buffer[at + 1] = UInt8(ascii: "u")
             buffer[at + 2] = 0x30
             buffer[at + 3] = 0x30
-            buffer[at + 4] = hex.utf8Start[Int(byte >> 4)]
-            buffer[at + 5] = hex.utf8Start[Int(byte & 0xF)]
+            buffer[at + 4] = Hex.digit(byte >> 4, .lower)
+            buffer[at + 5] = Hex.digit(byte, .lower)
             at += 4
           }
           at += 2

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import TickerSupport
 
 /// Why a recording cannot be (fully) replayed. Line numbers are 1-based.
 public enum RecordingError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -36,13 +32,5 @@ public enum RecordingError: Error, Sendable, Equatable, CustomStringConvertible 
     case .providerChanged(let line, let from, let to):
       "line \(line): a run section of \(to) in a recording of \(from)"
     }
-  }
-}
-
-/// `strerror` text without Foundation.
-enum Errno {
-  static func text(_ code: Int32) -> String {
-    guard let message = strerror(code) else { return "errno \(code)" }
-    return String(cString: message)
   }
 }

@@ -1,3 +1,5 @@
+import TickerSupport
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -19,15 +21,17 @@ struct RecordingFile: ~Copyable {
   private(set) var lineNumber = 0
 
   init(path: String, maximumLineLength: Int) throws(RecordingError) {
-    // O_NONBLOCK: a FIFO without a writer must not block the open (regular files ignore it).
-    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-    guard fd >= 0 else { throw .unreadable(path: path, errno: errno) }
-    var info = stat()
-    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-      close(fd)
+    // WholeFile's open: a FIFO without a writer does not block it, and only a regular file is
+    // read (the file is read a part at a time here, not whole).
+    do throws(WholeFileError) {
+      fd = try WholeFile.openRegularFile(path)
+    } catch .missing {
+      throw .unreadable(path: path, errno: ENOENT)
+    } catch .failed(let code) {
+      throw .unreadable(path: path, errno: code)
+    } catch {
       throw .notRegularFile(path: path)
     }
-    self.fd = fd
     self.path = path
     self.maximumLineLength = maximumLineLength
   }
@@ -68,13 +72,14 @@ struct RecordingFile: ~Copyable {
     let chunk = 64 << 10
     let old = buffer.count
     buffer.append(contentsOf: repeatElement(0, count: chunk))
-    var n: Int
-    repeat {
-      n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + old, chunk) }
-    } while n < 0 && errno == EINTR
-    guard n >= 0 else {
+    let n: Int
+    do throws(Errno) {
+      n = try POSIX.retryingInterrupted {
+        buffer.withUnsafeMutableBytes { POSIX.readDescriptor(fd, $0.baseAddress! + old, chunk) }
+      }
+    } catch {
       buffer.removeSubrange(old...)
-      throw .unreadable(path: path, errno: errno)
+      throw .unreadable(path: path, errno: error.code)
     }
     buffer.removeSubrange((old + n)...)
     if n == 0 { atEnd = true }

@@ -1,4 +1,5 @@
 import JSON
+import TickerSupport
 import Venues
 import WebSocketWire
 
@@ -100,7 +101,12 @@ public struct SessionScript: Sendable, Equatable {
     var out: [UInt8] = []
     var index = digits.startIndex
     while index < digits.endIndex, let next = digits.index(index, offsetBy: 2, limitedBy: digits.endIndex) {
-      if let byte = UInt8(digits[index..<next], radix: 16) { out.append(byte) }
+      // A pair with a digit outside ASCII (a full-width one) is one of the invalid pairs.
+      if let high = digits[index].asciiValue.flatMap(Hex.value(of:)),
+        let low = digits[digits.index(after: index)].asciiValue.flatMap(Hex.value(of:))
+      {
+        out.append(high << 4 | low)
+      }
       index = next
     }
     return out

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import TickerSupport
 
 /// Failures of the byte transport (TCP and TLS) under every protocol.
 public enum TransportError: Error, Sendable, Equatable {
@@ -35,9 +31,9 @@ public enum TransportError: Error, Sendable, Equatable {
     switch self {
     case .resolve(let host, let message): "cannot resolve \(host): \(message)"
     case .connect(let host, let port, let errno):
-      "cannot connect to \(host) port \(port): \(Self.systemError(errno))"
+      "cannot connect to \(host) port \(port): \(Errno.text(errno))"
     case .timeout(let what): "timed out: \(what)"
-    case .syscall(let call, let errno): "\(call) failed: \(Self.systemError(errno))"
+    case .syscall(let call, let errno): "\(call) failed: \(Errno.text(errno))"
     case .connectionClosed: "the server closed the TCP connection"
     case .cancelled: "the connection was shut down"
     case .tls(let message): "TLS failed: \(message)"
@@ -49,11 +45,5 @@ public enum TransportError: Error, Sendable, Equatable {
       "wss:// needs OpenSSL (libssl.so.3), which could not be loaded (\(why)); install libssl3"
     case .peer(let why, _): why
     }
-  }
-
-  /// The system's text for an errno value.
-  public static func systemError(_ code: Int32) -> String {
-    guard let c = strerror(code) else { return "errno \(code)" }
-    return String(cString: c)
   }
 }

@@ -36,6 +36,7 @@
 import Emulators
 import JSON
 import Recording
+import TickerSupport
 import Venues
 import WebSocketWire
 
@@ -149,15 +150,8 @@ if !defaultVenue, hostile || tradesRange != nil || symbolCount != nil {
 
 var text = venue.demoSession
 if let scriptPath {
-  guard let file = fopen(scriptPath, "r") else { fail("cannot open \(scriptPath)") }
-  var bytes: [UInt8] = []
-  var buffer = [UInt8](repeating: 0, count: 65536)
-  while true {
-    let n = fread(&buffer, 1, buffer.count, file)
-    if n <= 0 { break }
-    bytes += buffer[0..<n]
-  }
-  fclose(file)
+  // A benchmark's own script, read whole as before: no size limit.
+  guard let bytes = try? WholeFile.read(scriptPath, limit: .max) else { fail("cannot open \(scriptPath)") }
   text = String(decoding: bytes, as: UTF8.self)
 }
 let script: SessionScript

@@ -247,7 +247,7 @@ enum ServeCommand {
   /// Why listening failed, in words.
   static func listenFailure(_ error: TransportError) -> String {
     guard case .syscall(let call, let code) = error else { return "\(error)" }
-    let words = String(cString: strerror(code))
+    let words = Errno.text(code)
     switch code {
     case EADDRINUSE: return "\(words) (another ticker serve? pick another --port)"
     case EADDRNOTAVAIL: return "\(words) (--bind must be an address of this machine)"

@@ -5,6 +5,7 @@ import NATS
 import NATSBridge
 import Outputs
 import Recording
+import TickerSupport
 import Transport
 import Venues
 import WebSocketClient
@@ -164,8 +165,7 @@ struct Upstream: Sendable {
   /// A prefix that makes this run's venue tickets unique (Upbit): "ticker-" and 8 hex digits.
   static func ticketPrefix() -> String {
     var random = SystemRandomNumberGenerator()
-    let digits = String(random.next() & 0xFFFF_FFFF, radix: 16)
-    return "ticker-" + String(repeating: "0", count: 8 - digits.count) + digits
+    return "ticker-" + Hex.string(random.next() & 0xFFFF_FFFF, digits: 8)
   }
 }
 

@@ -1,3 +1,5 @@
+import TickerSupport
+
 /// Binance's endpoints and stream names (docs/protocols.md §3): which request targets the venue
 /// serves, which streams they name, and what a valid stream name is.
 enum BinanceStreams {
@@ -83,18 +85,11 @@ enum BinanceStreams {
 
   /// `%40` → `@` and the like; malformed escapes stay as they are.
   static func percentDecoded(_ text: String) -> String {
-    guard text.contains("%") else { return text }
-    var bytes: [UInt8] = []
-    var utf8 = Array(text.utf8)[...]
-    while let byte = utf8.popFirst() {
-      if byte == UInt8(ascii: "%"), utf8.count >= 2,
-        let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16)
-      {
-        bytes.append(value)
-        utf8 = utf8.dropFirst(2)
-      } else {
-        bytes.append(byte)
-      }
+    // Stream names from the path or the `streams` query, read leniently: `+` is not a space, and
+    // a malformed escape or bytes that are not UTF-8 leave a name no stream has (`isValid`
+    // refuses it), so nothing needs refusing here.
+    guard let bytes = PercentEncoding.decode(text, plus: .literal, malformed: .keptLiterally) else {
+      return text
     }
     return String(decoding: bytes, as: UTF8.self)
   }

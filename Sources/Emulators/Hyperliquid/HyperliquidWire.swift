@@ -67,7 +67,7 @@ enum HyperliquidWire {
   /// without trailing zeros, and a block hash and trade id made from the trade.
   static func fill(_ trade: SyntheticTrade) -> JSONObject {
     let mix = FNV1a.hash("\(trade.symbol) \(trade.time) \(trade.cents) \(trade.volume)")
-    let hex = String(mix, radix: 16).leftPadded(to: 16)
+    let hex = Hex.string(mix, digits: 16)
     return JSONObject([
       ("coin", .string(trade.symbol)), ("side", .string(trade.up ? "B" : "A")),
       ("px", .string(price(cents: trade.cents))),

@@ -19,9 +19,11 @@ public enum ControlReader {
       var splitter = LineSplitter(limit: maximumLineBytes)
       var chunk = [UInt8](repeating: 0, count: 4096)
       while true {
-        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { break }
+        guard
+          let n = try? POSIX.retryingInterrupted({
+            chunk.withUnsafeMutableBytes { POSIX.readDescriptor(fd, $0.baseAddress, $0.count) }
+          }), n > 0
+        else { break }
         for line in splitter.feed(chunk[0..<n]) { deliver(line, to: feed) }
       }
       if let last = splitter.finish() { deliver(last, to: feed) }

@@ -203,9 +203,11 @@ public final class AlertCommand: Sendable {
     var pending: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
-      let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      if count < 0, errno == EINTR { continue }
-      guard count > 0 else { break }
+      guard
+        let count = try? POSIX.retryingInterrupted({
+          buffer.withUnsafeMutableBytes { POSIX.readDescriptor(fd, $0.baseAddress, $0.count) }
+        }), count > 0
+      else { break }
       pending += buffer[0..<count]
       while let newline = pending.firstIndex(of: 0x0A) {
         diagnostics.note("--on-alert: " + String(decoding: pending[..<newline], as: UTF8.self))

@@ -1,4 +1,5 @@
 import FeedRuntime
+import TickerSupport
 import Transport
 import Venues
 import WebSocketClient
@@ -82,5 +83,5 @@ public enum FailureText {
   /// "0.6 s", "60 s".
   public static func seconds(_ duration: Duration) -> String { duration.secondsText }
 
-  public static func systemError(_ code: Int32) -> String { TransportError.systemError(code) }
+  public static func systemError(_ code: Int32) -> String { Errno.text(code) }
 }

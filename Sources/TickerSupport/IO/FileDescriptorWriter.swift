@@ -37,15 +37,16 @@ public struct FileDescriptorWriter: Sendable {
             return
           }
         }
-        let n = Glibc_write(fd, raw.baseAddress! + offset, raw.count - offset)
-        if n >= 0 {
-          offset += n
-          continue
+        do throws(Errno) {
+          let written = try POSIX.retryingInterrupted {
+            POSIX.writeDescriptor(fd, raw.baseAddress! + offset, raw.count - offset)
+          }
+          offset += written
+        } catch {
+          if error.code == EAGAIN { continue }
+          failure = error.code == EPIPE ? .readerGone : .failed(error.code)
+          return
         }
-        let e = errno
-        if e == EINTR || e == EAGAIN { continue }
-        failure = e == EPIPE ? .readerGone : .failed(e)
-        return
       }
     }
     if let failure { throw failure }
@@ -95,12 +96,11 @@ public struct FileDescriptorWriter: Sendable {
     #if os(Linux)
       guard let pwritev2 = NoWait.pwritev2 else { return .unsupported }
       var vector = iovec(iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress), iov_len: bytes.count)
-      while true {
+      do throws(Errno) {
         // Offset -1: at (and advancing) the descriptor's own position, as `write` does.
-        let n = pwritev2(fd, &vector, 1, -1, NoWait.flag)
-        if n >= 0 { return .wrote(n) }
-        switch errno {
-        case EINTR: continue
+        return .wrote(try POSIX.retryingInterrupted { pwritev2(fd, &vector, 1, -1, NoWait.flag) })
+      } catch {
+        switch error.code {
         case EAGAIN: return .wouldBlock
         case EPIPE: return .failed(.readerGone)
         case EOPNOTSUPP, EINVAL, ENOSYS: return .unsupported
@@ -125,15 +125,6 @@ public struct FileDescriptorWriter: Sendable {
     }
   }
 #endif
-
-@inline(__always)
-private func Glibc_write(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
-  #if canImport(Glibc)
-    return Glibc.write(fd, p, n)
-  #else
-    return Darwin.write(fd, p, n)
-  #endif
-}
 
 public enum StandardStreams {
   /// Reopens each of descriptors 0, 1 and 2 that is closed on /dev/null, lowest first (so each

@@ -17,8 +17,8 @@ public enum WholeFileError: Error, Sendable, Equatable, CustomStringConvertible 
 
   public var description: String {
     switch self {
-    case .missing: String(cString: strerror(ENOENT))
-    case .failed(let code): String(cString: strerror(code))
+    case .missing: Errno.text(ENOENT)
+    case .failed(let code): Errno.text(code)
     case .notRegularFile(let kind): "not a regular file (\(kind))"
     case .tooLarge(let limit): "larger than \(limit) bytes"
     }
@@ -40,10 +40,13 @@ public enum WholeFile {
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 16 << 10)
     while true {
-      let n = chunk.withUnsafeMutableBytes { readDescriptor(fd, $0.baseAddress, $0.count) }
-      if n < 0 {
-        if errno == EINTR { continue }
-        throw .failed(errno: errno)
+      let n: Int
+      do throws(Errno) {
+        n = try POSIX.retryingInterrupted {
+          chunk.withUnsafeMutableBytes { POSIX.readDescriptor(fd, $0.baseAddress, $0.count) }
+        }
+      } catch {
+        throw .failed(errno: error.code)
       }
       if n == 0 { return bytes }
       guard bytes.count + n <= limit else { throw .tooLarge(limit: limit) }
@@ -62,8 +65,9 @@ public enum WholeFile {
     }
   }
 
-  /// A descriptor open for reading on the regular file at `path` (the caller closes it).
-  private static func openRegularFile(_ path: String) throws(WholeFileError) -> Int32 {
+  /// A descriptor open for reading on the regular file at `path` (the caller closes it): for
+  /// `read`, and for a reader that takes a file a part at a time (`RecordingFile`).
+  public static func openRegularFile(_ path: String) throws(WholeFileError) -> Int32 {
     let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     if fd < 0 {
       let code = errno
@@ -97,8 +101,4 @@ public enum FileKind {
     default: "an unknown kind of file"
     }
   }
-}
-
-private func readDescriptor(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-  read(fd, buffer, count)
 }

@@ -15,7 +15,7 @@ public struct ChildProcess: Sendable {
 
     public var description: String {
       switch self {
-      case .failed(let code): "cannot start /bin/sh: \(String(cString: strerror(code)))"
+      case .failed(let code): "cannot start /bin/sh: \(Errno.text(code))"
       }
     }
   }
@@ -72,8 +72,10 @@ public struct ChildProcess: Sendable {
   /// Blocks until the child ends; call it from a thread that may block.
   public func wait() -> Ending {
     var status: Int32 = 0
-    while waitpid(pid, &status, 0) == -1 {
-      if errno != EINTR { return .exited(-1) }
+    do throws(Errno) {
+      _ = try POSIX.retryingInterrupted { waitpid(pid, &status, 0) }
+    } catch {
+      return .exited(-1)
     }
     // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import as functions.
     let low = status & 0x7F

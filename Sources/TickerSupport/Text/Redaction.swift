@@ -1,3 +1,5 @@
+import TickerSupport
+
 /// The one place that makes URLs, requests and error texts safe to print.
 public enum Redaction {
   /// Replaces the value of every query parameter in a path or URL with `***`. Delimiters are
@@ -150,22 +152,10 @@ public enum Redaction {
     return String(result)
   }
 
-  /// Percent-encodes everything outside RFC 3986 unreserved characters.
+  /// Percent-encodes everything outside RFC 3986 unreserved characters: how `WebSocketURL` puts
+  /// a value in a query, and so the form of a secret `redact` looks for.
   public static func percentEncodeQueryValue(_ value: String) -> String {
-    var out = ""
-    for byte in value.utf8 {
-      switch byte {
-      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-        UInt8(ascii: "_"), UInt8(ascii: "~"):
-        out.unicodeScalars.append(Unicode.Scalar(byte))
-      default:
-        let hex = Array("0123456789ABCDEF".utf8)
-        out += "%"
-        out.unicodeScalars.append(Unicode.Scalar(hex[Int(byte >> 4)]))
-        out.unicodeScalars.append(Unicode.Scalar(hex[Int(byte & 0xF)]))
-      }
-    }
-    return out
+    // Unreserved only: any other byte could end the value (`&`, `#`) or change it (`+`, `%`).
+    PercentEncoding.encode(value, keeping: .unreserved)
   }
 }

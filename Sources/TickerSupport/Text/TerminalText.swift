@@ -70,8 +70,6 @@ public enum TerminalText {
     }
   }
 
-  private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
-
   private static func appendEscaped(_ scalar: Unicode.Scalar, to out: inout [UInt8]) {
     let value = scalar.value
     guard needsEscape(scalar) else {
@@ -84,12 +82,13 @@ public enum TerminalText {
     case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
     case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
     case 0x00..<0x20, 0x7F:
-      out.append(contentsOf: [0x5C, UInt8(ascii: "x"), hex[Int(value >> 4)], hex[Int(value & 0xF)]])
+      out.append(contentsOf: [0x5C, UInt8(ascii: "x")])
+      Hex.append(UInt8(value), .lower, to: &out)
     default:
+      // Every scalar escaped here is below U+10000: four digits.
       out.append(contentsOf: [0x5C, UInt8(ascii: "u")])
-      for shift in stride(from: 12, through: 0, by: -4) {
-        out.append(hex[Int((value >> UInt32(shift)) & 0xF)])
-      }
+      Hex.append(UInt8(truncatingIfNeeded: value >> 8), .lower, to: &out)
+      Hex.append(UInt8(truncatingIfNeeded: value), .lower, to: &out)
     }
   }
 }

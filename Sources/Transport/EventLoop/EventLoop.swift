@@ -96,18 +96,15 @@ public final class EventLoop<Command: Sendable>: Sendable {
   /// `poll` until something is ready or `deadline` passed (nil: no deadline); retried when a
   /// signal interrupts it. The count of ready descriptors, 0 on time-out.
   private static func wait(_ fds: inout [pollfd], until deadline: ContinuousClock.Instant?) -> Int32 {
-    while true {
-      var timeout: Int32 = -1
-      if let deadline {
-        let left = deadline - .now
-        let milliseconds =
-          left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
-        timeout = Int32(clamping: max(0, milliseconds + (left > .zero ? 1 : 0)))
-      }
-      let ready = poll(&fds, nfds_t(fds.count), timeout)
-      if ready >= 0 || errno != EINTR { return max(ready, 0) }
+    var timeout: Int32 = -1
+    if let deadline {
+      let left = deadline - .now
+      let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
+      timeout = Int32(clamping: max(0, milliseconds + (left > .zero ? 1 : 0)))
     }
+    return (try? POSIX.retryingInterrupted { POSIX.pollDescriptors(&fds, fds.count, timeout) }) ?? 0
   }
+
 }
 
 /// A descriptor the loop waits on, the events wanted (`POLLIN`, `POLLOUT`; errors and hang-ups

@@ -1,3 +1,5 @@
+import TickerSupport
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -18,17 +20,17 @@ struct Waker: Sendable {
   /// One byte in the pipe; a full pipe already wakes the waiter.
   func wake() {
     var byte: UInt8 = 1
-    _ = write(writeEnd, &byte, 1)
+    _ = POSIX.writeDescriptor(writeEnd, &byte, 1)
   }
 
   /// Empties the pipe (it is non-blocking).
   func drain() {
     var buffer = [UInt8](repeating: 0, count: 64)
-    while read(readEnd, &buffer, buffer.count) > 0 {}
+    while POSIX.readDescriptor(readEnd, &buffer, buffer.count) > 0 {}
   }
 
   func close() {
-    POSIX.closeDescriptor(readEnd)
-    POSIX.closeDescriptor(writeEnd)
+    _ = POSIX.closeDescriptor(readEnd)
+    _ = POSIX.closeDescriptor(writeEnd)
   }
 }

@@ -1,3 +1,5 @@
+import TickerSupport
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -24,30 +26,27 @@ extension TCPStream {
   /// One `recv` that does not wait.
   public func readAvailable(into buffer: UnsafeMutableRawBufferPointer) -> NonBlockingResult {
     guard let base = buffer.baseAddress, buffer.count > 0 else { return .transferred(0) }
-    while true {
-      let count = recv(socket.fd, base, buffer.count, 0)
-      if count > 0 { return .transferred(count) }
-      if count == 0 { return .ended }
-      switch errno {
-      case EINTR: continue
-      case EAGAIN, EWOULDBLOCK: return .wouldBlock
-      default: return .failed(errno)
-      }
+    do {
+      let count = try POSIX.retryingInterrupted { recv(socket.fd, base, buffer.count, 0) }
+      return count == 0 ? .ended : .transferred(count)
+    } catch {
+      return Self.unfinished(error)
     }
   }
 
   /// One `send` that does not wait: some of `bytes`, all of them, or none.
   public func writeAvailable(_ bytes: UnsafeRawBufferPointer) -> NonBlockingResult {
     guard let base = bytes.baseAddress, bytes.count > 0 else { return .transferred(0) }
-    while true {
-      let count = send(socket.fd, base, bytes.count, POSIX.sendFlags)
-      if count >= 0 { return .transferred(count) }
-      switch errno {
-      case EINTR: continue
-      case EAGAIN, EWOULDBLOCK: return .wouldBlock
-      default: return .failed(errno)
-      }
+    do {
+      return .transferred(
+        try POSIX.retryingInterrupted { send(socket.fd, base, bytes.count, POSIX.sendFlags) })
+    } catch {
+      return Self.unfinished(error)
     }
+  }
+
+  private static func unfinished(_ error: Errno) -> NonBlockingResult {
+    error.code == EAGAIN || error.code == EWOULDBLOCK ? .wouldBlock : .failed(error.code)
   }
 }
 
@@ -59,15 +58,19 @@ extension TCPListener {
   /// closed). Connections aborted before they were accepted are skipped.
   public func acceptAvailable() throws(TransportError) -> TCPStream? {
     while true {
-      let client = POSIX.acceptSocket(socket.fd)
-      if client >= 0 { return try TCPStream(connectedSocket: client) }
-      switch errno {
-      case EINTR, ECONNABORTED: continue
-      case EAGAIN, EWOULDBLOCK: return nil
-      default:
-        if socket.isShutdown { return nil }
-        throw .syscall(call: "accept", errno: errno)
+      let client: Int32
+      do {
+        client = try POSIX.retryingInterrupted { POSIX.acceptSocket(socket.fd) }
+      } catch {
+        switch error.code {
+        case ECONNABORTED: continue
+        case EAGAIN, EWOULDBLOCK: return nil
+        default:
+          if socket.isShutdown { return nil }
+          throw .syscall(call: "accept", errno: error.code)
+        }
       }
+      return try TCPStream(connectedSocket: client)
     }
   }
 }

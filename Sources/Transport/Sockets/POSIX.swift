@@ -1,3 +1,5 @@
+import TickerSupport
+
 #if canImport(COpenSSLShim)
   import COpenSSLShim
 #endif
@@ -7,10 +9,11 @@
   import Darwin
 #endif
 
-/// Small wrappers over the socket calls whose spelling differs between Glibc and Darwin.
-/// Descriptors are made close-on-exec atomically where the platform allows (Linux), so a child
-/// process spawned by another thread never inherits a connection.
-package enum POSIX {
+/// Small wrappers over the socket calls whose spelling differs between Glibc and Darwin, beside
+/// TickerSupport's descriptor calls and EINTR loop. Descriptors are made close-on-exec
+/// atomically where the platform allows (Linux), so a child process spawned by another thread
+/// never inherits a connection.
+extension POSIX {
   package static var streamType: Int32 {
     #if canImport(Glibc)
       Int32(SOCK_STREAM.rawValue)
@@ -110,9 +113,5 @@ package enum POSIX {
       }
     #endif
     return (fds[0], fds[1])
-  }
-
-  package static func closeDescriptor(_ fd: Int32) {
-    _ = close(fd)
   }
 }

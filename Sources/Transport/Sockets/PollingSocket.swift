@@ -1,4 +1,5 @@
 import Synchronization
+import TickerSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -75,10 +76,11 @@ package final class PollingSocket: Sendable {
         pollfd(fd: fd, events: events, revents: 0),
         pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
       ]
-      let result = poll(&fds, 2, deadline.pollMilliseconds)
-      if result < 0 {
-        if errno == EINTR { continue }
-        throw .syscall(call: "poll", errno: errno)
+      let result: Int32
+      do throws(Errno) {
+        result = try POSIX.retryingInterrupted { POSIX.pollDescriptors(&fds, 2, deadline.pollMilliseconds) }
+      } catch {
+        throw .syscall(call: "poll", errno: error.code)
       }
       if fds[1].revents != 0 || isShutdown { throw .cancelled }
       if result == 0 { throw .timeout(operation) }

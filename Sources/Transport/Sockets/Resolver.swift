@@ -102,7 +102,7 @@ public struct Resolver: Sendable {
     guard status == 0, let list else {
       let message =
         status == EAI_SYSTEM
-        ? String(cString: strerror(errno)) : String(cString: gai_strerror(status))
+        ? Errno.text(errno) : String(cString: gai_strerror(status))
       return .failure(.resolve(host: host, message: message))
     }
     defer { freeaddrinfo(list) }

@@ -1,3 +1,5 @@
+import TickerSupport
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -60,17 +62,21 @@ public final class TCPListener: Sendable {
     let deadline = Deadline(seconds: timeout)
     return try socket.withDescriptor { fd throws(TransportError) in
       while true {
-        let client = POSIX.acceptSocket(fd)
-        if client >= 0 { return try TCPStream(connectedSocket: client) }
-        switch errno {
-        case EINTR, ECONNABORTED: continue
-        case EAGAIN, EWOULDBLOCK:
-          try socket.wait(for: Int16(POLLIN), until: deadline, operation: "accept")
-        default:
-          let code = errno
-          if socket.isShutdown { throw .cancelled }
-          throw .syscall(call: "accept", errno: code)
+        let client: Int32
+        do throws(Errno) {
+          client = try POSIX.retryingInterrupted { POSIX.acceptSocket(fd) }
+        } catch {
+          switch error.code {
+          case ECONNABORTED: continue
+          case EAGAIN, EWOULDBLOCK:
+            try socket.wait(for: Int16(POLLIN), until: deadline, operation: "accept")
+            continue
+          default:
+            if socket.isShutdown { throw .cancelled }
+            throw .syscall(call: "accept", errno: error.code)
+          }
         }
+        return try TCPStream(connectedSocket: client)
       }
     }
   }

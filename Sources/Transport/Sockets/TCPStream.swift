@@ -1,3 +1,5 @@
+import TickerSupport
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -61,17 +63,18 @@ public final class TCPStream: ByteStream {
   ) throws(TransportError) -> Int32 {
     if POSIX.connectSocket(fd, address, length) == 0 { return 0 }
     guard errno == EINPROGRESS || errno == EINTR else { return errno }
-    while true {
-      var fds = [pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)]
-      let ready = poll(&fds, 1, deadline.pollMilliseconds)
-      if ready < 0 && errno == EINTR { continue }
-      if ready < 0 { return errno }
-      if ready == 0 {
-        POSIX.closeDescriptor(fd)
-        throw .timeout("TCP connect")
-      }
-      return POSIX.pendingError(fd)
+    var fds = [pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)]
+    let ready: Int32
+    do throws(Errno) {
+      ready = try POSIX.retryingInterrupted { POSIX.pollDescriptors(&fds, 1, deadline.pollMilliseconds) }
+    } catch {
+      return error.code
     }
+    if ready == 0 {
+      POSIX.closeDescriptor(fd)
+      throw .timeout("TCP connect")
+    }
+    return POSIX.pendingError(fd)
   }
 
   public func read(into buffer: UnsafeMutableRawBufferPointer, timeout: Double?) throws(TransportError)
@@ -81,20 +84,22 @@ public final class TCPStream: ByteStream {
     let deadline = Deadline(seconds: timeout)
     return try socket.withDescriptor { fd throws(TransportError) in
       while true {
-        let count = recv(fd, base, buffer.count, 0)
+        let count: Int
+        do throws(Errno) {
+          count = try POSIX.retryingInterrupted { recv(fd, base, buffer.count, 0) }
+        } catch {
+          switch error.code {
+          case EAGAIN, EWOULDBLOCK:
+            try waitReadable(until: deadline)
+            continue
+          default:
+            if socket.isShutdown { throw .cancelled }
+            throw .syscall(call: "recv", errno: error.code)
+          }
+        }
         if count > 0 { return count }
-        if count == 0 {
-          if socket.isShutdown { throw .cancelled }
-          return 0
-        }
-        switch errno {
-        case EINTR: continue
-        case EAGAIN, EWOULDBLOCK: try waitReadable(until: deadline)
-        default:
-          let code = errno
-          if socket.isShutdown { throw .cancelled }
-          throw .syscall(call: "recv", errno: code)
-        }
+        if socket.isShutdown { throw .cancelled }
+        return 0
       }
     }
   }
@@ -105,19 +110,19 @@ public final class TCPStream: ByteStream {
       var offset = 0
       var deadline = Deadline(seconds: timeout)
       while offset < bytes.count {
-        let count = send(fd, base + offset, bytes.count - offset, POSIX.sendFlags)
-        if count >= 0 {
-          offset += count
+        do throws(Errno) {
+          let sent = try POSIX.retryingInterrupted {
+            send(fd, base + offset, bytes.count - offset, POSIX.sendFlags)
+          }
+          offset += sent
           deadline = Deadline(seconds: timeout)
-          continue
-        }
-        switch errno {
-        case EINTR: continue
-        case EAGAIN, EWOULDBLOCK: try waitWritable(until: deadline)
-        default:
-          let code = errno
-          if socket.isShutdown { throw .cancelled }
-          throw .syscall(call: "send", errno: code)
+        } catch {
+          switch error.code {
+          case EAGAIN, EWOULDBLOCK: try waitWritable(until: deadline)
+          default:
+            if socket.isShutdown { throw .cancelled }
+            throw .syscall(call: "send", errno: error.code)
+          }
         }
       }
     }

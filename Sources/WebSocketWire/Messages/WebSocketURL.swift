@@ -47,7 +47,9 @@ public struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
     var authority = rest[..<targetStart]
     var targetScalars = rest[targetStart...]
     if let hash = targetScalars.firstIndex(of: "#") { targetScalars = targetScalars[..<hash] }
-    var target = WebSocketURL.requestLineSafe(targetScalars)
+    // What a request line may not hold, escaped; the rest, `%` included, as given: a target the
+    // user encoded already is sent as written.
+    var target = PercentEncoding.encode(Substring(targetScalars), keeping: .requestTarget)
     if target.isEmpty || target.first == "?" { target = "/" + target }
     if authority.contains("@") {
       throw InvalidWebSocketURL(
@@ -96,24 +98,6 @@ public struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
       else { return false }
     }
     return true
-  }
-
-  /// `target` with non-ASCII scalars and RFC 3986's excluded ASCII characters percent-encoded.
-  private static func requestLineSafe(_ target: Substring.UnicodeScalarView) -> String {
-    let hex = Array("0123456789ABCDEF".unicodeScalars)
-    var out = String.UnicodeScalarView()
-    for scalar in target {
-      if scalar.isASCII && !"\"<>\\^`{|}".unicodeScalars.contains(scalar) {
-        out.append(scalar)
-        continue
-      }
-      for byte in String(scalar).utf8 {
-        out.append("%")
-        out.append(hex[Int(byte >> 4)])
-        out.append(hex[Int(byte & 0xF)])
-      }
-    }
-    return String(out)
   }
 
   /// The `Host` header value: host plus the port when it is not the scheme's default.
