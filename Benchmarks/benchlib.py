@@ -325,8 +325,9 @@ GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 class PacedServer:
     """Accepts one WebSocket client on loopback, then sends `count` one-trade Finnhub messages,
     one every `interval` seconds, each with a unique trade time `t` = first_t + i, recording
-    time.monotonic() just before each send; then closes with 1000. Client frames are read and
-    ignored (the ticker's subscribe)."""
+    time.monotonic() just before each send; then closes with 1000. Client frames are read: pings
+    are answered (the ticker pings every 30 s and gives up after 10 s without a pong, so a run
+    longer than 40 s needs it), the rest ignored (the ticker's subscribe)."""
 
     first_t = 1_768_655_932_976
 
@@ -339,6 +340,7 @@ class PacedServer:
         self.port = self.listener.getsockname()[1]
         self.thread = threading.Thread(target=self._serve, daemon=True)
         self.error: BaseException | None = None
+        self.sending = threading.Lock()  # the pongs and the trades share the socket
 
     @property
     def url(self) -> str:
@@ -372,9 +374,11 @@ class PacedServer:
                     body = (f'{{"data":[{{"c":null,"p":{cents // 100}.{cents % 100:02d},'
                             f'"s":"BINANCE:BTCUSDT","t":{t},"v":0.00063}}],"type":"trade"}}').encode()
                     frame = self._frame(0x1, body)
-                    self.sent[t] = time.monotonic()
-                    conn.sendall(frame)
-                conn.sendall(self._frame(0x8, struct.pack("!H", 1000) + b"done"))
+                    with self.sending:
+                        self.sent[t] = time.monotonic()
+                        conn.sendall(frame)
+                with self.sending:
+                    conn.sendall(self._frame(0x8, struct.pack("!H", 1000) + b"done"))
                 time.sleep(0.5)  # let the client answer the close and go
         except BaseException as error:  # reported by the caller
             self.error = error
@@ -404,11 +408,26 @@ class PacedServer:
         conn.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                      b"Sec-WebSocket-Accept: " + accept + b"\r\n\r\n")
 
-    @staticmethod
-    def _drain(conn: socket.socket) -> None:
+    def _drain(self, conn: socket.socket) -> None:
+        """Reads the client's (masked) frames and answers each ping with its pong."""
+        data = b""
         try:
-            while conn.recv(4096):
-                pass
+            while chunk := conn.recv(4096):
+                data += chunk
+                while len(data) >= 2:
+                    opcode, length, at = data[0] & 0x0F, data[1] & 0x7F, 2
+                    if length == 126:
+                        length, at = struct.unpack("!H", data[2:4])[0] if len(data) >= 4 else -1, 4
+                    elif length == 127:
+                        length, at = struct.unpack("!Q", data[2:10])[0] if len(data) >= 10 else -1, 10
+                    if length < 0 or len(data) < at + 4 + length:
+                        break
+                    mask, payload = data[at:at + 4], data[at + 4:at + 4 + length]
+                    data = data[at + 4 + length:]
+                    if opcode == 0x9:
+                        unmasked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+                        with self.sending:
+                            conn.sendall(self._frame(0xA, unmasked))
         except OSError:
             pass
 
