@@ -1,4 +1,5 @@
 import Synchronization
+import TickerSupport
 import Venues
 import WebSocketClient
 import WebSocketWire
@@ -92,19 +93,19 @@ public final class Feed: QuoteFeed {
     self.report = report
     // The session asks the feed for each new connection's subscription: the hook posts into the
     // session's own event stream, so it is ordered after the last connection's events.
-    let box = SessionBox()
+    let bound = LateBound<SourceSession>()
     session = SourceSession(
       source: settings.source, options: settings.connectOptions,
       configuration: settings.session, clock: clock, makeRandom: makeRandom
     ) { connection throws(WebSocketError) in
-      guard let session = box.session.withLock({ $0 }) else { throw .notConnected }
+      guard let session = bound.value else { throw .notConnected }
       let failure: WebSocketError? = await withCheckedContinuation { continuation in
         let done = OpenedReply(continuation)
         if !session.post(FeedPost.Opened(connection: connection, done: done)) { done.resume(.notConnected) }
       }
       if let failure { throw failure }
     }
-    box.session.withLock { $0 = session }
+    bound.bind(session)
   }
 
   /// Runs the feed until it is stopped, the server closes with 1000, or a failure ends it; the
@@ -148,11 +149,6 @@ public final class Feed: QuoteFeed {
   private func post(_ request: FeedPost.Request) {
     session.post(request)
   }
-}
-
-/// Lets the session's hook reach the session it belongs to (set once, before the session starts).
-private final class SessionBox: Sendable {
-  let session = Mutex<SourceSession?>(nil)
 }
 
 extension Feed.Settings {

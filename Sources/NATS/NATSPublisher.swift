@@ -176,7 +176,7 @@ public final class NATSPublisher: Sendable {
         return
       }
       // A connect attempt blocks up to `connectTimeout`: do not wait for it beyond the limit.
-      DispatchQueue.global().asyncAfter(deadline: .now() + options.finishTimeout + 0.5) { [self] in
+      Timeout.after(seconds: options.finishTimeout + 0.5) { [self] in
         let (waiter, summary) = state.withLock { state in
           defer { state.doneWaiter = nil }
           guard state.doneWaiter != nil, !state.finishedReported else {

@@ -1,5 +1,4 @@
 import CLI
-import Dispatch
 import FeedRuntime
 import Gateway
 import Outputs
@@ -74,7 +73,7 @@ enum ServeCommand {
         ended: { index, outcome in
           _ = ErrorReport.report(outcome, provider: venues[index], diagnostics[index])
         },
-        unavailable: { index in hub.hub?.venueUnavailable(index) })
+        unavailable: { index in hub.value?.venueUnavailable(index) })
     }
     return recording?.failure != nil ? .ioError : code
   }
@@ -148,14 +147,14 @@ enum ServeCommand {
     }
     // The replay is opened (and a bad file refused) before anything listens; its reports go
     // where serve sends the upstream's, once serve has said where.
-    let relay = ReportRelay()
+    let relay = LateBound<@Sendable (Int, FeedReport) -> Void>()
     let replay: Replay
     do {
       replay = try Replay.open(
         Replay.Settings(
           path: path, speed: config.speed, mode: .everyTrade, alerts: [],
           maximumMessageSize: config.maxMessageSize),
-        venueReport: { relay.forward($0, $1) })
+        venueReport: { relay.value?($0, $1) })
     } catch {
       return ReplayCommand.refuse(error, path: path, context.diagnostics)
     }
@@ -163,7 +162,7 @@ enum ServeCommand {
       "serving the recording \(ReplayCommand.describe(path, header, providers, config.speed)); "
         + "it plays when the first client subscribes")
     let code = await serve(context, venues: providers, pinned: [], diagnostics: diagnostics) { report, _ in
-      relay.target.withLock { $0 = report }
+      relay.bind(report)
       return DeferredSource(replay)
     }
     if let error = replay.error {
@@ -179,7 +178,8 @@ enum ServeCommand {
   static func serve(
     _ context: RunContext, venues: [any Provider], pinned: [String],
     diagnostics venueDiagnostics: [Diagnostics],
-    makeSource: (@escaping @Sendable (_ venue: Int, FeedReport) -> Void, HubBox) -> any QuoteSource
+    makeSource: (@escaping @Sendable (_ venue: Int, FeedReport) -> Void, LateBound<ServeHub>) ->
+      any QuoteSource
   ) async -> ExitCode {
     let (config, diagnostics) = (context.config, context.diagnostics)
     let provider = venues[0]
@@ -188,12 +188,12 @@ enum ServeCommand {
         diagnostics: venueDiagnostics[index], provider: venues[index], now: { ContinuousClock.now },
         bell: false)
     }
-    let box = HubBox()
+    let bound = LateBound<ServeHub>()
     let feed = makeSource(
       { venue, report in
         reports[venue].write(report)
-        box.hub?.upstream(report, venue: venue)
-      }, box)
+        bound.value?.upstream(report, venue: venue)
+      }, bound)
     let hub: ServeHub
     do {
       hub = try ServeHub(
@@ -206,7 +206,7 @@ enum ServeCommand {
       diagnostics.error("cannot listen on \(config.bind) port \(config.servePort): \(listenFailure(error))")
       return .cannotListen
     }
-    box.hub = hub
+    bound.bind(hub)
     announce(hub, context, provider: provider, pinned: pinned)
     hub.start()
     let signals = SignalWatcher { sig in
@@ -218,7 +218,7 @@ enum ServeCommand {
     // Every quote the upstream gave is handed out before the clients are closed.
     await hub.drained()
     await withCheckedContinuation { done in
-      DispatchQueue(label: "serve.shutdown").async {
+      DedicatedThread.start {
         // The upstream ended (or a signal, which closed the clients already): what the clients'
         // queues hold goes out first, for at most a few seconds.
         hub.shutdown(CloseStatus(code: .goingAway, reason: "ticker serve is stopping"), waiting: 5)
@@ -255,19 +255,4 @@ enum ServeCommand {
     default: return "\(call): \(words)"
     }
   }
-}
-
-/// Lets the feed's report closure reach the hub made after it.
-final class HubBox: Sendable {
-  private let stored = Mutex<ServeHub?>(nil)
-  var hub: ServeHub? {
-    get { stored.withLock { $0 } }
-    set { stored.withLock { $0 = newValue } }
-  }
-}
-
-/// Hands reports (each with its venue's index) on to a target set later.
-private final class ReportRelay: Sendable {
-  let target = Mutex<(@Sendable (Int, FeedReport) -> Void)?>(nil)
-  func forward(_ venue: Int, _ report: FeedReport) { target.withLock { $0 }?(venue, report) }
 }

@@ -208,8 +208,7 @@ final class NATSSourceConnection: MessageConnection {
           answer(reply, nil)
         }
       }
-      DispatchQueue.global().asyncAfter(deadline: .now() + Self.requestTimeout) { [self] in answer(reply, nil)
-      }
+      Timeout.after(seconds: Self.requestTimeout) { [self] in answer(reply, nil) }
     }
   }
 

@@ -18,8 +18,6 @@ public final class NativeConnection: MessageConnection {
   private let state = Mutex(State())
   private let writer: Mutex<Writer>
   private let writeQueue = DispatchQueue(label: "websocket.native.writer")
-  /// Close timeouts fire here (never on the global queue, which blocking work may have filled).
-  private let timerQueue = DispatchQueue(label: "websocket.native.timer")
   /// Seconds a frame may wait for the socket (no progress) before the connection is failed.
   let writeTimeout: Double
   /// Pongs queued at most; past this, the newest ping's pong replaces the last queued one
@@ -183,7 +181,7 @@ public final class NativeConnection: MessageConnection {
         continuation.resume()
         return
       }
-      timerQueue.asyncAfter(deadline: .now() + max(timeout, 0)) {
+      Timeout.after(seconds: timeout) {
         guard let waiter = self.state.withLock({ $0.closeWaiters.removeValue(forKey: id) }) else { return }
         // The peer did not answer in time: drop the connection (the reader then finishes).
         self.stream.shutdown()
