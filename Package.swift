@@ -1,13 +1,20 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// One module per concern (docs/design.md has the table and the dependency order):
-//   TickerSupport     channels, threads and executors, the descriptor writer, the whole-file reader,
-//                     Base64, dates, text escaping
+// One module per concern (docs/design.md has the table, the dependency order and the concurrency
+// model):
+//   TickerSupport     channels, threads, timers and executors, the POSIX layer, the descriptor
+//                     writer, the whole-file reader, Base64, hex, percent-encoding, dates, text
+//                     escaping and redaction
 //   JSON              the exact-number JSON parser and the byte scanner of the decoders' fast paths
-//   WebSocketClient   transport (TCP, TLS through COpenSSLShim), framing, permessage-deflate (zlib
-//                     through CZlibShim), the engine protocol and the native RFC 6455 engine, sessions
-//   WebSocketServer   the server role: listener, upgrade, frame reader and writer
+//   Transport         TCP, TLS (OpenSSL through COpenSSLShim), the resolver, deadlines, backoff, the
+//                     listener and the event loop: what every protocol stands on
+//   WebSocketWire     RFC 6455 and 7692 as pure code (frames, handshake, permessage-deflate through
+//                     CZlibShim) and the message, URL and close-code types
+//   WebSocketClient   the engine protocol and the native engine; MessageSource and the session that
+//                     keeps any source alive
+//   WebSocketServer   the server role: upgrade, the frame reader and writer
+//   NATS              the NATS client protocol on the transport
 //   URLSessionEngine  the URLSessionWebSocketTask engine; the only module that links FoundationNetworking.
 //                     On Linux the ticker does not link it: it is the plugin libTickerURLSession.so,
 //                     loaded with dlopen only when the URLSession engine is wanted (C ABI in
@@ -17,8 +24,8 @@ import PackageDescription
 //   FeedRuntime       the feed: machine, shell, quote bus, subscriptions, debounce, alerts, control
 //   Outputs           formatters, the board, stdout, diagnostics
 //   Recording         the one recording format: recorder, reader, replay, server scripts
-//   Gateway           `ticker serve`
-//   NATS              `--publish`: the NATS client protocol spoken directly
+//   NATSBridge        NATS as the feed sees it: the publish output and the source
+//   Gateway           `ticker serve`: admission, fan-out, the connections' event loop
 //   Emulators         FeedServer and the venue emulators, the demo sessions, benchmark load
 //   CLI               settings declared once, config, help, completions, exit codes
 //   ticker            main and one small type per command
