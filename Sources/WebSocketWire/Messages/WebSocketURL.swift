@@ -44,13 +44,23 @@ public struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
       throw InvalidWebSocketURL("the URL must start with ws:// or wss://")
     }
     let targetStart = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
-    var authority = rest[..<targetStart]
+    let authority = rest[..<targetStart]
     var targetScalars = rest[targetStart...]
     if let hash = targetScalars.firstIndex(of: "#") { targetScalars = targetScalars[..<hash] }
     // What a request line may not hold, escaped; the rest, `%` included, as given: a target the
     // user encoded already is sent as written.
     var target = PercentEncoding.encode(Substring(targetScalars), keeping: .requestTarget)
     if target.isEmpty || target.first == "?" { target = "/" + target }
+    (host, port) = try Self.hostAndPort(authority, isSecure: isSecure)
+    self.target = target
+  }
+
+  /// The host (an IPv6 literal without its brackets) and the port (the scheme's by default) of
+  /// `authority`, which must hold no user information and be ASCII.
+  private static func hostAndPort(
+    _ authority: Substring.UnicodeScalarView, isSecure: Bool
+  ) throws(InvalidWebSocketURL) -> (String, Int) {
+    var authority = authority
     if authority.contains("@") {
       throw InvalidWebSocketURL(
         "user:password@ is not allowed (a WebSocket URL has no user information, RFC 6455 §3; "
@@ -60,6 +70,7 @@ public struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
       throw InvalidWebSocketURL("the host name is not ASCII: write an international name in its xn-- form")
     }
     var portText: Substring.UnicodeScalarView? = nil
+    let host: String
     if authority.first == "[" {
       guard let close = authority.firstIndex(of: "]") else {
         throw InvalidWebSocketURL("unterminated IPv6 address")
@@ -82,11 +93,9 @@ public struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
       guard let p = Int(String(portText)), (1...65535).contains(p) else {
         throw InvalidWebSocketURL("invalid port \"\(String(portText))\"")
       }
-      port = p
-    } else {
-      port = isSecure ? 443 : 80
+      return (host, p)
     }
-    self.target = target
+    return (host, isSecure ? 443 : 80)
   }
 
   /// Whether `scalars` starts with the lower-case ASCII `scheme`, in any case.
