@@ -3,7 +3,8 @@
 # machine does): per message = (Ir at 40,000 − Ir at 20,000) / 20,000, minus the same for the
 # input alone (`setup`). Prints one line per workload:
 #
-#   bash Benchmarks/hotpath.sh            every trade (1 symbol) and the default debounce (1,000 symbols)
+#   bash Benchmarks/hotpath.sh            every trade (1 symbol), the default debounce (1,000 symbols),
+#                                         and every trade of 10-trade messages (W9's shape)
 #   HOTPATH=path/to/hotpath bash Benchmarks/hotpath.sh     another build of it (to compare two trees)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,9 +20,10 @@ ir() {  # instructions of one run: ir N MODE [SYMBOLS]
   sed -n 's/.*Collected : *//p' "$out/log"
 }
 
-for workload in "every-trade 1" "default 1000"; do
+for workload in "every-trade 1 1" "default 1000 1" "every-trade 1 10"; do
   set -- $workload
-  setup=$(( $(ir 40000 setup "$2") - $(ir 20000 setup "$2") ))
-  run=$(( $(ir 40000 "$1" "$2") - $(ir 20000 "$1" "$2") ))
-  echo "hotpath $1 ($2 symbol$([ "$2" = 1 ] || echo s)): $(( (run - setup) / 20000 )) instructions a message"
+  setup=$(( $(ir 40000 setup "$2" "$3") - $(ir 20000 setup "$2" "$3") ))
+  run=$(( $(ir 40000 "$1" "$2" "$3") - $(ir 20000 "$1" "$2" "$3") ))
+  trades=$([ "$3" = 1 ] || echo ", $3 trades a message")
+  echo "hotpath $1 ($2 symbol$([ "$2" = 1 ] || echo s)$trades): $(( (run - setup) / 20000 )) instructions a message"
 done

@@ -1,6 +1,6 @@
 // hotpath — the ticker's per-message work without I/O or threads, for instruction counts:
 //
-//   valgrind --tool=callgrind .build/release/hotpath 40000 [every-trade|default|setup] [symbols]
+//   valgrind --tool=callgrind .build/release/hotpath 40000 [every-trade|default|setup] [symbols] [trades]
 //
 // Per-message cost = (Ir at N=40000 − Ir at N=20000) / 20000, minus the same for `setup`.
 //
@@ -29,6 +29,8 @@ let count = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 1
 let mode = CommandLine.arguments.count > 2 ? CommandLine.arguments[2] : "every-trade"
 /// How many symbols the messages cycle through, all subscribed (W9's 1,000 symbols: `default 1000`).
 let symbolCount = CommandLine.arguments.count > 3 ? max(1, Int(CommandLine.arguments[3]) ?? 1) : 1
+/// Trades per message (W9's 10 trades a message: `every-trade 1 10`).
+let tradesPerMessage = CommandLine.arguments.count > 4 ? max(1, Int(CommandLine.arguments[4]) ?? 1) : 1
 let symbols =
   symbolCount == 1 ? ["BINANCE:BTCUSDT"] : (0..<symbolCount).map { "BINANCE:SYM\($0)USDT" }
 
@@ -38,9 +40,12 @@ func message(_ i: Int) -> String {
     cents % 100 == 0 ? "\(cents / 100)" : "\(cents / 100).\(cents % 100 < 10 ? "0" : "")\(cents % 100)"
   var out: [UInt8] = []
   FinnhubWire.appendTradeMessage(to: &out) { out in
-    FinnhubWire.appendTrade(
-      price: price.utf8, symbol: symbols[i % symbols.count], time: Int64(1_768_655_932_976 + i),
-      volume: "0.00063".utf8, to: &out)
+    for k in 0..<tradesPerMessage {
+      if k > 0 { out.append(UInt8(ascii: ",")) }
+      FinnhubWire.appendTrade(
+        price: price.utf8, symbol: symbols[i % symbols.count], time: Int64(1_768_655_932_976 + i * 16 + k),
+        volume: "0.00063".utf8, to: &out)
+    }
   }
   return String(decoding: out, as: UTF8.self)
 }

@@ -52,7 +52,7 @@ public struct SymbolTable: Sendable, Equatable {
     /// Adds `symbol` unless it is there; false when it was.
     func append(_ symbol: String) -> Bool {
       let key = Array(symbol.utf8)
-      let found = key.withUnsafeBytes { Storage.find($0, bytes: bytes, offsets: offsets, slots: slots) }
+      let found = key.withUnsafeBytes { find($0) }
       guard case .empty(let slot, let tag) = found else { return false }
       slots[slot] = tag | UInt64(symbols.count + 1)
       symbols.append(symbol)
@@ -79,8 +79,10 @@ public struct SymbolTable: Sendable, Equatable {
 
     enum Found { case index(Int), empty(slot: Int, tag: UInt64) }
 
-    static func find(_ key: UnsafeRawBufferPointer, bytes: [UInt8], offsets: [Int], slots: [UInt64]) -> Found
-    {
+    /// Reads the storage's arrays where they are: passed as arguments, each would be retained
+    /// and released on every lookup (about 140 instructions, which the optimizer removes or not
+    /// depending on the module graph).
+    func find(_ key: UnsafeRawBufferPointer) -> Found {
       let hash = SymbolTable.hash(key)
       let tag = hash & 0xFFFF_FFFF_0000_0000
       let mask = slots.count - 1
@@ -118,9 +120,7 @@ public struct SymbolTable: Sendable, Equatable {
 
   /// The index of the symbol spelled by `bytes`, if it is in the table.
   public func index(ofBytes bytes: UnsafeRawBufferPointer) -> Int? {
-    let storage = storage
-    let found = Storage.find(bytes, bytes: storage.bytes, offsets: storage.offsets, slots: storage.slots)
-    guard case .index(let index) = found else {
+    guard case .index(let index) = storage.find(bytes) else {
       return nil
     }
     return index
