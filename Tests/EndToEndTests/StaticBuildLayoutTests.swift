@@ -11,9 +11,9 @@ import Testing
 struct StaticBuildLayoutTests {
   /// This project's Swift modules, as their names begin mangled symbols (`$s11FeedRuntime...`).
   static let ownModules = [
-    "ticker", "TickerSupport", "JSON", "WebSocketClient", "WebSocketServer", "Venues", "FeedRuntime",
-    "Outputs",
-    "Recording", "Gateway", "NATS", "CLI", "Emulators", "EnginePlugin", "TickerPluginABI",
+    "ticker", "TickerSupport", "JSON", "Transport", "WebSocketWire", "WebSocketClient", "WebSocketServer",
+    "Venues", "FeedRuntime", "Outputs", "Recording", "Gateway", "NATS", "NATSBridge", "CLI", "Emulators",
+    "EnginePlugin", "TickerPluginABI",
   ]
   .map { "$s\($0.utf8.count)\($0)" }
 

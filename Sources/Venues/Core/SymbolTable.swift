@@ -27,26 +27,51 @@ public struct SymbolTable: Sendable, Equatable {
     /// The symbols, in insertion order; a symbol's index is its position here.
     @exclusivity(unchecked) var symbols: [String] = []
     /// Every symbol's UTF-8 bytes, one after another; symbol `i` is at `offsets[i]..<offsets[i + 1]`.
-    @exclusivity(unchecked) var bytes: [UInt8] = []
+    /// Memory of its own rather than an array: a lookup reads it without retaining anything (an
+    /// array read from here inside `withUnsafeBytes` costs a retain and a release a lookup).
+    @exclusivity(unchecked) var bytes: UnsafeMutableRawPointer
+    @exclusivity(unchecked) var byteCapacity: Int
     @exclusivity(unchecked) var offsets = [0]
     /// Open addressing with linear probing: 0 for an empty slot, else the upper 32 bits of the
     /// symbol's hash (compared before any bytes are) over its index + 1. The capacity is a power
     /// of two at least twice the count.
     @exclusivity(unchecked) var slots: [UInt64]
 
-    init(capacity: Int) {
+    init(capacity: Int, byteCapacity: Int = 64) {
       var slots = 2
       while slots < capacity * 2 { slots *= 2 }
       self.slots = [UInt64](repeating: 0, count: slots)
+      self.byteCapacity = max(byteCapacity, 1)
+      bytes = .allocate(byteCount: self.byteCapacity, alignment: 8)
     }
 
+    deinit { bytes.deallocate() }
+
+    /// The bytes in use.
+    var byteCount: Int { offsets[offsets.count - 1] }
+
     func copy() -> Storage {
-      let copy = Storage(capacity: 0)
+      let copy = Storage(capacity: 0, byteCapacity: byteCapacity)
       copy.symbols = symbols
-      copy.bytes = bytes
+      copy.bytes.copyMemory(from: bytes, byteCount: byteCount)
       copy.offsets = offsets
       copy.slots = slots
       return copy
+    }
+
+    /// Appends `key` to `bytes`, growing them (doubled) when full.
+    private func appendBytes(_ key: [UInt8]) {
+      let count = byteCount
+      if count + key.count > byteCapacity {
+        let grown = max(byteCapacity * 2, count + key.count)
+        let moved = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 8)
+        moved.copyMemory(from: bytes, byteCount: count)
+        bytes.deallocate()
+        (bytes, byteCapacity) = (moved, grown)
+      }
+      key.withUnsafeBytes {
+        if let base = $0.baseAddress { (bytes + count).copyMemory(from: base, byteCount: $0.count) }
+      }
     }
 
     /// Adds `symbol` unless it is there; false when it was.
@@ -56,8 +81,8 @@ public struct SymbolTable: Sendable, Equatable {
       guard case .empty(let slot, let tag) = found else { return false }
       slots[slot] = tag | UInt64(symbols.count + 1)
       symbols.append(symbol)
-      bytes += key
-      offsets.append(bytes.count)
+      appendBytes(key)
+      offsets.append(byteCount + key.count)
       if symbols.count * 2 > slots.count { rehash(capacity: slots.count * 2) }
       return true
     }
@@ -65,14 +90,13 @@ public struct SymbolTable: Sendable, Equatable {
     private func rehash(capacity: Int) {
       var grown = [UInt64](repeating: 0, count: capacity)
       let mask = capacity - 1
-      bytes.withUnsafeBytes { all in
-        for index in symbols.indices {
-          let key = UnsafeRawBufferPointer(rebasing: all[offsets[index]..<offsets[index + 1]])
-          let hash = SymbolTable.hash(key)
-          var slot = Int(truncatingIfNeeded: hash) & mask
-          while grown[slot] != 0 { slot = (slot + 1) & mask }
-          grown[slot] = (hash & 0xFFFF_FFFF_0000_0000) | UInt64(index + 1)
-        }
+      for index in symbols.indices {
+        let key = UnsafeRawBufferPointer(
+          start: bytes + offsets[index], count: offsets[index + 1] - offsets[index])
+        let hash = SymbolTable.hash(key)
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while grown[slot] != 0 { slot = (slot + 1) & mask }
+        grown[slot] = (hash & 0xFFFF_FFFF_0000_0000) | UInt64(index + 1)
       }
       slots = grown
     }
@@ -95,7 +119,7 @@ public struct SymbolTable: Sendable, Equatable {
           let start = offsets[index]
           if offsets[index + 1] - start == key.count
             && (key.isEmpty
-              || bytes.withUnsafeBytes { memcmp($0.baseAddress! + start, key.baseAddress!, key.count) == 0 })
+              || memcmp(bytes + start, key.baseAddress!, key.count) == 0)
           {
             return .index(index)
           }
@@ -189,6 +213,8 @@ public struct SymbolTable: Sendable, Equatable {
   }
 
   public static func == (a: SymbolTable, b: SymbolTable) -> Bool {
-    a.storage === b.storage || (a.storage.offsets == b.storage.offsets && a.storage.bytes == b.storage.bytes)
+    a.storage === b.storage
+      || (a.storage.offsets == b.storage.offsets
+        && memcmp(a.storage.bytes, b.storage.bytes, a.storage.byteCount) == 0)
   }
 }
