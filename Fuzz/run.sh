@@ -62,7 +62,10 @@ stale() {
 # Fuzz/.build/lib<Module>.a and its module. The C shims' headers come with module maps (the
 # OpenSSL shim's is written here; SwiftPM writes its own), and the shim is compiled with clang:
 # it loads OpenSSL only when a wss:// connection is made, which no harness does.
-modules_in_order=(TickerSupport JSON WebSocketClient WebSocketServer Venues FeedRuntime Outputs Recording NATS CLI)
+modules_in_order=(
+  TickerSupport JSON Transport WebSocketWire WebSocketClient WebSocketServer NATS Venues FeedRuntime Outputs Recording
+  NATSBridge CLI
+)
 mkdir -p "$build/COpenSSLShim"
 cat > "$build/COpenSSLShim/module.modulemap" <<MAP
 module COpenSSLShim {
@@ -84,6 +87,7 @@ for module in "${modules_in_order[@]}"; do
   lib=$build/lib$module.a
   if stale "$lib" "${sources[@]}" "${previous[@]}"; then
     echo "fuzz: building $module"
+    rm -f "$lib"  # swiftc adds to an existing archive: a renamed file's old object would stay
     swiftc "${flags[@]}" -num-threads "$(nproc)" -enable-testing -module-name "$module" -I "$modules" "${c_flags[@]}" \
       -emit-module -emit-module-path "$modules/$module.swiftmodule" -emit-library -static -o "$lib" "${sources[@]}"
   fi

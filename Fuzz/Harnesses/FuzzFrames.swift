@@ -2,6 +2,7 @@
 // Built by Fuzz/run.sh; not part of the SwiftPM package.
 import TickerSupport
 import WebSocketClient
+import WebSocketWire
 
 /// Parses `chunks` in order; returns every frame and the error that stopped parsing, if any.
 private func parseAll(

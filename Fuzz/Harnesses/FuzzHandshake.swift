@@ -1,8 +1,10 @@
 // libFuzzer harness: the client's handshake response parser, the server's request parser, and a
 // request/response round trip for requests that parse. Built by Fuzz/run.sh.
 import TickerSupport
+import Transport
 import WebSocketClient
 import WebSocketServer
+import WebSocketWire
 
 /// The key of RFC 6455 §1.3's example; its accept value is s3pPLMBiTxaQ9kYGzzhZRbK+xOo=.
 private let key = "dGhlIHNhbXBsZSBub25jZQ=="
@@ -95,7 +97,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   // untrusted too): the server side must accept it and see the same target, Host and key, and
   // exactly the header fields we sent (no line injected through the URL).
   if size <= 256, let text = String(validating: bytes, as: UTF8.self) {
-    do throws(TransportError) {
+    do throws(InvalidWebSocketURL) {
       let url = try WebSocketURL(parsing: text)
       precondition(
         url.target.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }

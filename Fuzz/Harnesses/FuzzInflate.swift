@@ -4,6 +4,7 @@ import TickerSupport
 // through FrameParser (RSV1 allowed) and MessageAssembler (inflating), and the Inflater alone.
 // Built by Fuzz/run.sh; not part of the SwiftPM package.
 @testable import WebSocketClient
+@testable import WebSocketWire
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -5,6 +5,7 @@
 // itself, read as a published price (never a trap; a price keeps exactly its text). Built by
 // Fuzz/run.sh.
 import NATS
+import NATSBridge
 import Venues
 import WebSocketClient
 

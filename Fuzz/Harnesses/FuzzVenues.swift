@@ -11,6 +11,7 @@ import TickerSupport
 // (Fuzz/make-corpus.py).
 import Venues
 import WebSocketClient
+import WebSocketWire
 
 private let venues = ProviderCatalog.all
 

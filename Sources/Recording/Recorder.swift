@@ -62,13 +62,10 @@ public final class Recorder: FeedRecorder {
   private let channel = MessageChannel<Item>(capacity: Recorder.queueBatches, costLimit: Recorder.queueBytes)
   private let writer = Mutex<Task<Void, Never>?>(nil)
   private let fd: Int32
-  private let failure = FailureBox()
+  /// The errno of the write that failed, once one did.
+  private let failure = LateBound<Int32>()
   /// The venues whose feeds have not finished yet (`VenueRecorder.finish`).
   private let venuesLeft: Mutex<Int>
-
-  final class FailureBox: Sendable {
-    let errno = Mutex<Int32?>(nil)
-  }
 
   /// Opens (creating or appending to) `path` and writes `header`. `onFailure` is called once,
   /// from the writer task, if writing fails later (errno); recording stops then.
@@ -186,12 +183,12 @@ public final class Recorder: FeedRecorder {
     let fd: Int32
     /// Of several venues, each venue's timer ticks are lines too (`RecordedStep.What.tick`).
     let recordsTicks: Bool
-    let failure: FailureBox
+    let failure: LateBound<Int32>
     let onFailure: @Sendable (Int32) -> Void
     private let output = Mutex(Output())
 
     init(
-      fd: Int32, recordsTicks: Bool, failure: FailureBox, onFailure: @escaping @Sendable (Int32) -> Void
+      fd: Int32, recordsTicks: Bool, failure: LateBound<Int32>, onFailure: @escaping @Sendable (Int32) -> Void
     ) {
       self.fd = fd
       self.recordsTicks = recordsTicks
@@ -289,7 +286,7 @@ public final class Recorder: FeedRecorder {
   }
 
   private static func write(
-    _ bytes: [UInt8], to fd: Int32, failure: FailureBox, onFailure: @Sendable (Int32) -> Void
+    _ bytes: [UInt8], to fd: Int32, failure: LateBound<Int32>, onFailure: @Sendable (Int32) -> Void
   ) -> Bool {
     do throws(FileDescriptorWriter.Failure) {
       try FileDescriptorWriter(fd: fd).write(bytes)
@@ -300,7 +297,7 @@ public final class Recorder: FeedRecorder {
       case .failed(let e): code = e
       case .readerGone: code = EPIPE
       }
-      failure.errno.withLock { $0 = code }
+      failure.bind(code)
       onFailure(code)
       return false
     }
@@ -334,6 +331,6 @@ public final class Recorder: FeedRecorder {
     channel.finish()
     let task = writer.withLock { $0 }
     await task?.value
-    return failure.errno.withLock { $0 }
+    return failure.value
   }
 }

@@ -2,6 +2,7 @@ import TickerSupport
 
 // Shared by the harnesses that drive MessageAssembler (compiled into each by Fuzz/run.sh).
 @testable import WebSocketClient
+@testable import WebSocketWire
 
 /// Feeds `chunks` in order through `parser` and `assembler`: frame by frame (`receive`) or in
 /// place (`next(from:)`), and with `inspecting`, checking each partial frame as it stands after a

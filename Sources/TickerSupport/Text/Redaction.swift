@@ -1,5 +1,3 @@
-import TickerSupport
-
 /// The one place that makes URLs, requests and error texts safe to print.
 public enum Redaction {
   /// Replaces the value of every query parameter in a path or URL with `***`. Delimiters are
