@@ -1,23 +1,20 @@
+import Dispatch
 import Synchronization
 import Testing
 
 @testable import Transport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// `EventLoop`: one thread that accepts, echoes what each connection sends when its socket is
 /// ready, takes commands posted from other threads in order, runs what falls due, and ends when
 /// its driver says so.
 @Suite(.ownThread) struct EventLoopTests {
-  /// What the test driver saw, for the test's thread.
+  /// What the test driver saw, for the test's thread, which waits on the events it signals.
   final class Seen: Sendable {
     let commands = Mutex<[Int]>([])
-    let fired = Mutex(false)
-    let done = Mutex(false)
+    /// Signalled at the hundredth command, when the deadline fired, and when the loop ended.
+    let hundredCommands = DispatchSemaphore(value: 0)
+    let fired = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
   }
 
   struct EchoDriver: EventLoopDriver {
@@ -62,7 +59,7 @@ import Testing
     mutating func timersDue(now: ContinuousClock.Instant) {
       guard let due = deadline, due <= now else { return }
       deadline = nil
-      seen.fired.withLock { $0 = true }
+      seen.fired.signal()
     }
 
     mutating func handle(_ commands: [Int], now: ContinuousClock.Instant) {
@@ -73,7 +70,11 @@ import Testing
         } else if command == 0 {
           deadline = now + .milliseconds(50)
         } else {
-          seen.commands.withLock { $0.append(command) }
+          let count = seen.commands.withLock { commands -> Int in
+            commands.append(command)
+            return commands.count
+          }
+          if count == 100 { seen.hundredCommands.signal() }
         }
       }
     }
@@ -85,7 +86,7 @@ import Testing
     defer { listener.close() }
     let loop = try EventLoop<Int>()
     let seen = Seen()
-    loop.run({ EchoDriver(listener: listener, seen: seen) }, done: { seen.done.withLock { $0 = true } })
+    loop.run({ EchoDriver(listener: listener, seen: seen) }, done: { seen.done.signal() })
     let clients = try (0..<2).map { _ in
       try TCPStream.connect(host: "127.0.0.1", port: listener.port, timeout: 10)
     }
@@ -105,18 +106,12 @@ import Testing
     }
     for command in 1...100 { #expect(loop.post(command)) }
     #expect(loop.post(0))
-    // Bounded waits for what the loop's thread does (a hang guard, not a timing).
-    let limit = ContinuousClock.now + .seconds(30)
-    while seen.commands.withLock({ $0.count }) < 100 || !seen.fired.withLock({ $0 }),
-      ContinuousClock.now < limit
-    {
-      usleep(1000)
-    }
+    // The waits are bounds against a hang, not timings.
+    #expect(seen.hundredCommands.wait(timeout: .now() + 30) == .success)
     #expect(seen.commands.withLock { $0 } == Array(1...100))
-    #expect(seen.fired.withLock { $0 })
+    #expect(seen.fired.wait(timeout: .now() + 30) == .success)
     #expect(loop.post(-1))
-    while !seen.done.withLock({ $0 }), ContinuousClock.now < limit { usleep(1000) }
-    #expect(seen.done.withLock { $0 })
+    #expect(seen.done.wait(timeout: .now() + 30) == .success)
     #expect(!loop.post(1), "a loop that ended takes no more commands")
     for client in clients { client.close() }
   }
