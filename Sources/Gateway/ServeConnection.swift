@@ -39,9 +39,9 @@ struct ServeConnection {
   var readingDone = false
   /// After a protocol error: the client's bytes are read and dropped (see `ServeLoop`).
   var discarding = false
+  /// A close frame is queued: nothing more is taken from the outbox, and nothing is written
+  /// after it.
   var closeSent = false
-  /// A close frame went out: nothing more is written.
-  var writerStopped = false
   /// The client's close status (1005 when its close had none), for the log.
   var status: CloseStatus?
   /// The clients still connected once this one had left, for the log.
@@ -55,11 +55,16 @@ struct ServeConnection {
 
   var hasOutput: Bool { written < out.count }
 
-  /// The earliest of its deadlines, write stall included.
+  /// The earliest of its deadlines, write stall included (no allocation: the loop asks every
+  /// connection on every wake-up).
   func nextDeadline(writeTimeout: Duration) -> ContinuousClock.Instant? {
-    var next = [requestDeadline, graceDeadline, finishDeadline].compactMap { $0 }.min()
-    if hasOutput { next = min(next ?? .distantFuture, lastProgress + writeTimeout) }
-    return next
+    func earlier(_ a: ContinuousClock.Instant?, _ b: ContinuousClock.Instant?) -> ContinuousClock.Instant? {
+      guard let a else { return b }
+      guard let b else { return a }
+      return min(a, b)
+    }
+    let stall = hasOutput ? lastProgress + writeTimeout : nil
+    return earlier(earlier(requestDeadline, graceDeadline), earlier(finishDeadline, stall))
   }
 
   mutating func append(_ bytes: [UInt8]) {
@@ -70,8 +75,4 @@ struct ServeConnection {
       out += bytes
     }
   }
-}
-
-extension ContinuousClock.Instant {
-  fileprivate static var distantFuture: Self { .now + .seconds(86_400 * 365) }
 }

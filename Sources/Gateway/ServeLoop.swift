@@ -45,7 +45,12 @@ struct ServeLoop: EventLoopDriver {
   var isFinished: Bool { listener == nil && connections.isEmpty }
 
   var nextDeadline: ContinuousClock.Instant? {
-    connections.values.compactMap { $0.nextDeadline(writeTimeout: Self.writeTimeout) }.min()
+    var next: ContinuousClock.Instant?
+    for connection in connections.values {
+      guard let due = connection.nextDeadline(writeTimeout: Self.writeTimeout) else { continue }
+      next = min(next ?? due, due)
+    }
+    return next
   }
 
   func interests(into list: inout [EventLoopInterest]) {
@@ -192,7 +197,7 @@ struct ServeLoop: EventLoopDriver {
     connections[id]?.append(response)
     flush(id, now: now)
     hub.register(client)
-    if !leftover.isEmpty { frames(id, Array(leftover), now: now) }
+    if !leftover.isEmpty { frames(id, leftover, now: now) }
   }
 
   // MARK: Reading
@@ -215,13 +220,13 @@ struct ServeLoop: EventLoopDriver {
   private mutating func received(_ id: Int, _ bytes: ArraySlice<UInt8>, now: ContinuousClock.Instant) {
     switch connections[id]?.phase {
     case .upgrading?: upgrade(id, with: bytes, now: now)
-    case .open?: if connections[id]?.discarding == false { frames(id, Array(bytes), now: now) }
+    case .open?: if connections[id]?.discarding == false { frames(id, bytes, now: now) }
     case .refusing?, nil: break
     }
   }
 
   /// The client's frames: pings answered, its requests to the hub, its close answered.
-  private mutating func frames(_ id: Int, _ bytes: [UInt8], now: ContinuousClock.Instant) {
+  private mutating func frames(_ id: Int, _ bytes: ArraySlice<UInt8>, now: ContinuousClock.Instant) {
     guard case .open(var reader) = connections[id]?.phase, let client = connections[id]?.client else {
       return
     }
@@ -339,7 +344,6 @@ struct ServeLoop: EventLoopDriver {
     guard connections[id]?.closeSent == false else { return }
     connections[id]?.closeSent = true
     connections[id]?.append(FrameEncoder.encodeServerFrame(Frame.close(status)))
-    connections[id]?.writerStopped = true
     flush(id, now: now)
   }
 
@@ -348,7 +352,7 @@ struct ServeLoop: EventLoopDriver {
     guard var connection = connections[id] else { return }
     var finished = false
     while true {
-      if !connection.hasOutput && !connection.writerStopped, let client = connection.client {
+      if !connection.hasOutput && !connection.closeSent, let client = connection.client {
         guard let items = client.outbox.take() else {
           finished = true
           break
@@ -372,8 +376,8 @@ struct ServeLoop: EventLoopDriver {
       }
     }
     connections[id] = connection
-    if connection.writerStopped { connection.client?.writerStopped() }
-    let done = connection.writerStopped || finished || connection.client == nil
+    if connection.closeSent { connection.client?.writerStopped() }
+    let done = connection.closeSent || finished || connection.client == nil
     if connection.readingDone && done { closeConnection(id) }
   }
 
@@ -382,11 +386,8 @@ struct ServeLoop: EventLoopDriver {
       switch item {
       case .frame(let bytes): connection.append(bytes)
       case .close(let status):
-        if !connection.closeSent {
-          connection.append(FrameEncoder.encodeServerFrame(Frame.close(status)))
-          connection.closeSent = true
-        }
-        connection.writerStopped = true
+        connection.append(FrameEncoder.encodeServerFrame(Frame.close(status)))
+        connection.closeSent = true
         return
       }
     }

@@ -16,8 +16,8 @@ import TickerSupport
 /// (which could otherwise be reused by an unrelated `open`).
 package final class PollingSocket: Sendable {
   let fd: Int32
-  private let wakeRead: Int32
-  private let wakeWrite: Int32
+  /// Wakes the waits when the socket is shut down.
+  private let waker: Waker
 
   private struct State {
     var isShutdown = false
@@ -30,7 +30,7 @@ package final class PollingSocket: Sendable {
   /// Takes ownership of `fd` (closed here if the wake pipe cannot be made).
   package init(fd: Int32) throws(TransportError) {
     do {
-      (wakeRead, wakeWrite) = try POSIX.makePipe()
+      waker = try Waker()
     } catch {
       POSIX.closeDescriptor(fd)
       throw error
@@ -74,7 +74,7 @@ package final class PollingSocket: Sendable {
     while true {
       var fds = [
         pollfd(fd: fd, events: events, revents: 0),
-        pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: waker.descriptor, events: Int16(POLLIN), revents: 0),
       ]
       let result: Int32
       do throws(Errno) {
@@ -94,8 +94,7 @@ package final class PollingSocket: Sendable {
       guard !state.isShutdown else { return }
       state.isShutdown = true
       guard !state.released else { return }
-      var byte: UInt8 = 1
-      _ = write(wakeWrite, &byte, 1)
+      waker.wake()
       POSIX.shutdownSocket(fd)
     }
   }
@@ -114,7 +113,6 @@ package final class PollingSocket: Sendable {
 
   private func releaseDescriptors() {
     POSIX.closeDescriptor(fd)
-    POSIX.closeDescriptor(wakeRead)
-    POSIX.closeDescriptor(wakeWrite)
+    waker.close()
   }
 }

@@ -166,20 +166,3 @@ struct SessionContext: Sendable {
   var events: MessageChannel<SessionEvent>
   var inbox: MessageChannel<SessionInput>
 }
-
-extension SourceSession {
-  /// A session of a WebSocket endpoint opened with `engine`.
-  public convenience init(
-    engine: any WebSocketEngine,
-    url: WebSocketURL,
-    options: ConnectOptions = ConnectOptions(),
-    configuration: SessionConfiguration = SessionConfiguration(),
-    clock: any Clock<Duration> = ContinuousClock(),
-    makeRandom: @escaping @Sendable () -> any RandomNumberGenerator = { SystemRandomNumberGenerator() },
-    onConnect: @escaping ConnectHook
-  ) {
-    self.init(
-      source: WebSocketSource(engine: engine, url: url), options: options, configuration: configuration,
-      clock: clock, makeRandom: makeRandom, onConnect: onConnect)
-  }
-}

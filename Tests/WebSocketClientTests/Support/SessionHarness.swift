@@ -25,7 +25,7 @@ final class SessionHarness {
     let log = connectLog
     let url = WebSocketURL(isSecure: true, host: "ws.example", port: 443, target: "/?token=secret")
     session = SourceSession(
-      engine: engine, url: url, configuration: configuration, clock: clock,
+      source: WebSocketSource(engine: engine, url: url), configuration: configuration, clock: clock,
       makeRandom: { ConstantRandom(random) }
     ) { connection throws(WebSocketError) in
       log.ids.withLock { $0.append(ObjectIdentifier(connection)) }

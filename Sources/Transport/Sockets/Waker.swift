@@ -6,7 +6,8 @@ import TickerSupport
   import Darwin
 #endif
 
-/// A pipe a thread waiting in `poll` also waits on, so that another thread can wake it.
+/// A pipe a thread waiting in `poll` also waits on, so that another thread can wake it: the
+/// event loop's, and every `PollingSocket`'s (woken by `shutdown()`).
 struct Waker: Sendable {
   private let readEnd: Int32
   private let writeEnd: Int32
