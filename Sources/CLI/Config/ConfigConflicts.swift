@@ -79,6 +79,13 @@ public enum ConfigConflicts {
           "--format", "--timestamps",
           "--format \(config.format.rawValue) has no time column (--timestamps is for text, csv and tsv)")
       }
+      if config.format == .price && config.bidAsk {
+        found.append(
+          Conflict(
+            fatal: true,
+            message: "--format price prints one bare number a line, and --bid-ask has two (the bid and "
+              + "the ask): use --format tsv"))
+      }
       if config.format == .price && config.symbols.count > 1 && config.replay == nil {
         found.append(
           Conflict(

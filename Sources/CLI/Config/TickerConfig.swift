@@ -27,6 +27,8 @@ public struct TickerConfig: Sendable, Equatable {
   /// nil = the debounce interval.
   public var maxWait: Duration? = nil
   public var everyTrade: Bool = false
+  /// `--bid-ask`: each symbol's best bid and ask instead of its trades.
+  public var bidAsk: Bool = false
   public var format: OutputFormat = .text
   /// The time column of text, csv and tsv.
   public var timestamps: TimestampChoice = .trade

@@ -52,8 +52,20 @@ public struct VenuePlan: Sendable {
     }
     if let failure = plan.addAssets(config) { return .failure(failure) }
     if plan.members.isEmpty { plan.members.append(Member(provider: base, symbols: [], endpoint: nil)) }
+    if config.bidAsk, let failure = plan.followTopOfBook() { return .failure(failure) }
     if let failure = plan.applyEndpoints(config.endpoints, serving: serving) { return .failure(failure) }
     return .success(plan)
+  }
+
+  /// Each venue's top-of-book variant (`--bid-ask`); a venue without one is refused.
+  private mutating func followTopOfBook() -> VenuePlanError? {
+    for index in members.indices {
+      guard let book = members[index].provider.topOfBook else {
+        return .noTopOfBook(members[index].provider.displayName)
+      }
+      members[index].provider = book
+    }
+    return nil
   }
 
   /// The symbols of each venue's main market for `config.assets`.
@@ -64,6 +76,8 @@ public struct VenuePlan: Sendable {
     let hasToken = config.demo || config.source != nil || !(config.token ?? "").isEmpty
     for asset in config.assets {
       for venue in venues {
+        // --bid-ask --asset follows the venues that have a top of book; naming one that has none is refused.
+        if config.bidAsk && venue.topOfBook == nil && named.isEmpty { continue }
         if venue.requiresToken && !hasToken {
           if !named.isEmpty { return .needsToken(venue.displayName, variable: venue.tokenVariable) }
           continue
@@ -133,6 +147,8 @@ public enum VenuePlanError: Error, Sendable, Equatable, CustomStringConvertible 
   case noMarket(asset: String, venue: String)
   case endpointForVenueNotFollowed(String, following: [String])
   case plainURLWithSeveral(following: [String])
+  /// `--bid-ask` with a venue that sends no best bid and ask.
+  case noTopOfBook(String)
 
   public var description: String {
     switch self {
@@ -147,6 +163,9 @@ public enum VenuePlanError: Error, Sendable, Equatable, CustomStringConvertible 
     case .plainURLWithSeveral(let following):
       "a plain --url cannot say which of the run's venues it replaces (\(following.joined(separator: ", "))); "
         + "write --url VENUE=URL"
+    case .noTopOfBook(let venue):
+      "--bid-ask: \(venue) sends trades only, no best bid and ask; follow a venue that does "
+        + "(" + ProviderCatalog.all.filter { $0.topOfBook != nil }.map(\.name).joined(separator: ", ") + ")"
     }
   }
 

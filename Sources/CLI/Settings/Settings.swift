@@ -73,6 +73,11 @@ public enum Settings {
   ]
 
   static let filtering: [Setting] = [
+    .toggle(
+      \.bidAsk, key: "bidAsk", flags: ["--bid-ask"], environment: "TICKER_BID_ASK", group: .filtering,
+      help: "follow each symbol's best bid and ask instead of its trades, from the venue's own channel "
+        + "for them (every venue but \(ProviderCatalog.defaultProvider.displayName))"
+    ).scoped(sources: [.venue], outputs: [.lines, .board]),
     .value(
       \.debounce, key: "debounce", flags: ["--debounce"], environment: "TICKER_DEBOUNCE", group: .filtering,
       valueName: "SECONDS",

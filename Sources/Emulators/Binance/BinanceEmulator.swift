@@ -229,6 +229,9 @@ struct BinanceEmulator: VenueEmulator {
     if closed { return [] }
     return trades.flatMap { trade -> [EmulatorAction] in
       let symbol = String(trade.symbol.prefix { $0 != "@" }).uppercased()
+      if trade.symbol.hasSuffix("@bookTicker") {
+        return send(stream: trade.symbol, data: bookTicker(trade, symbol))
+      }
       defer { nextTradeID += 1 }
       let price = SyntheticTrades.format(cents: trade.cents, places: 8)
       let quantity = SyntheticTrades.format(volume: trade.volume, places: 8)
@@ -239,6 +242,18 @@ struct BinanceEmulator: VenueEmulator {
     }
   }
 
+  /// The book ticker after `trade`: the update id counts with the trade ids.
+  private mutating func bookTicker(_ trade: SyntheticTrade, _ symbol: String) -> String {
+    defer { nextTradeID += 1 }
+    let book = trade.book
+    let bid = SyntheticTrades.format(cents: book.bidCents, places: 8)
+    let ask = SyntheticTrades.format(cents: book.askCents, places: 8)
+    let bidSize = SyntheticTrades.format(volume: book.bidSize, places: 8)
+    let askSize = SyntheticTrades.format(volume: book.askSize, places: 8)
+    return
+      #"{"u":\#(nextTradeID),"s":"\#(symbol)","b":"\#(bid)","B":"\#(bidSize)","a":"\#(ask)","A":"\#(askSize)"}"#
+  }
+
   var syntheticKeepalive: (action: EmulatorAction, seconds: Double)? { nil }
 
   /// A trade stream's market: `ethusdt@trade` trades ETH/USDT.
@@ -246,9 +261,11 @@ struct BinanceEmulator: VenueEmulator {
     Market.splittingRunTogether(String(symbol.prefix { $0 != "@" }).uppercased())
   }
 
-  /// Any symbol's trade stream (`ethusdt@trade`); other streams carry no trades.
+  /// Any symbol's trade stream (`ethusdt@trade`) and book ticker (`ethusdt@bookTicker`); other
+  /// streams carry neither.
   func walkStart(for symbol: String) -> WalkStart? {
-    guard symbol.hasSuffix("@trade"), BinanceStreams.isValid(symbol) else { return nil }
+    guard symbol.hasSuffix("@trade") || symbol.hasSuffix("@bookTicker"), BinanceStreams.isValid(symbol)
+    else { return nil }
     return .dollars
   }
 }

@@ -114,3 +114,25 @@ struct SyntheticTrade: Sendable, Equatable {
   /// Whether the price went up (or stayed): a buy, for venues that say.
   var up: Bool
 }
+
+/// The best bid and ask a venue's top-of-book channel shows around one synthetic trade.
+struct SyntheticBook: Sendable, Equatable {
+  /// Prices in hundredths: always `bidCents < askCents`.
+  var bidCents: Int64
+  var askCents: Int64
+  /// Sizes in hundred-thousandths, as `SyntheticTrade.volume`.
+  var bidSize: Int
+  var askSize: Int
+}
+
+extension SyntheticTrade {
+  /// The book around this trade: a basis point either side of its price (at least a cent), sizes
+  /// from its quantity. Venues a few basis points apart (`DemoMarket.bias`) then cross now and then,
+  /// as venues do.
+  var book: SyntheticBook {
+    let half = max(1, cents / 10_000)
+    return SyntheticBook(
+      bidCents: max(1, cents - half), askCents: max(1, cents - half) + 2 * half, bidSize: volume,
+      askSize: 1 + (volume * 7 + Int(time % 997)) % 5000)
+  }
+}

@@ -3,8 +3,10 @@ import Venues
 /// What the price stage remembers about one symbol. Instants are offsets from the stage's first
 /// instant (see `PriceStageCore`).
 struct SymbolState: Sendable {
-  /// The last price printed (for dedupe).
+  /// The last price printed (for dedupe); of a top-of-book quote, the bid.
   var lastPrinted: Price?
+  /// The last ask printed, of a top-of-book quote: dedupe compares both sides.
+  var lastAsk: Price?
   /// The newest trade time accepted (printed, or suppressed as equal to the printed price);
   /// anything older is stale.
   var newestTime: Int64?
@@ -26,8 +28,10 @@ struct SymbolState: Sendable {
   mutating func offer(_ quote: Quote) -> Bool {
     guard !isStale(quote) else { return false }
     newestTime = quote.time
-    if lastPrinted == quote.price { return false }
+    let ask = quote.ask?.price
+    if lastPrinted == quote.price && lastAsk == ask { return false }
     lastPrinted = quote.price
+    lastAsk = ask
     return true
   }
 

@@ -7,7 +7,8 @@ import JSON
 /// `{"error":{"code":2,"msg":"Invalid request: invalid stream"},"id":2}`), a `result` (the
 /// acknowledgement of request `id`: `{"result":null,"id":1}`), a combined-stream wrapper
 /// (`{"stream":"btcusdt@trade","data":{…}}`), or a bare event (`{"e":"trade",…}`). Events are
-/// trades, `serverShutdown`, and others, which are ignored.
+/// trades, `serverShutdown`, and others, which are ignored; a payload without `e` that has `b`
+/// and `a` is a book ticker (`BinanceBookTicker`).
 enum BinanceMessage {
   static func event(json: JSONValue) -> ProviderEvent {
     guard case .object(let object) = json else {
@@ -35,7 +36,7 @@ enum BinanceMessage {
       }
       return event(payload: payload)
     }
-    if object["e"] != nil { return event(payload: object) }
+    if object["e"] != nil || BinanceBookTicker.isOne(object) { return event(payload: object) }
     return .malformed(#"not a Binance message: no "e", "stream", "result" or "error""#)
   }
 
@@ -47,6 +48,13 @@ enum BinanceMessage {
 
   /// One event (`{"e":"trade",…}`), bare or unwrapped from its stream.
   static func event(payload: JSONObject) -> ProviderEvent {
+    if payload["e"] == nil, BinanceBookTicker.isOne(payload) {
+      do throws(ShapeError) {
+        return .quotes([try BinanceBookTicker(object: payload).quote])
+      } catch {
+        return .malformed(error.message)
+      }
+    }
     guard case .string(let type)? = payload["e"] else {
       return .malformed(#"event has no string "e""#)
     }

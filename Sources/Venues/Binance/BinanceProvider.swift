@@ -11,10 +11,16 @@ import WebSocketWire
 /// closes with 1008 a connection that sends more than 5 messages a second, pongs included.
 public struct BinanceProvider: Provider {
   public let parser: JSONParser
+  /// Trades (`<symbol>@trade`) or the best bid and ask (`<symbol>@bookTicker`).
+  public let stream: MarketStream
 
-  public init(parser: JSONParser = JSONParser()) {
+  public init(parser: JSONParser = JSONParser(), stream: MarketStream = .trades) {
     self.parser = parser
+    self.stream = stream
   }
+
+  /// `<symbol>@bookTicker`: every change of the best bid or ask, with both sizes, as it happens.
+  public var topOfBook: (any Provider)? { BinanceProvider(parser: parser, stream: .topOfBook) }
 
   public var name: String { "binance" }
   public var displayName: String { "Binance" }
@@ -49,9 +55,11 @@ public struct BinanceProvider: Provider {
         "\(shown) is not a Binance symbol: a symbol is letters and digits, such as BTCUSDT or btcusdt"))
   }
 
-  /// The trade stream of a canonical symbol: `BTCUSDT` → `btcusdt@trade` (stream names are lower case).
-  public static func streamName(for symbol: String) -> String {
-    String(decoding: symbol.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self) + "@trade"
+  /// The trade stream of a canonical symbol: `BTCUSDT` → `btcusdt@trade` (stream names are lower
+  /// case); of the top of book, `btcusdt@bookTicker`.
+  public static func streamName(for symbol: String, stream: MarketStream = .trades) -> String {
+    String(decoding: symbol.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+      + (stream == .trades ? "@trade" : "@bookTicker")
   }
 
   // MARK: Subscriptions
@@ -67,18 +75,24 @@ public struct BinanceProvider: Provider {
   {
     var messages: [WebSocketMessage] = []
     let removed = VenueJSON.missing(from: new, in: old)
-    if !removed.isEmpty { messages.append(Self.request("UNSUBSCRIBE", symbols: removed, id: ids.next())) }
+    if !removed.isEmpty {
+      messages.append(Self.request("UNSUBSCRIBE", symbols: removed, stream: stream, id: ids.next()))
+    }
     let added = VenueJSON.missing(from: old, in: new)
-    if !added.isEmpty { messages.append(Self.request("SUBSCRIBE", symbols: added, id: ids.next())) }
+    if !added.isEmpty {
+      messages.append(Self.request("SUBSCRIBE", symbols: added, stream: stream, id: ids.next()))
+    }
     return messages
   }
 
   /// `{"method":"SUBSCRIBE","params":["btcusdt@trade",…],"id":1}`.
-  static func request(_ method: String, symbols: [String], id: Int) -> WebSocketMessage {
+  static func request(_ method: String, symbols: [String], stream: MarketStream = .trades, id: Int)
+    -> WebSocketMessage
+  {
     var out: [UInt8] = Array(#"{"method":"#.utf8)
     JSONEscaping.appendQuoted(method, to: &out)
     out += Array(#","params":["#.utf8)
-    VenueJSON.appendQuotedList(symbols.map(Self.streamName(for:)), to: &out)
+    VenueJSON.appendQuotedList(symbols.map { Self.streamName(for: $0, stream: stream) }, to: &out)
     out += Array(#"],"id":\#(id)}"#.utf8)
     return .text(String(decoding: out, as: UTF8.self))
   }

@@ -8,6 +8,11 @@ public struct DecodingContext: Sendable, Equatable {
   /// Symbols whose next quotes are the history the venue sends on subscribing (a back-fill of
   /// recent trades that looks like live ones), in the venue's spelling.
   public var historyDue: Set<String> = []
+  /// The order books a venue's top of book is read from (Bybit's `orderbook.1`, Gemini's `l2`),
+  /// by symbol in the venue's spelling. At most `maximumBooks`: a book for yet another symbol
+  /// is refused as malformed (the venue sends books only for what was subscribed).
+  public var books: [String: LocalBook] = [:]
+  public static let maximumBooks = 4096
 
   public init() {}
 }

@@ -47,6 +47,15 @@ public protocol Provider: Sendable {
   /// it with USDT markets elsewhere (the KRW premium). nil where the venue has none that matters.
   func conversionPair(for currency: String) -> String?
 
+  // MARK: Top of book
+
+  /// What this provider's subscriptions follow: trades, or the best bid and ask.
+  var stream: MarketStream { get }
+  /// The same venue following each symbol's best bid and ask instead of its trades
+  /// (`--bid-ask`): its subscriptions on the channel the venue made for that, and its decoding of
+  /// that channel (quotes with `ask` set). nil when the venue has no such stream (Finnhub).
+  var topOfBook: (any Provider)? { get }
+
   // MARK: Subscriptions
 
   /// How this venue changes a subscription: a message per symbol, or the whole list again.
@@ -144,6 +153,8 @@ extension Provider {
   public func scaled(by factor: Double) -> any Provider { self }
   public var acknowledgement: Acknowledgement { .none }
   public func conversionPair(for currency: String) -> String? { nil }
+  public var stream: MarketStream { .trades }
+  public var topOfBook: (any Provider)? { nil }
 
   public func decodeLarge(_ message: WebSocketMessage) -> LargeMessage? { nil }
   public func fastDecode(_ message: WebSocketMessage) -> ProviderEvent? { nil }
