@@ -118,7 +118,7 @@ public final class Recorder: FeedRecorder {
     guard case .header(let header)? = first else {
       throw .notARecording(path: path, why: "its first line is not a recording header")
     }
-    guard header.venues.map(\.provider) == new.venues.map(\.provider) else {
+    guard header.venues.map(\.name) == new.venues.map(\.name) else {
       throw .otherProvider(path: path, recorded: header.providerNames)
     }
     guard last == 0x0A else { throw .cutOff(path: path) }

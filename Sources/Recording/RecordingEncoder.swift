@@ -29,6 +29,7 @@ public struct RecordingEncoder: Sendable {
         JSONEscaping.appendQuoted(header.provider, to: &out)
         out.append(contentsOf: #","symbols":"#.utf8)
         Self.appendList(header.symbols, to: &out)
+        Self.appendStream(header.venues[0].stream, to: &out)
       } else {
         out.append(contentsOf: #","venues":["#.utf8)
         for (index, venue) in header.venues.enumerated() {
@@ -36,6 +37,7 @@ public struct RecordingEncoder: Sendable {
           JSONEscaping.appendQuoted(venue.provider, to: &out)
           out.append(contentsOf: #","symbols":"#.utf8)
           Self.appendList(venue.symbols, to: &out)
+          Self.appendStream(venue.stream, to: &out)
           out.append(UInt8(ascii: "}"))
         }
         out.append(UInt8(ascii: "]"))
@@ -257,5 +259,12 @@ public struct RecordingEncoder: Sendable {
       return true
     }
     if !ascii { JSONEscaping.appendQuoted(text, to: &out) }
+  }
+
+  /// `,"stream":"top-of-book"` for a run of the best bid and ask; nothing for trades.
+  private static func appendStream(_ stream: MarketStream, to out: inout [UInt8]) {
+    guard stream != .trades else { return }
+    out.append(contentsOf: #","stream":"#.utf8)
+    JSONEscaping.appendQuoted(stream.rawValue, to: &out)
   }
 }

@@ -1,3 +1,5 @@
+import Venues
+
 /// The first line of a run section: the venues the run followed and when it started.
 ///
 /// A run of one venue is format 1 (`provider`, `symbols`), as every recording before several
@@ -8,11 +10,18 @@ public struct RecordingHeader: Sendable, Equatable {
   public struct Venue: Sendable, Equatable {
     public var provider: String
     public var symbols: [String]
+    /// What the run followed: trades, or the best bid and ask (`"stream":"top-of-book"`; absent
+    /// for trades, so that a trade recording is what it always was).
+    public var stream: MarketStream
 
-    public init(provider: String, symbols: [String]) {
+    public init(provider: String, symbols: [String], stream: MarketStream = .trades) {
       self.provider = provider
       self.symbols = symbols
+      self.stream = stream
     }
+
+    /// The venue as messages name it: `binance`, or `binance (top of book)`.
+    public var name: String { stream == .trades ? provider : provider + " (top of book)" }
   }
 
   /// The format of a run of one venue.
@@ -35,13 +44,14 @@ public struct RecordingHeader: Sendable, Equatable {
   /// Whether the section is of several venues (its steps name theirs).
   public var isSeveral: Bool { venues.count > 1 }
   /// The venues' names, in order ("binance, coinbase").
-  public var providerNames: String { venues.map(\.provider).joined(separator: ", ") }
+  public var providerNames: String { venues.map(\.name).joined(separator: ", ") }
 
   public init(
-    format: Int = Self.currentFormat, provider: String, symbols: [String], startedMilliseconds: Int64
+    format: Int = Self.currentFormat, provider: String, symbols: [String], stream: MarketStream = .trades,
+    startedMilliseconds: Int64
   ) {
     self.format = format
-    self.venues = [Venue(provider: provider, symbols: symbols)]
+    self.venues = [Venue(provider: provider, symbols: symbols, stream: stream)]
     self.startedMilliseconds = startedMilliseconds
   }
 

@@ -45,7 +45,7 @@ public struct RecordingReader: Sendable {
     let kind = value["kind"]?.stringValue
     if kind == "recording" {
       let next = try Self.header(value, line: line)
-      if let header, header.venues.map(\.provider) != next.venues.map(\.provider) {
+      if let header, header.venues.map(\.name) != next.venues.map(\.name) {
         throw .providerChanged(line, from: header.providerNames, to: next.providerNames)
       }
       header = next
@@ -100,7 +100,14 @@ public struct RecordingReader: Sendable {
         guard let symbol = item.stringValue else { throw fail("a symbol in the header is not a string") }
         symbols.append(symbol)
       }
-      return RecordingHeader.Venue(provider: provider, symbols: symbols)
+      var stream = MarketStream.trades
+      if let value = object["stream"] {
+        guard let text = value.stringValue, let named = MarketStream(rawValue: text) else {
+          throw fail("the header's \"stream\" is not one of \"trades\", \"top-of-book\"")
+        }
+        stream = named
+      }
+      return RecordingHeader.Venue(provider: provider, symbols: symbols, stream: stream)
     }
     var venues: [RecordingHeader.Venue] = []
     if format == RecordingHeader.currentFormat {

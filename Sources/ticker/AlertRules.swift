@@ -25,6 +25,10 @@ enum AlertRules {
         }
         let member = plan.members[index]
         let provider = member.provider
+        if let why = sideMismatch(condition, stream: provider.stream) {
+          diagnostics.error("\(flag) \(condition): \(why)")
+          return nil
+        }
         guard case .success(let canonical) = provider.canonicalSymbol(symbol) else {
           diagnostics.error("\(flag) \(condition): \"\(symbol)\" is not a \(provider.displayName) symbol")
           return nil
@@ -41,5 +45,18 @@ enum AlertRules {
       }
     }
     return rules
+  }
+
+  /// Why `condition` cannot be judged on `stream`: a side on trades, or no side on the best bid
+  /// and ask (a trade's price is neither, and guessing one would alert on the wrong number).
+  static func sideMismatch(_ condition: AlertCondition, stream: MarketStream) -> String? {
+    switch (condition.side, stream) {
+    case (nil, .topOfBook):
+      "this run follows the best bid and ask (--bid-ask): say which, as \(condition.symbol).bid or "
+        + "\(condition.symbol).ask"
+    case (let side?, .trades):
+      "\(side.rawValue) is a side of the best bid and ask, and this run follows trades: add --bid-ask"
+    default: nil
+    }
   }
 }

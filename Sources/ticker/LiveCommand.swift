@@ -125,7 +125,9 @@ enum LiveCommand {
     guard plan.isSeveral else { return .success(upstreams) }
     switch RecordingTarget.open(
       context.config.record,
-      venues: plan.members.map { .init(provider: $0.provider.name, symbols: $0.symbols) },
+      venues: plan.members.map {
+        .init(provider: $0.provider.name, symbols: $0.symbols, stream: $0.provider.stream)
+      },
       recording, context.diagnostics)
     {
     case .success(let recorder?):

@@ -125,7 +125,7 @@ struct OutputPlan: Sendable {
         useColor: Self.useColor(context), provider: provider.name, timestamps: config.timestamps,
         isTerminal: isTerminal(1),
         symbols: venues.isEmpty ? symbols.map(provider.serverSymbol(for:)) : symbols,
-        venues: venues.map(\.name)))
+        venues: venues.map(\.name), bidAsk: provider.stream == .topOfBook))
     return QuoteWriter(formatter: formatter, writer: context.stdout, limit: config.count)
   }
 

@@ -12,6 +12,10 @@ enum ReplayCommand {
   /// What the settings cannot do with this recording: bare prices of several venues or symbols.
   static func refusal(_ config: TickerConfig, _ header: RecordingHeader) -> String? {
     guard config.format == .price else { return nil }
+    if header.venues.contains(where: { $0.stream == .topOfBook }) {
+      return "--format price prints one bare number a line, and the recording holds best bids and asks "
+        + "(two): use --format tsv"
+    }
     if header.isSeveral {
       return "--format price prints bare numbers, which cannot say which of the recording's venues "
         + "(\(header.providerNames)) they come from: use --format tsv"
@@ -108,9 +112,11 @@ enum ReplayCommand {
     }
     var providers: [any Provider] = []
     for venue in header.venues {
-      guard let provider = ProviderCatalog.provider(named: venue.provider) else {
+      guard let venueProvider = ProviderCatalog.provider(named: venue.provider),
+        let provider = venue.stream == .trades ? venueProvider : venueProvider.topOfBook
+      else {
         context.diagnostics.error(
-          "cannot replay \(path): a recording of an unknown venue \"\(venue.provider)\"")
+          "cannot replay \(path): a recording of an unknown venue \"\(venue.name)\"")
         return .failure(Stop(code: .refused))
       }
       providers.append(provider)

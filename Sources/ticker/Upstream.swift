@@ -78,7 +78,9 @@ struct Upstream: Sendable {
     let recording = RecordingTarget()
     let recorder: Recorder?
     switch RecordingTarget.open(
-      records ? config.record : nil, venues: [.init(provider: provider.name, symbols: symbols)], recording,
+      records ? config.record : nil,
+      venues: [.init(provider: provider.name, symbols: symbols, stream: provider.stream)],
+      recording,
       diagnostics)
     {
     case .success(let opened): recorder = opened

@@ -126,11 +126,12 @@ struct SyntheticBook: Sendable, Equatable {
 }
 
 extension SyntheticTrade {
-  /// The book around this trade: a basis point either side of its price (at least a cent), sizes
+  /// The book around this trade: a fifth of a basis point either side of its price (at least a
+  /// cent), sizes
   /// from its quantity. Venues a few basis points apart (`DemoMarket.bias`) then cross now and then,
   /// as venues do.
   var book: SyntheticBook {
-    let half = max(1, cents / 10_000)
+    let half = max(1, cents / 50_000)
     return SyntheticBook(
       bidCents: max(1, cents - half), askCents: max(1, cents - half) + 2 * half, bidSize: volume,
       askSize: 1 + (volume * 7 + Int(time % 997)) % 5000)

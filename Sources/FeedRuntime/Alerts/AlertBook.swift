@@ -24,7 +24,9 @@ public struct AlertBook: Sendable {
   public struct Firing: Sendable, Equatable {
     public var rule: Rule
     public var quote: Quote
-    /// The symbol's first price this run (what moves are measured from).
+    /// The price the condition judged: the trade's, or the side's of a top-of-book quote.
+    public var price: Price
+    /// The first price of the symbol (of its side) this run: what moves are measured from.
     public var start: Price?
     /// Where `quote` is among the quotes judged (0-based, in the collection's order).
     public var position: Int = 0
@@ -33,6 +35,8 @@ public struct AlertBook: Sendable {
   public let rules: [Rule]
   private var holding: [Bool]
   private var starts: [String: Price] = [:]
+  /// The first ask of each symbol, for moves of `.ask` conditions.
+  private var askStarts: [String: Price] = [:]
   private let watched: Set<String>
 
   public init(rules: [Rule]) {
@@ -53,11 +57,17 @@ public struct AlertBook: Sendable {
     for (position, quote) in quotes.enumerated() where watched.contains(quote.symbol) {
       let start = starts[quote.symbol] ?? quote.price
       if starts[quote.symbol] == nil { starts[quote.symbol] = quote.price }
+      let askStart = quote.ask.map { askStarts[quote.symbol] ?? $0.price }
+      if let ask = quote.ask, askStarts[quote.symbol] == nil { askStarts[quote.symbol] = ask.price }
       var ends = false
       for index in rules.indices where rules[index].condition.symbol == quote.symbol {
-        let holds = rules[index].condition.holds(price: quote.price, start: start)
+        let condition = rules[index].condition
+        guard let price = condition.price(of: quote) else { continue }
+        let from = condition.side == .ask ? askStart : start
+        let holds = condition.holds(price: price, start: from)
         if holds && !holding[index] {
-          fired.append(Firing(rule: rules[index], quote: quote, start: start, position: position))
+          fired.append(
+            Firing(rule: rules[index], quote: quote, price: price, start: from, position: position))
           ends = ends || rules[index].ends
         }
         holding[index] = holds

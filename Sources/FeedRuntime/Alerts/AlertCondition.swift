@@ -14,6 +14,9 @@ import Venues
 /// the right: the number, then the operator before it, and everything before that is the symbol.
 /// Spaces around the operator are allowed. Thresholds and percentages are exact decimals, compared
 /// with the digits the venue sent — never binary floating point.
+///
+/// In a run of the best bid and ask (`--bid-ask`) a condition names its side: `SYM.bid>70000`,
+/// `SYM.ask<60000`, `SYM.ask±1%` (a move from the side's first price).
 public struct AlertCondition: Sendable, Hashable, CustomStringConvertible {
   public enum Test: Sendable, Hashable {
     case above(Price, inclusive: Bool)
@@ -22,17 +25,36 @@ public struct AlertCondition: Sendable, Hashable, CustomStringConvertible {
     case move(percent: ExactDecimal, up: Bool, down: Bool)
   }
 
+  /// Which side of a top-of-book quote a condition watches.
+  public enum Side: String, Sendable, Hashable {
+    case bid, ask
+  }
+
   public var symbol: String
   public var test: Test
+  /// The side it watches, written `SYM.bid` or `SYM.ask`; nil for a trade's price.
+  public var side: Side?
 
-  public init(symbol: String, test: Test) {
+  public init(symbol: String, test: Test, side: Side? = nil) {
     self.symbol = symbol
     self.test = test
+    self.side = side
+  }
+
+  /// The price of `quote` this condition judges: its side's, or the trade's; nil when the quote
+  /// has no such price (a side of a trade, a trade's price of a book).
+  public func price(of quote: Quote) -> Price? {
+    switch side {
+    case nil: quote.ask == nil ? quote.price : nil
+    case .bid?: quote.ask == nil ? nil : quote.price
+    case .ask?: quote.ask?.price
+    }
   }
 
   /// What a valid condition looks like, for error messages and help.
   public static let grammar =
-    "SYM>PRICE, SYM>=PRICE, SYM<PRICE, SYM<=PRICE, or a move from the first price: SYM+N%, SYM-N%, SYM±N%"
+    "SYM>PRICE, SYM>=PRICE, SYM<PRICE, SYM<=PRICE, or a move from the first price: SYM+N%, SYM-N%, SYM±N% "
+    + "(with --bid-ask, SYM.bid or SYM.ask for SYM)"
 
   /// The condition, or why `text` is not one.
   public static func parse(_ text: String) -> Result<AlertCondition, AlertConditionError> {
@@ -58,7 +80,18 @@ public struct AlertCondition: Sendable, Hashable, CustomStringConvertible {
     {
       return .failure(.badOperator(trimmed))
     }
-    return test(op, numberText, in: trimmed).map { AlertCondition(symbol: symbol, test: $0) }
+    let (name, side) = Self.side(of: symbol)
+    guard !name.isEmpty else { return .failure(.noSymbol(trimmed)) }
+    return test(op, numberText, in: trimmed).map { AlertCondition(symbol: name, test: $0, side: side) }
+  }
+
+  /// `SYM.bid` and `SYM.ask` (either case) split into the symbol and its side.
+  private static func side(of symbol: String) -> (String, Side?) {
+    let lower = symbol.lowercased()
+    for side in [Side.bid, .ask] where lower.hasSuffix("." + side.rawValue) {
+      return (String(symbol.dropLast(4)), side)
+    }
+    return (symbol, nil)
   }
 
   /// The number at the end of `scalars` (digits and at most one point, read from the right),
@@ -121,7 +154,8 @@ public struct AlertCondition: Sendable, Hashable, CustomStringConvertible {
 
   /// The condition as a person writes it (`BINANCE:BTCUSDT>100000`, `BTC-USD±2%`).
   public var description: String {
-    switch test {
+    let symbol = side.map { self.symbol + "." + $0.rawValue } ?? self.symbol
+    return switch test {
     case .above(let price, let inclusive): symbol + (inclusive ? ">=" : ">") + price.text
     case .below(let price, let inclusive): symbol + (inclusive ? "<=" : "<") + price.text
     case .move(let percent, let up, let down):

@@ -36,7 +36,7 @@ public final class AlertCommand: Sendable {
     public init(_ firing: AlertBook.Firing, provider: String) {
       self.init(
         condition: firing.rule.written, provider: provider, symbol: firing.quote.symbol,
-        price: firing.quote.price.text, time: UTCTimestamp.string(milliseconds: firing.quote.time))
+        price: firing.price.text, time: UTCTimestamp.string(milliseconds: firing.quote.time))
     }
 
     var variables: [String] {

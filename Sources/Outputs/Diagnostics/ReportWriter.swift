@@ -93,9 +93,9 @@ public final class ReportWriter<Instant: InstantProtocol>: Sendable where Instan
   /// from where (`BTC-USD±2%: 97280.50, +2.00% from 95372.09, at …`); `--until` ends with
   /// `; stopping (--until)`.
   public static func describe(_ firing: AlertBook.Firing) -> String {
-    var text = "\(firing.rule.condition): \(firing.quote.price.text)"
+    var text = "\(firing.rule.condition): \(firing.price.text)"
     if case .move = firing.rule.condition.test, let start = firing.start {
-      text += ", \(Self.percentChange(from: start, to: firing.quote.price)) from \(start.text),"
+      text += ", \(Self.percentChange(from: start, to: firing.price)) from \(start.text),"
     }
     text += " at \(UTCTimestamp.string(milliseconds: firing.quote.time))"
     if firing.rule.ends { text += "; stopping (--until)" }

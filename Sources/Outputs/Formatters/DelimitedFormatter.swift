@@ -17,7 +17,11 @@ import Venues
 /// `TerminalText`, so control characters (TAB, CR and LF included) arrive as visible escapes and a
 /// row is always one line.
 ///
-/// In a run of several venues, a `venue` column comes before `symbol`.
+/// In a run of several venues, a `venue` column comes before `symbol`. A run of the best bid and
+/// ask (`--bid-ask`) has the columns `bid,ask,bid_size,ask_size` instead of `price,volume`:
+///
+///     time,symbol,bid,ask,bid_size,ask_size
+///     2026-12-06T03:00:32.104Z,BTCUSDT,97263.91000000,97263.93000000,0.01234000,0.50000000
 public struct DelimitedFormatter: QuoteFormatter {
   private var days = UTCTimestamp.DayCache()
   public enum Separator: UInt8, Sendable {
@@ -32,7 +36,9 @@ public struct DelimitedFormatter: QuoteFormatter {
   /// With several venues, their names (`Quote.venue` indexes it); empty for one.
   private let venues: [String]
 
-  public init(separator: Separator, timestamps: TimestampChoice = .trade, venues: [String] = []) {
+  public init(
+    separator: Separator, timestamps: TimestampChoice = .trade, venues: [String] = [], bidAsk: Bool = false
+  ) {
     self.separator = separator
     self.timestamps = timestamps
     self.venues = venues
@@ -43,7 +49,7 @@ public struct DelimitedFormatter: QuoteFormatter {
     case .none: break
     }
     if !venues.isEmpty { names.append("venue") }
-    names += ["symbol", "price", "volume"]
+    names += bidAsk ? ["symbol", "bid", "ask", "bid_size", "ask_size"] : ["symbol", "price", "volume"]
     header = Array(names.joined(separator: String(UnicodeScalar(separator.rawValue))).utf8) + [0x0A]
   }
 
@@ -67,7 +73,15 @@ public struct DelimitedFormatter: QuoteFormatter {
     buffer.append(separator.rawValue)
     buffer.append(contentsOf: quote.price.text.utf8)
     buffer.append(separator.rawValue)
-    if let volume = quote.volume { buffer.append(contentsOf: volume.text.utf8) }
+    if let ask = quote.ask {
+      buffer.append(contentsOf: ask.price.text.utf8)
+      buffer.append(separator.rawValue)
+      if let size = quote.bidSize { buffer.append(contentsOf: size.text.utf8) }
+      buffer.append(separator.rawValue)
+      if let size = ask.size { buffer.append(contentsOf: size.text.utf8) }
+    } else if let volume = quote.volume {
+      buffer.append(contentsOf: volume.text.utf8)
+    }
     buffer.append(0x0A)
   }
 

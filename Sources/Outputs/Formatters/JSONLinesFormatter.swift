@@ -12,6 +12,12 @@ import Venues
 /// `rt` are when the message carrying the trade reached the ticker (this machine's clock; both
 /// `null` when unknown), so `rt - t` is the feed's latency as far as the two clocks agree.
 /// `provider` is the venue as `--provider` names it — in a run of several venues, the quote's.
+///
+/// A venue's best bid and ask (`--bid-ask`) has `bid`, `bid_size`, `ask`, `ask_size` in place of
+/// `price` and `volume` (a size `null` where the venue gives none), `time` the venue's time of
+/// the update (the receive time where it gives none):
+///
+///     {"symbol":"BTCUSDT","bid":97250.01,"bid_size":3.41877,"ask":97250.02,"ask_size":0.5841,"time":…,"t":…,"received":…,"rt":…,"provider":"binance"}
 public struct JSONLinesFormatter: QuoteFormatter {
   private var days = UTCTimestamp.DayCache()
   /// `,"provider":"finnhub"}` and the newline for each venue (`Quote.venue` indexes it), made once.
@@ -32,17 +38,22 @@ public struct JSONLinesFormatter: QuoteFormatter {
   public mutating func append(_ quote: Quote, to buffer: inout [UInt8]) {
     buffer.append(contentsOf: #"{"symbol":"#.utf8)
     JSONEscaping.appendQuoted(quote.symbol, to: &buffer)
-    buffer.append(contentsOf: #","price":"#.utf8)
-    buffer.append(contentsOf: quote.price.text.utf8)
-    buffer.append(contentsOf: #","time":""#.utf8)
-    UTCTimestamp.append(milliseconds: quote.time, to: &buffer, days: &days)
-    buffer.append(contentsOf: #"","t":"#.utf8)
-    buffer.append(contentsOf: String(quote.time).utf8)
-    buffer.append(contentsOf: #","volume":"#.utf8)
-    if let volume = quote.volume {
-      buffer.append(contentsOf: volume.text.utf8)
+    if let ask = quote.ask {
+      buffer.append(contentsOf: #","bid":"#.utf8)
+      buffer.append(contentsOf: quote.price.text.utf8)
+      buffer.append(contentsOf: #","bid_size":"#.utf8)
+      Self.append(quote.volume, to: &buffer)
+      buffer.append(contentsOf: #","ask":"#.utf8)
+      buffer.append(contentsOf: ask.price.text.utf8)
+      buffer.append(contentsOf: #","ask_size":"#.utf8)
+      Self.append(ask.size, to: &buffer)
+      appendTime(quote.time, to: &buffer)
     } else {
-      buffer.append(contentsOf: "null".utf8)
+      buffer.append(contentsOf: #","price":"#.utf8)
+      buffer.append(contentsOf: quote.price.text.utf8)
+      appendTime(quote.time, to: &buffer)
+      buffer.append(contentsOf: #","volume":"#.utf8)
+      Self.append(quote.volume, to: &buffer)
     }
     if quote.received != 0 {
       buffer.append(contentsOf: #","received":""#.utf8)
@@ -53,5 +64,21 @@ public struct JSONLinesFormatter: QuoteFormatter {
       buffer.append(contentsOf: #","received":null,"rt":null"#.utf8)
     }
     buffer.append(contentsOf: Int(quote.venue) < tails.count ? tails[Int(quote.venue)] : tails[0])
+  }
+
+  private mutating func appendTime(_ time: Int64, to buffer: inout [UInt8]) {
+    buffer.append(contentsOf: #","time":""#.utf8)
+    UTCTimestamp.append(milliseconds: time, to: &buffer, days: &days)
+    buffer.append(contentsOf: #"","t":"#.utf8)
+    buffer.append(contentsOf: String(time).utf8)
+  }
+
+  /// A number's exact text, or `null`.
+  private static func append(_ number: Price?, to buffer: inout [UInt8]) {
+    if let number {
+      buffer.append(contentsOf: number.text.utf8)
+    } else {
+      buffer.append(contentsOf: "null".utf8)
+    }
   }
 }

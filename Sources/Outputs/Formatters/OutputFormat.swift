@@ -2,7 +2,7 @@ import Venues
 
 /// How quotes are written to stdout (`--format`).
 public enum OutputFormat: String, Sendable, CaseIterable {
-  /// `TextFormatter`: time, symbol and price, tab-separated.
+  /// `TextFormatter`: time, symbol and price (or bid and ask), tab-separated.
   case text
   /// `JSONLinesFormatter`: one JSON object per line.
   case json
@@ -33,8 +33,12 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     case .text:
       TextFormatter(useColor: context.useColor, timestamps: context.timestamps, venues: context.venues)
     case .json: JSONLinesFormatter(providers: context.venues.isEmpty ? [context.provider] : context.venues)
-    case .csv: DelimitedFormatter(separator: .comma, timestamps: context.timestamps, venues: context.venues)
-    case .tsv: DelimitedFormatter(separator: .tab, timestamps: context.timestamps, venues: context.venues)
+    case .csv:
+      DelimitedFormatter(
+        separator: .comma, timestamps: context.timestamps, venues: context.venues, bidAsk: context.bidAsk)
+    case .tsv:
+      DelimitedFormatter(
+        separator: .tab, timestamps: context.timestamps, venues: context.venues, bidAsk: context.bidAsk)
     case .price: PriceOnlyFormatter()
     }
   }
@@ -54,12 +58,15 @@ public struct FormatContext: Sendable, Equatable {
   /// In a run of several venues, their names (`--provider`'s spelling), in the order
   /// `Quote.venue` counts them: lines then say which venue each price is from. Empty for one.
   public var venues: [String]
+  /// The run follows the best bid and ask (`--bid-ask`): csv and tsv name those columns.
+  public var bidAsk: Bool
 
   public init(
     useColor: Bool = false, provider: String = ProviderCatalog.defaultProvider.name,
     timestamps: TimestampChoice = .trade,
-    isTerminal: Bool = false, symbols: [String] = [], venues: [String] = []
+    isTerminal: Bool = false, symbols: [String] = [], venues: [String] = [], bidAsk: Bool = false
   ) {
+    self.bidAsk = bidAsk
     self.venues = venues
     self.useColor = useColor
     self.provider = provider

@@ -19,6 +19,8 @@ import Venues
 /// - The change is exact (`PriceChange`), from the symbol's first price in this run.
 /// - With `useColor`, the arrow and price are green or red by direction and the change by its
 ///   sign; without it, the line holds no escape byte. Symbols pass through `TerminalText`.
+/// - A venue's best bid and ask (`--bid-ask`) shows both, aligned, the arrow by the bid's
+///   direction, and no change column (`BookLine`).
 public struct TerminalLineFormatter: QuoteFormatter {
   private var days = UTCTimestamp.DayCache()
   public var useColor: Bool
@@ -29,6 +31,7 @@ public struct TerminalLineFormatter: QuoteFormatter {
   private var change = DecimalColumn(signed: true)
   private var percentWidth = 0
   private var previous: [String: Price] = [:]
+  private var ask = DecimalColumn()
   private var reference: [String: Price] = [:]
   /// In a run of several venues, their names (`Quote.venue` indexes it), padded to one width:
   /// the first column after the time.
@@ -57,11 +60,15 @@ public struct TerminalLineFormatter: QuoteFormatter {
     // The same symbol on two venues is two series.
     let key = venues.isEmpty ? quote.symbol : venue + quote.symbol
     let direction = PriceDirection(from: previous.updateValue(quote.price, forKey: key), to: quote.price)
+    symbolWidth = max(symbolWidth, TerminalWidth.columns(symbol))
+    if let ask = quote.ask {
+      appendBook(quote, ask: ask, symbol: symbol, venue: venue, direction: direction, to: &buffer)
+      return
+    }
     let start = reference[key] ?? quote.price
     if reference[key] == nil { reference[key] = quote.price }
     let moved = PriceChange(from: start, to: quote.price)
 
-    symbolWidth = max(symbolWidth, TerminalWidth.columns(symbol))
     price.fit(quote.price.text)
     change.fit(moved.absolute)
     percentWidth = max(percentWidth, PriceChange.signedWidth(moved.percent))
@@ -80,6 +87,25 @@ public struct TerminalLineFormatter: QuoteFormatter {
     let changeText =
       change.pad(moved.absolute) + "  " + TerminalWidth.padLeft(moved.percent, to: percentWidth)
     buffer.append(contentsOf: paint(changeText, changeColor).utf8)
+    buffer.append(0x0A)
+  }
+
+  /// `TIME  SYMBOL  ▲ BID  ASK`: the bid and ask columns aligned on their decimal points.
+  private mutating func appendBook(
+    _ quote: Quote, ask: Ask, symbol: String, venue: String, direction: PriceDirection,
+    to buffer: inout [UInt8]
+  ) {
+    price.fit(quote.price.text)
+    self.ask.fit(ask.price.text)
+    if let time = timestamps.milliseconds(of: quote) {
+      UTCTimestamp.append(milliseconds: time, to: &buffer, days: &days)
+      buffer.append(contentsOf: "  ".utf8)
+    }
+    buffer.append(contentsOf: venue.utf8)
+    buffer.append(contentsOf: TerminalWidth.padRight(symbol, to: symbolWidth).utf8)
+    buffer.append(contentsOf: "  ".utf8)
+    let text = direction.arrow + " " + price.pad(quote.price.text) + "  " + self.ask.pad(ask.price.text)
+    buffer.append(contentsOf: paint(text, direction.color).utf8)
     buffer.append(0x0A)
   }
 

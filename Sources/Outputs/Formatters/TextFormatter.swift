@@ -19,12 +19,15 @@ import Venues
 /// fields.
 ///
 /// In a run of several venues, the venue's name is a column of its own before the symbol:
-/// `<time>\t<venue>\t<symbol>\t<price>`.
+/// `<time>\t<venue>\t<symbol>\t<price>`. A venue's best bid and ask (`--bid-ask`) is two
+/// columns, `<bid>\t<ask>`, each coloured by its own direction.
 public struct TextFormatter: QuoteFormatter {
   private var days = UTCTimestamp.DayCache()
   public var useColor: Bool
   public var timestamps: TimestampChoice
   private var previous: [String: Price] = [:]
+  /// The previous ask per series, for the colour of a top-of-book quote's ask.
+  private var previousAsk: [String: Price] = [:]
   /// With several venues, their names (`Quote.venue` indexes it); empty for one.
   private let venues: [String]
 
@@ -39,7 +42,7 @@ public struct TextFormatter: QuoteFormatter {
   static let reset: [UInt8] = Array("\u{1B}[0m".utf8)
 
   public mutating func append(_ quote: Quote, to buffer: inout [UInt8]) {
-    if !useColor, venues.isEmpty, appendPlainLine(quote, to: &buffer) { return }
+    if !useColor, venues.isEmpty, quote.ask == nil, appendPlainLine(quote, to: &buffer) { return }
     if let time = timestamps.milliseconds(of: quote) {
       UTCTimestamp.append(milliseconds: time, to: &buffer, days: &days)
       buffer.append(0x09)
@@ -51,26 +54,34 @@ public struct TextFormatter: QuoteFormatter {
     }
     TerminalText.appendEscaped(quote.symbol, to: &buffer)
     buffer.append(0x09)
-    var color: [UInt8]? = nil
+    var before: Price? = nil
+    var askBefore: Price? = nil
     if useColor {
       // The same symbol on two venues is two series.
       let key = venues.isEmpty ? quote.symbol : venue + "\t" + quote.symbol
-      if let before = previous.updateValue(quote.price, forKey: key) {
-        if quote.price > before {
-          color = Self.green
-        } else if quote.price < before {
-          color = Self.red
-        }
-      }
+      before = previous.updateValue(quote.price, forKey: key)
+      if let ask = quote.ask { askBefore = previousAsk.updateValue(ask.price, forKey: key) }
     }
-    if let color {
-      buffer.append(contentsOf: color)
-      buffer.append(contentsOf: quote.price.text.utf8)
-      buffer.append(contentsOf: Self.reset)
-    } else {
-      buffer.append(contentsOf: quote.price.text.utf8)
+    appendColored(quote.price, after: before, to: &buffer)
+    if let ask = quote.ask {
+      buffer.append(0x09)
+      appendColored(ask.price, after: askBefore, to: &buffer)
     }
     buffer.append(0x0A)
+  }
+
+  /// `price`, green when above `before`, red when below, plain when unchanged or first.
+  private func appendColored(_ price: Price, after before: Price?, to buffer: inout [UInt8]) {
+    var color: [UInt8]? = nil
+    if let before, price > before { color = Self.green }
+    if let before, price < before { color = Self.red }
+    if let color {
+      buffer.append(contentsOf: color)
+      buffer.append(contentsOf: price.text.utf8)
+      buffer.append(contentsOf: Self.reset)
+    } else {
+      buffer.append(contentsOf: price.text.utf8)
+    }
   }
 
   /// A line for each quote, in order: `append(_:to:)` for each, but the usual line is written
@@ -78,7 +89,7 @@ public struct TextFormatter: QuoteFormatter {
   /// for the call (a retain and a release of each of its texts).
   public mutating func append(contentsOf quotes: ArraySlice<Quote>, to buffer: inout [UInt8]) {
     for index in quotes.indices {
-      if !useColor, venues.isEmpty,
+      if !useColor, venues.isEmpty, quotes[index].ask == nil,
         appendPlainLine(
           symbol: quotes[index].symbol, price: quotes[index].price.text,
           time: timestamps.milliseconds(time: quotes[index].time, received: quotes[index].received),
