@@ -61,6 +61,12 @@ W9 message shapes: `feedserve --blast M --verbatim` with 10 trades per message (
     RSS and ticker/websocat ratios against 1.3× (must) and 1.0× (goal); for the 760 KB messages,
     the ticker's peak RSS against its own with 10-trade messages plus 3× (must) and 2× (goal) the
     message size.
+W10 top of book: `feedserve --blast N --venue binance --symbols 1000 --book --verbatim` (book tickers,
+    `<symbol>@bookTicker`, over 1,000 symbols) into `ticker --provider binance --bid-ask`, subscribed to
+    all 1,000 with the default debounce, and the same blast of trades (without --book) into
+    `ticker --provider binance`; websocat and the ticker alternating (--runs each): ratios to
+    websocat (the book's within 0.1 of the trades', and ≤ 1.3×) and the ticker's peak RSS (the
+    book's within 1 MB of the trades').
 W1S W1 over wss://: the same blast behind a TLS relay in
     this script (`benchlib.TLSRelay`: Python's ssl with a throwaway CA from the `openssl` command),
     websocat (`--insecure`) and the dynamically linked `ticker --cacert` alternating; figures
@@ -580,6 +586,39 @@ class Bench:
                       f"{stderr[-300:]}")
         self.results["W5"] = out
 
+    # MARK: W10
+
+    def w10(self) -> None:
+        """The top of the book: N Binance book tickers over 1,000 symbols (`feedserve --venue binance
+        --symbols 1000 --book`) into `ticker --provider binance --bid-ask` with the default debounce,
+        beside the same blast of trades into `ticker --provider binance`; websocat and the ticker
+        alternating on the same blast."""
+        n = self.args.messages
+        symbols = ",".join(f"SYM{i}USDT" for i in range(1000))
+        shapes = [("trades", [], []), ("book", ["--book"], ["--bid-ask"])]
+        out: dict = {}
+        for label, server_args, ticker_args in shapes:
+            runs: dict[str, list] = {"websocat": [], "ticker": []}
+            for _ in range(self.args.runs):
+                for name in ("websocat", "ticker"):
+                    with FeedServe(self.feedserve, "--blast", n, "--venue", "binance", "--symbols", 1000,
+                                   "--verbatim", *server_args) as server:
+                        if name == "websocat":
+                            cmd, env = [self.websocat, "-t", "-U", "--no-close", server.url], None
+                        else:
+                            cmd = [self.ticker, "--provider", "binance", "--url", server.url, "--engine", "native",
+                                   "--symbol", symbols, *ticker_args]
+                            env = self.ticker_env
+                        measured, stderr = run_measured(cmd, env=env)
+                    if measured.exit != 0:
+                        self.fail(f"W10 {label} {name} exited {measured.exit}: {stderr.strip()[-300:]}")
+                    runs[name].append(measured.as_dict())
+            out[label] = {"messages": n, "runs": runs}
+            walls = {name: median_of(r, "wall_s") for name, r in runs.items()}
+            print(f"bench: W10 {label}: ticker {walls['ticker']:.3f} s, websocat {walls['websocat']:.3f} s",
+                  flush=True)
+        self.results["W10"] = out
+
     # MARK: W9
 
     def w9(self) -> None:
@@ -808,7 +847,13 @@ def report(results: dict, info: dict, judge: bool = True) -> list[str]:
         # static one (W1T); this one is `swift build -c release`.
     if "W1S" in results:
         w1s = results["W1S"]
-        lines += ["", f"W1S W1 over wss:// (a local TLS relay): {w1s['messages']:,} one-trade messages, "
+        lines += ["", f"W10 top of book: `feedserve --blast N --venue binance --symbols 1000 --book --verbatim` (book tickers,
+    `<symbol>@bookTicker`, over 1,000 symbols) into `ticker --provider binance --bid-ask`, subscribed to
+    all 1,000 with the default debounce, and the same blast of trades (without --book) into
+    `ticker --provider binance`; websocat and the ticker alternating (--runs each): ratios to
+    websocat (the book's within 0.1 of the trades', and ≤ 1.3×) and the ticker's peak RSS (the
+    book's within 1 MB of the trades').
+W1S W1 over wss:// (a local TLS relay): {w1s['messages']:,} one-trade messages, "
                   f"websocat and ticker alternating ({w1s.get('ticker_lines', 0):,} lines counted)",
                   run_header(f"{'consumer':<9}")]
         rows, _ = paired_rows("", w1s["runs"], w1s["messages"])
@@ -899,6 +944,28 @@ def report(results: dict, info: dict, judge: bool = True) -> list[str]:
                 continue
             targets += [(f"W9 {label}: ticker wall ≤ 1.3 × websocat's ({ratio:.2f}×)", ratio <= 1.3),
                         (f"W9 {label} goal: ticker wall ≤ 1.0 × websocat's ({ratio:.2f}×)", ratio <= 1.0)]
+    if "W10" in results:
+        w10 = results["W10"]
+        lines += ["", "W10 top of book: Binance messages over 1,000 symbols, the default debounce; trades into "
+                  "`ticker --provider binance`, book tickers into `ticker --provider binance --bid-ask`",
+                  f"  {'shape':<17} {'consumer':<9} {'wall s (min–max)':>22} {'msgs/s':>11} {'CPU s':>7} "
+                  f"{'peak RSS MB':>12}"]
+        ratios = {}
+        for label, shape in w10.items():
+            rows, ratios[label] = paired_rows(f"{label:<17}", shape["runs"], shape["messages"])
+            lines += rows
+            lines.append(f"  {label}: ticker/websocat wall {ratios[label]:.2f}× ({shape['messages']:,} messages, "
+                         f"median of {len(shape['runs']['ticker'])})")
+        if "trades" in w10 and "book" in w10:
+            trade_rss = median_of(w10["trades"]["runs"]["ticker"], "maxrss_kb") / 1024
+            book_rss = median_of(w10["book"]["runs"]["ticker"], "maxrss_kb") / 1024
+            lines.append(f"  book − trades: ticker peak RSS {book_rss - trade_rss:+.1f} MB "
+                         f"({book_rss:.1f} MB against {trade_rss:.1f} MB)")
+            targets += [(f"W10 book: ticker wall ≤ 1.3 × websocat's ({ratios['book']:.2f}×)", ratios["book"] <= 1.3),
+                        (f"W10 book: ratio within the trades' + 0.1 ({ratios['book']:.2f}× against "
+                         f"{ratios['trades']:.2f}×)", ratios["book"] <= ratios["trades"] + 0.1),
+                        (f"W10 book: peak RSS within 1 MB of the trades' ({book_rss - trade_rss:+.1f} MB)",
+                         book_rss - trade_rss <= 1.0)]
     if "REC" in results:
         rec = results["REC"]
         n = rec["messages"]
@@ -996,7 +1063,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--smoke", action="store_true", help="short CI run")
     parser.add_argument("--configuration", default="release")
-    parser.add_argument("--only", default="W1,W1S,W1T,W1Z,W2,W3,W4,W5,W6,W7,W8,W9,REC",
+    parser.add_argument("--only", default="W1,W1S,W1T,W1Z,W2,W3,W4,W5,W6,W7,W8,W9,W10,REC",
                         help="comma-separated workloads")
     parser.add_argument("--messages", type=int,
                         help="W1, W1S, W1T, W1Z, W8, W9 and REC messages (1,000,000; smoke 50,000)")
@@ -1023,7 +1090,7 @@ def main() -> int:
     info = machine()
     bench = Bench(args, bin_path)
     workloads = {"W1": bench.w1, "W2": bench.w2, "W3": bench.w3, "W4": bench.w4, "W5": bench.w5,
-                 "W6": bench.w6, "W7": bench.w7, "W8": bench.w8, "W9": bench.w9, "REC": bench.rec,
+                 "W6": bench.w6, "W7": bench.w7, "W8": bench.w8, "W9": bench.w9, "W10": bench.w10, "REC": bench.rec,
                  "W1S": bench.w1s, "W1T": bench.w1t, "W1Z": bench.w1z}
     for name in args.only.split(","):
         try:

@@ -74,9 +74,11 @@ public enum SubjectEscaping {
     return text
   }
 
-  /// `ticker.<provider>.<symbol>`, each part a token.
-  public static func subject(provider: String, symbol: String) -> String {
-    var out = Array("ticker.".utf8)
+  /// `ticker.<provider>.<symbol>`, each part a token; a venue's best bid and ask
+  /// (`book`) on `ticker.book.<provider>.<symbol>`, so that one publisher's trades and another's
+  /// quotes of a symbol never share a subject, and `ticker.>` still captures both.
+  public static func subject(provider: String, symbol: String, book: Bool = false) -> String {
+    var out = Array((book ? "ticker.book." : "ticker.").utf8)
     appendToken(provider, to: &out)
     out.append(UInt8(ascii: "."))
     appendToken(symbol, to: &out)

@@ -4,7 +4,8 @@ import Outputs
 import Venues
 
 /// The `--publish` output: a consumer of the feed's bus that sends every quote to NATS as one
-/// message on `ticker.<provider>.<symbol>` (`SubjectEscaping`; in a run of several venues, the
+/// message on `ticker.<provider>.<symbol>` (a best bid and ask on `ticker.book.<provider>.<symbol>`;
+/// `SubjectEscaping`; in a run of several venues, the
 /// quote's venue, `providers` indexed by `Quote.venue`), its payload the `--format json`
 /// line without the newline (`JSONLinesFormatter`: the same bytes stdout prints).
 ///
@@ -41,7 +42,10 @@ public enum PublishOutput {
             formatter.append(quote, to: &line)
             line.removeLast()  // the newline
             let venue = Int(quote.venue) < encoders.count ? Int(quote.venue) : 0
-            guard let subject = encoders[venue].subject(for: quote.symbol, tooLong: tooLong) else { continue }
+            guard
+              let subject = encoders[venue].subject(
+                for: quote.symbol, book: quote.ask != nil, tooLong: tooLong)
+            else { continue }
             batch.append(subject: subject, payload: line)
           }
           publisher.publish(batch)
@@ -60,14 +64,24 @@ public enum PublishOutput {
   struct Encoder {
     let provider: String
     private var cache: [String: [UInt8]] = [:]
+    /// The same for the best bid and ask (a run follows one or the other: one cache is used).
+    private var bookCache: [String: [UInt8]] = [:]
 
     init(provider: String) { self.provider = provider }
 
     /// The subject's bytes, or nil when it would be longer than `maximumSubjectBytes` (then
     /// `tooLong` is told, the first time).
-    mutating func subject(for symbol: String, tooLong: (String) -> Void) -> [UInt8]? {
+    mutating func subject(for symbol: String, book: Bool = false, tooLong: (String) -> Void) -> [UInt8]? {
+      if book { return Self.subject(for: symbol, provider: provider, book: true, in: &bookCache, tooLong) }
+      return Self.subject(for: symbol, provider: provider, book: false, in: &cache, tooLong)
+    }
+
+    private static func subject(
+      for symbol: String, provider: String, book: Bool, in cache: inout [String: [UInt8]],
+      _ tooLong: (String) -> Void
+    ) -> [UInt8]? {
       if let known = cache[symbol] { return known.isEmpty ? nil : known }
-      let subject = Array(SubjectEscaping.subject(provider: provider, symbol: symbol).utf8)
+      let subject = Array(SubjectEscaping.subject(provider: provider, symbol: symbol, book: book).utf8)
       let usable = subject.count <= PublishOutput.maximumSubjectBytes ? subject : []
       if usable.isEmpty { tooLong(symbol) }
       if cache.count >= 4096 { cache.removeAll() }  // a venue sending endless new symbols

@@ -5,6 +5,7 @@
 //   feedserve [--port N] [--venue V] [--script FILE.ndjson] [--time-scale X] [--verbatim] [--hold]
 //   feedserve --blast N [--venue V] [--per-connection M] [--reconnect-with drop|CODE] [--verbatim]
 //             [--trades A-B] [--symbols K] [--seed S] [--await N] [--hold]
+//   feedserve --blast N --venue binance --symbols K [--book] [--verbatim]
 //   (either form) [--deflate [no-context]]
 //   feedserve --fuzz-seeds     print every venue's fuzz seeds and demo messages as JSON lines
 //                              ({"venue":…,"name":…,"text":…}; Fuzz/make-corpus.py reads them)
@@ -21,6 +22,9 @@
 // --trades A-B (or N), --symbols K: blast messages of A to B trades each (pseudo-random), spread
 //   over K symbols (BINANCE:BTCUSDT, BINANCE:ETHUSDT, …; see BlastMix), instead of one-trade
 //   messages. --seed S picks the sequence (default 1); each connection k uses seed S+k.
+// --venue binance --symbols K: one-trade Binance messages spread over K symbols (SYM0USDT,
+//   SYM1USDT, …; BinanceBlast), each symbol's price moving every time; with --book, book tickers
+//   (`<symbol>@bookTicker`) instead of trades. Built before listening.
 // --verbatim: do not wait for a subscribe (for clients that send none, e.g. websocat), answer
 //   nothing, enforce nothing; with --venue, the blast is still in that venue's format.
 // --await N: the replay (and the blast) starts at the Nth subscription request instead of the first
@@ -70,6 +74,7 @@ var tradesRange: ClosedRange<Int>?
 var symbolCount: Int?
 var seed: UInt64 = 1
 var hostile = false
+var book = false
 var awaitSubscriptions = 1
 /// The venue emulated; the default provider's unless --venue names another.
 var venue = VenueEmulation(ProviderCatalog.defaultProvider)!
@@ -125,6 +130,7 @@ while !arguments.isEmpty {
     symbolCount = Int(value(flag)).flatMap { $0 >= 1 ? $0 : nil } ?? { fail("bad --symbols") }()
   case "--seed": seed = UInt64(value(flag)) ?? { fail("bad --seed") }()
   case "--hostile": hostile = true
+  case "--book": book = true
   case "--deflate":
     // An optional value: the next argument, unless it is the next flag.
     if let next = arguments.first, !next.hasPrefix("--") {
@@ -144,7 +150,11 @@ while !arguments.isEmpty {
   }
 }
 
-if !defaultVenue, hostile || tradesRange != nil || symbolCount != nil {
+let binanceSymbols = venue.provider.name == "binance" && tradesRange == nil && !hostile ? symbolCount : nil
+if book && binanceSymbols == nil {
+  fail("--book makes Binance book tickers only: --venue binance --symbols K")
+}
+if !defaultVenue, binanceSymbols == nil, hostile || tradesRange != nil || symbolCount != nil {
   fail("--hostile, --trades and --symbols make \(ProviderCatalog.defaultProvider.displayName) messages only")
 }
 
@@ -176,7 +186,12 @@ if let blast {
     left -= n
     let then = left > 0 ? reconnect : hold ? .hold : normal
     let ending: ConnectionPlan.Ending
-    if mixed {
+    if let symbols = binanceSymbols {
+      let offset = blast - left - n
+      ending = .prebuiltBlast(
+        PrebuiltBlast(count: n) { BinanceBlast.message(offset + $0, symbols: symbols, book: book) },
+        then: then)
+    } else if mixed {
       // Each connection continues the trade times where the previous one's could end at most.
       let trades = tradesRange ?? 1...1
       var mix = BlastMix(

@@ -41,6 +41,15 @@ import Testing
     #expect(found.first?.fatal == true)
   }
 
+  @Test("--format price with --bid-ask: refused, a line cannot be two numbers")
+  func priceWithBidAsk() throws {
+    let found = try conflicts(flags: ["--provider", "binance", "--bid-ask", "--format", "price"])
+    #expect(
+      found.count == 1 && found[0].fatal
+        && found[0].message.hasPrefix("--format price prints one bare number"))
+    #expect(try conflicts(flags: ["--provider", "binance", "--bid-ask", "--format", "tsv"]).isEmpty)
+  }
+
   @Test func oneFromASavedSourceWarns() throws {
     let found = try conflicts(file: ["--debounce", "2"], flags: ["--every-trade"])
     #expect(found.count == 1)

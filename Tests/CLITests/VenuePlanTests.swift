@@ -30,6 +30,31 @@ import Venues
       try members(["--provider", "binance", "-s", "binance/btcusdt,ETHUSDT"]) == ["binance:BTCUSDT,ETHUSDT"])
   }
 
+  @Test("--bid-ask: each venue's top-of-book variant; Finnhub refused, and left out of --asset")
+  func bidAsk() throws {
+    let binance = try plan(["--provider", "binance", "--bid-ask", "-s", "btcusdt"]).get()
+    #expect(binance.members.map(\.provider.stream) == [MarketStream.topOfBook])
+    #expect(try failure(["--bid-ask", "-s", "AAPL"]) == .noTopOfBook("Finnhub"))
+    #expect(try failure(["--bid-ask", "-s", "binance/BTCUSDT", "-s", "AAPL"]) == .noTopOfBook("Finnhub"))
+    #expect(
+      "\(VenuePlanError.noTopOfBook("Finnhub"))".hasPrefix(
+        "--bid-ask: Finnhub sends trades only, no best bid and ask"))
+    let assets = try plan(["--asset", "BTC", "--bid-ask", "--venues", "binance,okx"]).get()
+    #expect(assets.members.map(\.provider.name) == ["binance", "okx"])
+    let every = try plan(["--asset", "BTC", "--bid-ask"], token: "t").get()
+    #expect(!every.members.contains { $0.provider.name == "finnhub" })
+    #expect(every.members.allSatisfy { $0.provider.stream == .topOfBook })
+    #expect(
+      try failure(["--asset", "BTC", "--bid-ask", "--venues", "finnhub"], token: "t")
+        == .noTopOfBook("Finnhub"))
+    // serve's clients take trades: its plan stays on them.
+    var config = TickerConfig.resolve(
+      flags: try ArgumentParser.parse(["--provider", "binance", "--bid-ask"]).config)
+    config.token = nil
+    #expect(
+      try VenuePlan.make(config, serving: true).get().members.allSatisfy { $0.provider.stream == .trades })
+  }
+
   @Test func qualifiedSymbolsMakeAVenueEach() throws {
     #expect(
       try members(["-s", "binance/btcusdt", "-s", "kraken/btc/usd", "-s", "coinbase/BTC-USD,binance/ethusdt"])

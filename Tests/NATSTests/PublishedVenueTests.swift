@@ -25,6 +25,42 @@ struct PublishedVenueTests {
     #expect(quote.received == 1_789_404_776_300)
   }
 
+  @Test("a published best bid and ask is read back exactly, from its own subjects")
+  func topOfBook() {
+    let line =
+      #"{"symbol":"BTCUSDT","bid":97250.01000000,"bid_size":3.41877000,"ask":97250.02000000,"ask_size":null,"time":"2026-12-06T03:07:14.195Z","t":1796526434195,"received":"2026-12-06T03:07:14.200Z","rt":1796526434200,"provider":"binance"}"#
+    let venue = PublishedVenue(BinanceProvider()).topOfBook!
+    #expect(venue.stream == .topOfBook)
+    let event = venue.decode(.binary(Array(line.utf8)))
+    #expect(
+      event
+        == .quotes([
+          Quote(
+            symbol: "BTCUSDT", bid: Price("97250.01000000")!, bidSize: Price("3.41877000"),
+            ask: Price("97250.02000000")!, askSize: nil, time: 1_796_526_434_195, received: 1_796_526_434_200)
+        ]))
+    if case .quotes(let quotes) = event { #expect(quotes.first?.ask?.price.text == "97250.02000000") }
+    var ids = RequestIDs(prefix: "t")
+    #expect(
+      venue.subscriptionMessages(from: [], to: ["BTCUSDT"], ids: &ids) == [
+        .text("SUB ticker.book.binance.BTCUSDT")
+      ])
+    #expect(
+      Self.binance.subscriptionMessages(from: [], to: ["BTCUSDT"], ids: &ids) == [
+        .text("SUB ticker.binance.BTCUSDT")
+      ])
+    let broken = #"{"symbol":"A","bid":1,"ask":"x","t":1}"#
+    if case .malformed = venue.decode(.binary(Array(broken.utf8))) {
+    } else {
+      Issue.record("accepted \(broken)")
+    }
+    let badSize = #"{"symbol":"A","bid":1,"ask":2,"bid_size":"x","t":1}"#
+    if case .malformed = venue.decode(.binary(Array(badSize.utf8))) {
+    } else {
+      Issue.record("accepted \(badSize)")
+    }
+  }
+
   @Test("null volume and received are taken as absent")
   func nulls() {
     let line =

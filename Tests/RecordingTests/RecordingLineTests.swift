@@ -93,6 +93,34 @@ import Venues
     }
   }
 
+  @Test("a run of the best bid and ask says so in its header; a trade header stays as it was")
+  func topOfBookHeader() throws {
+    let book = RecordingHeader(
+      provider: "binance", symbols: ["BTCUSDT"], stream: .topOfBook, startedMilliseconds: 1_796_526_434_172)
+    let text = String(decoding: Self.encode([.header(book)]), as: UTF8.self)
+    #expect(
+      text
+        == #"{"kind":"recording","format":1,"provider":"binance","symbols":["BTCUSDT"],"stream":"top-of-book","#
+        + #""started":"2026-12-06T03:07:14.172Z","started_ms":1796526434172}"# + "\n")
+    #expect(try Self.read(Self.encode([.header(book)])) == [.header(book)])
+    let several = RecordingHeader(
+      venues: [
+        .init(provider: "binance", symbols: ["BTCUSDT"], stream: .topOfBook),
+        .init(provider: "okx", symbols: ["BTC-USDT"], stream: .topOfBook),
+      ], startedMilliseconds: 5)
+    #expect(try Self.read(Self.encode([.header(several)])) == [.header(several)])
+    #expect(!String(decoding: Self.encode([.header(Self.header)]), as: UTF8.self).contains("stream"))
+    // Trades and quotes of one venue are two recordings.
+    let trades = RecordingHeader(provider: "binance", symbols: ["BTCUSDT"], startedMilliseconds: 6)
+    #expect(throws: RecordingError.providerChanged(2, from: "binance (top of book)", to: "binance")) {
+      try Self.read(Self.encode([.header(book), .header(trades)]))
+    }
+    let unknown = Array(
+      #"{"kind":"recording","format":1,"provider":"binance","symbols":[],"stream":"depth","started_ms":1}"#
+        .utf8) + [0x0A]
+    #expect(throws: RecordingError.self) { try Self.read(unknown) }
+  }
+
   @Test func aLaterHeaderStartsASectionOfTheSameProvider() throws {
     let second = RecordingHeader(provider: "finnhub", symbols: ["AAPL"], startedMilliseconds: 5)
     let lines: [RecordingLine] = [

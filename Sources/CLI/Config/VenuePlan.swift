@@ -50,9 +50,10 @@ public struct VenuePlan: Sendable {
         return .failure(.invalidSymbol(symbol: text, venue: venue.displayName, why: error.message))
       }
     }
-    if let failure = plan.addAssets(config) { return .failure(failure) }
+    if let failure = plan.addAssets(config, serving: serving) { return .failure(failure) }
     if plan.members.isEmpty { plan.members.append(Member(provider: base, symbols: [], endpoint: nil)) }
-    if config.bidAsk, let failure = plan.followTopOfBook() { return .failure(failure) }
+    // serve's clients speak Finnhub's trade frames: it follows trades (and warns of --bid-ask).
+    if config.bidAsk, !serving, let failure = plan.followTopOfBook() { return .failure(failure) }
     if let failure = plan.applyEndpoints(config.endpoints, serving: serving) { return .failure(failure) }
     return .success(plan)
   }
@@ -69,7 +70,7 @@ public struct VenuePlan: Sendable {
   }
 
   /// The symbols of each venue's main market for `config.assets`.
-  private mutating func addAssets(_ config: TickerConfig) -> VenuePlanError? {
+  private mutating func addAssets(_ config: TickerConfig, serving: Bool) -> VenuePlanError? {
     let named = config.venues.compactMap(ProviderCatalog.provider(named:))
     let venues = named.isEmpty ? ProviderCatalog.all : named
     // The demo's venues and the prices another ticker published need no key.
@@ -77,7 +78,7 @@ public struct VenuePlan: Sendable {
     for asset in config.assets {
       for venue in venues {
         // --bid-ask --asset follows the venues that have a top of book; naming one that has none is refused.
-        if config.bidAsk && venue.topOfBook == nil && named.isEmpty { continue }
+        if config.bidAsk && !serving && venue.topOfBook == nil && named.isEmpty { continue }
         if venue.requiresToken && !hasToken {
           if !named.isEmpty { return .needsToken(venue.displayName, variable: venue.tokenVariable) }
           continue

@@ -52,6 +52,8 @@ public struct ConnectionPlan: Sendable, Equatable {
     indirect case mixedBlast(count: Int, mix: BlastMix, then: Ending)
     /// Load generation like `blast`, in `venue`'s wire format (its `blastMessage`).
     indirect case venueBlast(VenueEmulation, count: Int, then: Ending)
+    /// Load generation like `blast`, of messages framed before the server listened.
+    indirect case prebuiltBlast(PrebuiltBlast, then: Ending)
     /// Send one message (a text frame, or a binary one for `.binary`), then end as `then` says.
     indirect case send(SessionScript.Kind, String, then: Ending)
 

@@ -63,6 +63,9 @@ struct EndingPlayer {
     case .mixedBlast(let count, let mix, let then):
       mixedBlast(count: count, mix: mix)
       afterBlast(then)
+    case .prebuiltBlast(let prebuilt, let then):
+      writePrebuilt(prebuilt)
+      afterBlast(then)
     }
   }
 

@@ -26,10 +26,14 @@ public struct PublishedVenue: Provider {
   public func market(of symbol: String) -> Market? { venue.market(of: symbol) }
   public func mainMarket(for asset: String) -> String? { venue.mainMarket(for: asset) }
   public var subscriptionStyle: SubscriptionStyle { .incremental }
+  /// The venue's: its best bid and ask are read from their own subjects.
+  public var stream: MarketStream { venue.stream }
+  public var topOfBook: (any Provider)? { venue.topOfBook.map(PublishedVenue.init) }
 
   /// The subject `--publish` puts the venue's `symbol` (canonical) on.
   public func subject(for symbol: String) -> String {
-    SubjectEscaping.subject(provider: venue.name, symbol: venue.serverSymbol(for: symbol))
+    SubjectEscaping.subject(
+      provider: venue.name, symbol: venue.serverSymbol(for: symbol), book: venue.stream == .topOfBook)
   }
 
   public func subscriptionMessages(from old: [String], to new: [String], ids: inout RequestIDs)
@@ -61,21 +65,11 @@ public enum PublishedLine {
     }
     guard let object = value.objectValue else { return .malformed("not a JSON object") }
     guard let symbol = object["symbol"]?.stringValue else { return .malformed("no \"symbol\" string") }
-    guard let priceText = object["price"]?.numberText, let price = Price(priceText) else {
-      return .malformed("no \"price\" number")
-    }
     guard let timeText = object["t"]?.numberText, let time = Int64(timeText) else {
       return .malformed("no \"t\" whole number")
     }
     if let provider = object["provider"]?.stringValue, provider != venue {
       return .ignored("a price of \(provider)")
-    }
-    var volume: Price?
-    if let field = object["volume"], !field.isNull {
-      guard let text = field.numberText, let parsed = Price(text) else {
-        return .malformed("\"volume\" is not a number")
-      }
-      volume = parsed
     }
     var received: Int64 = 0
     if let field = object["rt"], !field.isNull {
@@ -84,6 +78,34 @@ public enum PublishedLine {
       }
       received = parsed
     }
+    if object["bid"] != nil {
+      guard let bid = number(object, "bid"), let ask = number(object, "ask") else {
+        return .malformed("no \"bid\" and \"ask\" numbers")
+      }
+      guard let bidSize = size(object, "bid_size"), let askSize = size(object, "ask_size") else {
+        return .malformed("a size is not a number")
+      }
+      return .quotes([
+        Quote(
+          symbol: symbol, bid: bid, bidSize: bidSize, ask: ask, askSize: askSize, time: time,
+          received: received)
+      ])
+    }
+    guard let price = number(object, "price") else { return .malformed("no \"price\" number") }
+    guard let volume = size(object, "volume") else {
+      return .malformed("\"volume\" is not a number")
+    }
     return .quotes([Quote(symbol: symbol, price: price, volume: volume, time: time, received: received)])
+  }
+
+  private static func number(_ object: JSONObject, _ key: String) -> Price? {
+    object[key]?.numberText.flatMap { Price($0) }
+  }
+
+  /// An optional number: `.some(nil)` when absent or null, nil when it is not a number.
+  private static func size(_ object: JSONObject, _ key: String) -> Price?? {
+    guard let field = object[key], !field.isNull else { return .some(nil) }
+    guard let text = field.numberText, let parsed = Price(text) else { return nil }
+    return .some(parsed)
   }
 }

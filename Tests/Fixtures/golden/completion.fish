@@ -11,6 +11,7 @@ complete -c ticker -l source -x -d 'read the prices another ticker publishes (--
 complete -c ticker -l demo -d 'trade in a simulated market from a local server, in the venue\'s own messages: no token, no internet; any symbol trades'
 complete -c ticker -l count -x -d 'exit 0 after printing N price lines'
 complete -c ticker -l control -x -a 'stdin' -d 'change the subscription while running, a line each on stdin: +SYM[,SYM…] add, -SYM remove, =A,B replace, ? list (on stderr)'
+complete -c ticker -l bid-ask -d 'follow each symbol\'s best bid and ask instead of its trades, from the venue\'s own channel for them (every venue but Finnhub)'
 complete -c ticker -l debounce -x -d 'per-symbol quiet time before a price prints; 0 prints every distinct price'
 complete -c ticker -l max-wait -x -d 'longest a price may wait under a continuous stream'
 complete -c ticker -l every-trade -d 'print every trade, unfiltered (no debounce, no dedupe)'

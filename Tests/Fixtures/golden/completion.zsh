@@ -14,6 +14,7 @@ _arguments -s \
     ''--demo'[trade in a simulated market from a local server, in the venue'\''s own messages\: no token, no internet; any symbol trades]' \
     ''--count'[exit 0 after printing N price lines]:value: ' \
     ''--control'[change the subscription while running, a line each on stdin\: +SYM\[,SYM…\] add, -SYM remove, =A,B replace, ? list (on stderr)]:value:(stdin)' \
+    ''--bid-ask'[follow each symbol'\''s best bid and ask instead of its trades, from the venue'\''s own channel for them (every venue but Finnhub)]' \
     ''--debounce'[per-symbol quiet time before a price prints; 0 prints every distinct price]:value: ' \
     ''--max-wait'[longest a price may wait under a continuous stream]:value: ' \
     ''--every-trade'[print every trade, unfiltered (no debounce, no dedupe)]' \
