@@ -115,9 +115,10 @@ import Venues
     #expect(throws: RecordingError.providerChanged(2, from: "binance (top of book)", to: "binance")) {
       try Self.read(Self.encode([.header(book), .header(trades)]))
     }
-    let unknown = Array(
-      #"{"kind":"recording","format":1,"provider":"binance","symbols":[],"stream":"depth","started_ms":1}"#
-        .utf8) + [0x0A]
+    let unknown =
+      Array(
+        #"{"kind":"recording","format":1,"provider":"binance","symbols":[],"stream":"depth","started_ms":1}"#
+          .utf8) + [0x0A]
     #expect(throws: RecordingError.self) { try Self.read(unknown) }
   }
 
