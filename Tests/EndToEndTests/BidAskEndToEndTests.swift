@@ -123,6 +123,24 @@ struct BidAskEndToEndTests {
     }
   }
 
+  @Test("--control stdin adds and removes book subscriptions while the quotes flow")
+  func control() async throws {
+    let ticker = try RunningTicker(
+      ["--demo", "--provider", "binance", "-s", "BTCUSDT", "--bid-ask", "--every-trade", "--control", "stdin"],
+      environment: TickerProcess.cleanEnvironment(), stdin: true)
+    #expect(await ticker.lines(1).first?.split(separator: "\t").dropFirst().first == "BTCUSDT")
+    ticker.send("+ETHUSDT\n-BTCUSDT\n")
+    #expect(
+      await eventually {
+        ticker.allLines().contains { $0.split(separator: "\t").dropFirst().first == "ETHUSDT" }
+      }, "\(ticker.stderrSoFar)")
+    ticker.signal(SIGINT)
+    let (status, stderr) = await ticker.exit()
+    #expect(status == 130, "\(stderr)")
+    let eth = ticker.allLines().filter { $0.split(separator: "\t").dropFirst().first == "ETHUSDT" }
+    #expect(eth.allSatisfy { $0.split(separator: "\t").count == 4 }, "\(eth)")
+  }
+
   /// `flags` without the given options and their values.
   static func dropValues(of options: Set<String>, in flags: [String]) -> [String] {
     var out: [String] = []

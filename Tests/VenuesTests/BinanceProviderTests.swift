@@ -30,6 +30,51 @@ import Testing
     #expect(provider.fastDecode(.text(lines[1].body)) == events[0])
   }
 
+  @Test("book tickers: wrapped and bare, exact digits, no time, the same through the fast path and the model")
+  func bookTickers() {
+    let wrapped =
+      #"{"stream":"bnbusdt@bookTicker","data":{"u":400900217,"s":"BNBUSDT","b":"25.35190000","B":"31.21000000","a":"25.36520000","A":"40.66000000"}}"#
+    let bare =
+      #"{"u":400900217,"s":"BNBUSDT","b":"25.35190000","B":"31.21000000","a":"25.36520000","A":"40.66000000"}"#
+    let expected = Quote(
+      symbol: "BNBUSDT", bid: Price("25.35190000")!, bidSize: Price("31.21000000"),
+      ask: Price("25.36520000")!,
+      askSize: Price("40.66000000"), time: 0)
+    for text in [wrapped, bare] {
+      #expect(provider.decode(.text(text)) == .quotes([expected]))
+      #expect(provider.fastDecode(.text(text)) == .quotes([expected]))
+      #expect(provider.decodeThroughModel(.text(text)) == .quotes([expected]))
+      #expect(provider.decode(.text(text)).quotes.first?.ask?.size?.text == "40.66000000")
+    }
+    // Sizes may be missing; a price that is not a decimal string is malformed, never a quote.
+    let noSizes = #"{"u":1,"s":"A","b":"1.5","a":"1.6"}"#
+    #expect(provider.decode(.text(noSizes)).quotes.first?.ask?.size == nil)
+    #expect(provider.fastDecode(.text(#"{"u":1,"s":"A","b":"1.5","a":1.6}"#)) == nil)
+    #expect(
+      provider.decode(.text(#"{"u":1,"s":"A","b":"1.5","a":1.6}"#))
+        == .malformed(#""a" must be a decimal string"#))
+    #expect(
+      provider.decode(.text(#"{"u":1,"s":"","b":"1.5","a":"1.6"}"#))
+        == .malformed(#""s" must be a non-empty string"#))
+    // Futures' typed book ticker is another venue's: ignored, as other events.
+    #expect(provider.decode(.text(#"{"e":"bookTicker","s":"A","b":"1","a":"2"}"#)) == .ignored("bookTicker"))
+    // A trade with the order ids older streams carried stays a trade.
+    let trade = #"{"e":"trade","E":1,"s":"A","t":1,"p":"2","q":"1","b":88,"a":50,"T":1,"m":true}"#
+    #expect(provider.fastDecode(.text(trade)) == .quotes([quote("A", "2", 1, volume: "1")]))
+  }
+
+  @Test("--bid-ask subscribes to <symbol>@bookTicker, by id, as trades")
+  func bookTickerSubscriptions() throws {
+    let book = try #require(provider.topOfBook)
+    #expect(book.stream == .topOfBook && provider.stream == .trades && book.name == "binance")
+    var ids = RequestIDs(prefix: "t")
+    #expect(
+      book.subscriptionMessages(from: ["BTCUSDT"], to: ["ETHUSDT", "BNBUSDT"], ids: &ids) == [
+        .text(#"{"method":"UNSUBSCRIBE","params":["btcusdt@bookTicker"],"id":1}"#),
+        .text(#"{"method":"SUBSCRIBE","params":["ethusdt@bookTicker","bnbusdt@bookTicker"],"id":2}"#),
+      ])
+  }
+
   @Test func fixtureClientMessagesMatchOurs() throws {
     let sent = try Fixture.session("binance-session.ndjson").filter { $0.direction == "C>" }.map(\.body)
     var ids = RequestIDs(prefix: "unused")

@@ -45,6 +45,21 @@ extension BinanceProvider: EmulatedVenue {
       ("shutdown", #"{"e":"serverShutdown","E":1789404776251}"#),
       ("list-result", #"{"result":["btcusdt@trade"],"id":3}"#),
       ("symbols", #"btcusdt,ETHUSDT,1inchusdt,BTC-USDT,,bnbbtc,BTCUSDT"#),
+      (
+        "book-ticker",
+        #"{"stream":"btcusdt@bookTicker","data":{"u":400900217,"s":"BTCUSDT","b":"97250.01000000","B":"3.41877000","a":"97250.02000000","A":"0.58410000"}}"#
+      ),
+      (
+        "bare-book-ticker",
+        #"{"u":1,"s":"BNBUSDT","b":"25.35190000","B":"31.21000000","a":"25.36520000","A":"40.66000000"}"#
+      ),
+      ("book-ticker-no-sizes", #"{"u":1,"s":"A","b":"1.5","a":"1.6","B":null}"#),
+      ("book-ticker-number-ask", #"{"u":1,"s":"A","b":"1.5","a":1.6}"#),
+      ("book-ticker-typed", #"{"e":"bookTicker","u":1,"s":"A","b":"1.5","a":"1.6"}"#),
+      (
+        "trade-with-order-ids",
+        #"{"e":"trade","E":1,"s":"A","t":1,"p":"2","q":"1","b":88,"a":50,"T":1,"m":true}"#
+      ),
     ]
   }
 }

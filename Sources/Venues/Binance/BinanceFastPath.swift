@@ -70,7 +70,8 @@ enum BinanceFastPath {
     return fields.quote(in: s.bytes)
   }
 
-  /// The members of a trade event read so far.
+  /// The members of a trade event, or of a book ticker (`{"u":…,"s":…,"b":…,"B":…,"a":…,"A":…}`,
+  /// no `e`), read so far.
   struct Fields {
     static let type: UInt8 = 1
     static let symbol: UInt8 = 2
@@ -79,11 +80,22 @@ enum BinanceFastPath {
     static let time: UInt8 = 16
     static let other: UInt8 = 32
 
+    static let bid: UInt8 = 1
+    static let bidSize: UInt8 = 2
+    static let ask: UInt8 = 4
+    static let askSize: UInt8 = 8
+
     var seen: UInt8 = 0
+    /// The book ticker's members seen (`bid`, `bidSize`, `ask`, `askSize`).
+    var bookSeen: UInt8 = 0
     var symbolSpan = JSONByteScanner.Span(start: 0, end: 0)
     var price: Price?
     var quantity: Price?
     var time: Int64 = 0
+    var bid: Price?
+    var bidSize: Price?
+    var ask: Price?
+    var askSize: Price?
 
     /// Reads the value of the one-letter key `key`; false when the model path must decide.
     mutating func read(_ key: UInt8, from s: inout JSONByteScanner) -> Bool {
@@ -114,8 +126,13 @@ enum BinanceFastPath {
           return false
         }
         time = t
+      case UInt8(ascii: "b"), UInt8(ascii: "B"), UInt8(ascii: "a"), UInt8(ascii: "A"):
+        // A book ticker's decimal strings; in a trade, older streams' order ids (numbers).
+        if s.peek(UInt8(ascii: "\"")) { return readBook(key, from: &s) }
+        seen |= Self.other
+        return s.skipScalar()
       default:
-        // E, t, m, M and any other one-letter member: a scalar the model path does not read
+        // E, t, m, M, u and any other one-letter member: a scalar the model path does not read
         // (E only when T is missing, and then this path gives up).
         seen |= Self.other
         return s.skipScalar()
@@ -125,7 +142,33 @@ enum BinanceFastPath {
       return true
     }
 
+    /// One of a book ticker's decimal strings.
+    private mutating func readBook(_ key: UInt8, from s: inout JSONByteScanner) -> Bool {
+      guard let value = s.simpleString(), let number = JSONByteScanner.price(value.slice(of: s.bytes)) else {
+        return false
+      }
+      let bit: UInt8
+      switch key {
+      case UInt8(ascii: "b"): (bit, bid) = (Self.bid, number)
+      case UInt8(ascii: "B"): (bit, bidSize) = (Self.bidSize, number)
+      case UInt8(ascii: "a"): (bit, ask) = (Self.ask, number)
+      default: (bit, askSize) = (Self.askSize, number)
+      }
+      guard bookSeen & bit == 0 else { return false }
+      bookSeen |= bit
+      return true
+    }
+
     func quote(in bytes: UnsafeRawBufferPointer) -> Quote? {
+      if bookSeen != 0 {
+        // A book ticker has no `e`, and its prices are `b` and `a`.
+        guard seen & (Self.type | Self.price | Self.quantity | Self.time) == 0, seen & Self.symbol != 0,
+          let bid, let ask
+        else { return nil }
+        return Quote(
+          symbol: symbolSpan.string(in: bytes), bid: bid, bidSize: bidSize, ask: ask, askSize: askSize,
+          time: 0)
+      }
       let needed = Self.type | Self.symbol | Self.price | Self.time
       guard seen & needed == needed, let price else { return nil }
       return Quote(symbol: symbolSpan.string(in: bytes), price: price, volume: quantity, time: time)
