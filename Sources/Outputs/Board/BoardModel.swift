@@ -15,6 +15,9 @@ public struct BoardModel<Instant: InstantProtocol>: Sendable where Instant.Durat
     /// The first price since the row appeared: the reference for the change.
     public fileprivate(set) var first: Price?
     public fileprivate(set) var last: Quote?
+    /// What the change and the sparkline follow: the last trade's price, or the mid of the last
+    /// book (`--bid-ask`).
+    public fileprivate(set) var current: Price?
     /// Since the row's previous price.
     public fileprivate(set) var direction: PriceDirection = .unchanged
     /// When the row appeared (the rate's window starts there).
@@ -33,13 +36,15 @@ public struct BoardModel<Instant: InstantProtocol>: Sendable where Instant.Durat
 
     /// Takes a quote in: sparkline `interval`, rate `bucket`.
     fileprivate mutating func record(_ quote: Quote, interval: Int64, bucket: Int64) {
-      direction = PriceDirection(from: last?.price, to: quote.price)
-      if first == nil { first = quote.price }
+      let price = BookPrices.reference(of: quote)
+      direction = PriceDirection(from: current, to: price)
+      if first == nil { first = price }
       last = quote
+      current = price
       if let newest = samples.last, newest.interval >= interval {
-        samples[samples.count - 1].value = quote.price.value
+        samples[samples.count - 1].value = price.value
       } else {
-        samples.append((interval, quote.price.value))
+        samples.append((interval, price.value))
         if samples.count > sparkHistory { samples.removeFirst() }
       }
       let ring = Int64(counts.count)
@@ -57,8 +62,8 @@ public struct BoardModel<Instant: InstantProtocol>: Sendable where Instant.Durat
 
     /// The change since `first`, once there is a price.
     public var change: PriceChange? {
-      guard let first, let last else { return nil }
-      return PriceChange(from: first, to: last.price)
+      guard let first, let current else { return nil }
+      return PriceChange(from: first, to: current)
     }
   }
 

@@ -73,12 +73,15 @@ public final class BoardOutput: Sendable {
     self.stderrIsTerminal = stderrIsTerminal
     let model = BoardModel(
       venue: venue, symbols: symbols.map(provider.serverSymbol(for:)), start: ContinuousClock.now)
-    var state = State(model: model, renderer: BoardRenderer(useColor: useColor))
+    let topOfBook = provider.stream == .topOfBook
+    var state = State(model: model, renderer: BoardRenderer(useColor: useColor, topOfBook: topOfBook))
     if venues.count > 1 {
       state.cross = CrossVenueBoard(symbols: venueSymbols) { venue, symbol in
         Int(venue) < venues.count ? venues[Int(venue)].market(of: symbol) : nil
       }
-      state.crossRenderer = CrossVenueRenderer(venues: venues.map(\.displayName), useColor: useColor)
+      state.crossRenderer = CrossVenueRenderer(
+        venues: venues.map(\.displayName), useColor: useColor,
+        topOfBook: venues.contains { $0.stream == .topOfBook })
     }
     self.state = Mutex(state)
   }

@@ -15,9 +15,18 @@ import TickerSupport
 /// least needed columns go first — the trade time, then trades per second, the sparkline, the
 /// absolute change — and then the symbol is cut with `…`; the sparkline takes the room left, up
 /// to 32 points. When it is short, the rows that do not fit are summed up in one line.
+/// Following books (`--bid-ask`), the price column is the bid, the ask and the spread in basis
+/// points come next (never dropped), and the change and the sparkline follow the mid:
+///
+///     SYMBOL            BID       ASK   BPS  CHANGE  CHANGE%  TREND     QUOTE TIME    QUOTES/S
+///     BTCUSDT  ▲ 95370.5   95380.1  1.01   +1.25   +0.00%  ▂▂▂█▁▁  13:18:57.176       0.8
+///
 /// Pure: the same model, size and instants give the same frame.
 public struct BoardRenderer: Sendable {
   public var useColor: Bool
+  /// Whether the rows are books (`--bid-ask`) rather than trades.
+  public let topOfBook: Bool
+  private var book = BookColumns()
   private var symbolWidth = 6
   private var price = DecimalColumn()
   private var change = DecimalColumn(signed: true)
@@ -28,14 +37,18 @@ public struct BoardRenderer: Sendable {
   static let maximumTrend = 32
   static let timeWidth = 12
 
-  public init(useColor: Bool = false) {
+  public init(useColor: Bool = false, topOfBook: Bool = false) {
     self.useColor = useColor
+    self.topOfBook = topOfBook
   }
 
   /// The columns shown at a width, and how wide each is.
   struct Layout: Equatable {
     var symbol: Int
     var last: Int
+    /// Of books only.
+    var ask: Int? = nil
+    var basisPoints: Int? = nil
     var change: Int?
     var percent: Int
     var trend: Int?
@@ -58,6 +71,7 @@ public struct BoardRenderer: Sendable {
       rates.append(rate)
       guard let last = row.last, let moved = row.change else { continue }
       price.fit(last.price.text)
+      book.fit(last)
       change.fit(moved.absolute)
       percentWidth = max(percentWidth, PriceChange.signedWidth(moved.percent))
     }
@@ -96,8 +110,12 @@ public struct BoardRenderer: Sendable {
     var layout = Layout(
       symbol: symbolWidth, last: max(4, 2 + price.width), change: max(6, change.width),
       percent: percentWidth, trend: Self.minimumTrend, time: Self.timeWidth, rate: rateWidth)
+    if topOfBook {
+      layout.ask = book.askWidth
+      layout.basisPoints = book.basisPointsWidth
+    }
     func total(_ l: Layout) -> Int {
-      [l.symbol, l.last, l.change, l.percent, l.trend, l.time, l.rate].compactMap { $0 }
+      [l.symbol, l.last, l.ask, l.basisPoints, l.change, l.percent, l.trend, l.time, l.rate].compactMap { $0 }
         .reduce(0) { $0 == 0 ? $1 : $0 + 2 + $1 }
     }
     let drops: [WritableKeyPath<Layout, Int?>] = [\.time, \.rate, \.trend, \.change]
@@ -113,13 +131,17 @@ public struct BoardRenderer: Sendable {
 
   private func header(_ layout: Layout) -> StyledLine {
     var titles: [String] = [
-      TerminalWidth.padRight("SYMBOL", to: layout.symbol), TerminalWidth.padLeft("LAST", to: layout.last),
+      TerminalWidth.padRight("SYMBOL", to: layout.symbol),
+      TerminalWidth.padLeft(topOfBook ? "BID" : "LAST", to: layout.last),
     ]
+    if let width = layout.ask { titles.append(TerminalWidth.padLeft("ASK", to: width)) }
+    if let width = layout.basisPoints { titles.append(TerminalWidth.padLeft("BPS", to: width)) }
     if let width = layout.change { titles.append(TerminalWidth.padLeft("CHANGE", to: width)) }
     titles.append(TerminalWidth.padLeft("CHANGE%", to: layout.percent))
     if let width = layout.trend { titles.append(TerminalWidth.padRight("TREND", to: width)) }
-    if let width = layout.time { titles.append(TerminalWidth.padRight("TRADE TIME", to: width)) }
-    if let width = layout.rate { titles.append(TerminalWidth.padLeft("TRADES/S", to: width)) }
+    let noun = topOfBook ? "QUOTE" : "TRADE"
+    if let width = layout.time { titles.append(TerminalWidth.padRight("\(noun) TIME", to: width)) }
+    if let width = layout.rate { titles.append(TerminalWidth.padLeft("\(noun)S/S", to: width)) }
     var line = StyledLine()
     line.add(titles.joined(separator: "  "), .bold)
     return line
@@ -134,12 +156,19 @@ public struct BoardRenderer: Sendable {
     line.add(TerminalWidth.padRight(TerminalWidth.truncate(symbol, to: layout.symbol), to: layout.symbol))
     line.gap()
     guard let last = row.last, let moved = row.change else {
-      line.add("waiting for a trade")
+      line.add(topOfBook ? "waiting for a quote" : "waiting for a trade")
       return line
     }
     line.add(
       TerminalWidth.padLeft(row.direction.arrow + " " + price.pad(last.price.text), to: layout.last),
       row.direction.color)
+    if layout.ask != nil {
+      let cells = book.cells(last)
+      line.gap()
+      line.add(cells.ask)
+      line.gap()
+      line.add(cells.basisPoints)
+    }
     let changeStyle: TerminalStyle? = moved.sign > 0 ? .green : moved.sign < 0 ? .red : nil
     if let width = layout.change {
       line.gap()

@@ -20,9 +20,21 @@ import Venues
 /// the terminal is narrow the trade time goes first, then the change, and then lines are cut
 /// with `…`. When it is short, the lines that do not fit are summed up in one. Everything from a
 /// server (symbols, and the assets and currencies read from them) is escaped for the terminal.
+/// Following books (`--bid-ask`), each row shows its venue's bid, ask and spread in basis
+/// points (the change follows the mid), and a currency's title its best bid and best ask with
+/// their venues, the spread between them, and `CROSSED` when one venue bids above another's ask:
+///
+///     BTC · USDT · best bid 95375.72 Binance, best ask 95374.1 OKX · spread -1.62 (-0.17 bp) · CROSSED
+///       Binance   BTCUSDT   ▲ 95375.72  95376.5   0.82   +3.63   +0.00%  13:19:41.551
+///       OKX       BTC-USDT  ▼ 95373.3   95374.1   0.08   -1.00   -0.00%  13:19:41.502
+///
+/// The premium is then of mids.
 /// Pure: the same boards, size and instants give the same frame.
 public struct CrossVenueRenderer: Sendable {
   public var useColor: Bool
+  /// Whether the rows are books (`--bid-ask`) rather than trades.
+  public let topOfBook: Bool
+  private var book = BookColumns()
   /// The venues' names for people, in the order `Quote.venue` counts them.
   let venues: [String]
   private var venueWidth = 5
@@ -31,9 +43,10 @@ public struct CrossVenueRenderer: Sendable {
   private var change = DecimalColumn(signed: true)
   private var percentWidth = 7
 
-  public init(venues: [String], useColor: Bool = false) {
+  public init(venues: [String], useColor: Bool = false, topOfBook: Bool = false) {
     self.venues = venues
     self.useColor = useColor
+    self.topOfBook = topOfBook
   }
 
   /// Which of the columns that can go are shown.
@@ -56,6 +69,7 @@ public struct CrossVenueRenderer: Sendable {
       symbolWidth = max(symbolWidth, TerminalWidth.columns(TerminalText.escaped(row.symbol)))
       guard let last = row.last, let moved = row.change else { continue }
       price.fit(last.price.text)
+      book.fit(last)
       change.fit(moved.absolute)
       percentWidth = max(percentWidth, PriceChange.signedWidth(moved.percent))
     }
@@ -103,6 +117,7 @@ public struct CrossVenueRenderer: Sendable {
     var layout = Layout()
     func total(_ l: Layout) -> Int {
       2 + venueWidth + 2 + symbolWidth + 2 + max(4, 2 + price.width)
+        + (topOfBook ? 2 + book.askWidth + 2 + book.basisPointsWidth : 0)
         + (l.change ? 2 + max(6, change.width) : 0)
         + 2 + percentWidth + (l.time ? 2 + BoardRenderer.timeWidth : 0)
     }
@@ -119,11 +134,18 @@ public struct CrossVenueRenderer: Sendable {
     var titles = [
       "  " + TerminalWidth.padRight("VENUE", to: venueWidth),
       TerminalWidth.padRight("SYMBOL", to: symbolWidth),
-      TerminalWidth.padLeft("LAST", to: max(4, 2 + price.width)),
+      TerminalWidth.padLeft(topOfBook ? "BID" : "LAST", to: max(4, 2 + price.width)),
     ]
+    if topOfBook {
+      titles.append(TerminalWidth.padLeft("ASK", to: book.askWidth))
+      titles.append(TerminalWidth.padLeft("BPS", to: book.basisPointsWidth))
+    }
     if layout.change { titles.append(TerminalWidth.padLeft("CHANGE", to: max(6, change.width))) }
     titles.append(TerminalWidth.padLeft("CHANGE%", to: percentWidth))
-    if layout.time { titles.append(TerminalWidth.padRight("TRADE TIME", to: BoardRenderer.timeWidth)) }
+    if layout.time {
+      titles.append(
+        TerminalWidth.padRight(topOfBook ? "QUOTE TIME" : "TRADE TIME", to: BoardRenderer.timeWidth))
+    }
     titles.append("SPREAD, PREMIUM")
     var line = StyledLine()
     line.add(titles.joined(separator: "  "), .bold)
@@ -138,7 +160,9 @@ public struct CrossVenueRenderer: Sendable {
       return line
     }
     line.add(TerminalText.escaped(asset) + " · " + TerminalText.escaped(quote), .bold)
-    if let spread = board.spread(asset: asset, quote: quote) {
+    if topOfBook, let book = board.book(asset: asset, quote: quote) {
+      add(book, to: &line)
+    } else if !topOfBook, let spread = board.spread(asset: asset, quote: quote) {
       let percent = spread.percent.map { " (\($0)%)" } ?? ""
       line.add(
         " · spread \(Self.shown(spread.difference))\(percent): high \(name(spread.highVenue)), low \(name(spread.lowVenue))"
@@ -157,6 +181,18 @@ public struct CrossVenueRenderer: Sendable {
       line.add(" · one venue")
     }
     return line
+  }
+
+  /// ` · best bid 95375.72 Binance, best ask 95374.1 OKX · spread -1.62 (-0.17 bp) · CROSSED`
+  private func add(_ book: CrossVenueBook, to line: inout StyledLine) {
+    let basisPoints = book.basisPoints.map { " (\($0) bp)" } ?? ""
+    line.add(
+      " · best bid \(Self.shown(book.bid)) \(name(book.bidVenue)), best ask \(Self.shown(book.ask)) "
+        + "\(name(book.askVenue)) · spread \(Self.shown(book.difference))\(basisPoints)")
+    if book.isCrossed {
+      line.add(" · ")
+      line.add("CROSSED", .red)
+    }
   }
 
   /// What the last column says of `row`: its premium when converted.
@@ -183,13 +219,20 @@ public struct CrossVenueRenderer: Sendable {
     line.add(TerminalWidth.padRight(TerminalText.escaped(row.symbol), to: symbolWidth))
     line.gap()
     guard let last = row.last, let moved = row.change else {
-      line.add("waiting for a trade")
+      line.add(topOfBook ? "waiting for a quote" : "waiting for a trade")
       return line
     }
     line.add(
       TerminalWidth.padLeft(
         row.direction.arrow + " " + price.pad(last.price.text), to: max(4, 2 + price.width)),
       row.direction.color)
+    if topOfBook {
+      let cells = book.cells(last)
+      line.gap()
+      line.add(cells.ask)
+      line.gap()
+      line.add(cells.basisPoints)
+    }
     let changeStyle: TerminalStyle? = moved.sign > 0 ? .green : moved.sign < 0 ? .red : nil
     if layout.change {
       line.gap()
@@ -212,6 +255,11 @@ public struct CrossVenueRenderer: Sendable {
   /// number of decimals (Binance's `78854.24000000`), but with at least 2 decimals if it had them.
   static func shown(_ value: ExactDecimal) -> String {
     ExactArithmetic.trimmed(value, minimumScale: min(2, value.scale)).description
+  }
+
+  /// A price as `shown(_:)` shows an exact decimal.
+  static func shown(_ price: Price) -> String {
+    ExactDecimal(price).map { shown($0) } ?? price.text
   }
 
   /// `0s`, `42s`, `3m 5s`, `2h 10m`: how long ago, in whole units.

@@ -10,6 +10,7 @@ public struct ConversionPremium: Sendable {
   public var symbol: String
   /// The converted price's currency (`KRW`).
   public var currency: String
+  /// Its last price; of a book (`--bid-ask`), its mid, as are `rate` and the USDT prices.
   public var price: Price
   /// The last price of the rate pair: how many units of `currency` one USDT costs.
   public var rate: Price

@@ -19,6 +19,9 @@ public struct CrossVenueBoard: Sendable {
     /// The first price since the row appeared: the reference for the change.
     public fileprivate(set) var first: Price?
     public fileprivate(set) var last: Quote?
+    /// What the change, the direction and the premium follow: the last trade's price, or the
+    /// mid of the last book (`BookPrices.reference`).
+    public fileprivate(set) var current: Price?
     public fileprivate(set) var direction: PriceDirection = .unchanged
 
     /// USDT priced in another currency: what converts that currency on this row's venue.
@@ -31,8 +34,8 @@ public struct CrossVenueBoard: Sendable {
     public var asset: String { market?.base ?? symbol }
 
     public var change: PriceChange? {
-      guard let first, let last else { return nil }
-      return PriceChange(from: first, to: last.price)
+      guard let first, let current else { return nil }
+      return PriceChange(from: first, to: current)
     }
   }
 
@@ -46,6 +49,8 @@ public struct CrossVenueBoard: Sendable {
   /// What a quote changed.
   public enum Change: Sendable, Equatable {
     case spread(VenueSpread)
+    /// In a run following books (`--bid-ask`), instead of the spread of last prices.
+    case book(CrossVenueBook)
     case premium(ConversionPremium)
   }
 
@@ -69,23 +74,28 @@ public struct CrossVenueBoard: Sendable {
   }
 
   /// Takes a quote in and says what it changed, in a fixed order: the spread of its asset and
-  /// currency, then each premium it moved (a rate moves its venue's; a USDT price the asset's).
-  /// A quote for a symbol not seen before gets a row.
+  /// currency (of a book, its best bid and ask), then each premium it moved (a rate moves its
+  /// venue's; a USDT price the asset's). A quote for a symbol not seen before gets a row.
   @discardableResult
   public mutating func receive(_ quote: Quote) -> [Change] {
     let at = row(venue: quote.venue, symbol: quote.symbol)
     let spreadKey = rows[at].isRate ? nil : rows[at].market.map { (rows[at].asset, $0.quote) }
-    let spreadBefore = spreadKey.flatMap { spread(asset: $0.0, quote: $0.1) }
+    let spreadBefore = spreadKey.flatMap { comparison(asset: $0.0, quote: $0.1, books: quote.isTopOfBook) }
     let affected = premiumRows(affectedBy: at)
     let premiumsBefore = affected.map { premium(of: rows[$0]) }
 
-    rows[at].direction = PriceDirection(from: rows[at].last?.price, to: quote.price)
-    if rows[at].first == nil { rows[at].first = quote.price }
+    let current = BookPrices.reference(of: quote)
+    rows[at].direction = PriceDirection(from: rows[at].current, to: current)
+    if rows[at].first == nil { rows[at].first = current }
     rows[at].last = quote
+    rows[at].current = current
 
     var changes: [Change] = []
-    if let spreadKey, let after = spread(asset: spreadKey.0, quote: spreadKey.1), after != spreadBefore {
-      changes.append(.spread(after))
+    if let spreadKey,
+      let after = comparison(asset: spreadKey.0, quote: spreadKey.1, books: quote.isTopOfBook),
+      after != spreadBefore
+    {
+      changes.append(after)
     }
     for (offset, row) in affected.enumerated() {
       if let after = premium(of: rows[row]), after != premiumsBefore[offset] {
@@ -128,6 +138,34 @@ public struct CrossVenueBoard: Sendable {
   /// The rate rows (`KRW-USDT`), in order.
   public var rateRows: [Row] { rows.filter(\.isRate) }
 
+  /// The spread of `asset` in `quote`, of books or of last prices.
+  private func comparison(asset: String, quote: String, books: Bool) -> Change? {
+    books
+      ? book(asset: asset, quote: quote).map(Change.book)
+      : spread(asset: asset, quote: quote).map(Change.spread)
+  }
+
+  /// The best bid and the best ask of `asset` in `quote` once two venues or more have a book in
+  /// it: the highest bid and the lowest ask, each the first in board order on a tie.
+  public func book(asset: String, quote: String) -> CrossVenueBook? {
+    var bid: (price: Price, venue: UInt8)?
+    var ask: (price: Price, venue: UInt8)?
+    var venues = 0
+    for row in rows where !row.isRate && row.market == Market(base: asset, quote: quote) {
+      guard let last = row.last, let rowAsk = last.ask?.price else { continue }
+      venues += 1
+      if bid.map({ last.bid > $0.price }) ?? true { bid = (last.bid, row.venue) }
+      if ask.map({ rowAsk < $0.price }) ?? true { ask = (rowAsk, row.venue) }
+    }
+    guard venues >= 2, let bid, let ask, let bidValue = ExactDecimal(bid.price),
+      let askValue = ExactDecimal(ask.price), let difference = askValue - bidValue
+    else { return nil }
+    return CrossVenueBook(
+      asset: asset, quote: quote, bid: bid.price, bidVenue: bid.venue, ask: ask.price, askVenue: ask.venue,
+      difference: difference, basisPoints: BookPrices.basisPoints(bid: bid.price, ask: ask.price),
+      venues: venues)
+  }
+
   /// The spread of `asset` in `quote` once two venues or more have a price in it.
   public func spread(asset: String, quote: String) -> VenueSpread? {
     var high: (price: Price, venue: UInt8)?
@@ -159,15 +197,15 @@ public struct CrossVenueBoard: Sendable {
   }
 
   /// `row`'s premium, once it, its venue's rate and at least one USDT price of its asset have a
-  /// price; nil for a row no rate converts.
+  /// price; nil for a row no rate converts. Of books, every price in it is a mid.
   public func premium(of row: Row) -> ConversionPremium? {
-    guard let rateRow = rate(for: row), let market = row.market, let last = row.last,
-      let rateQuote = rateRow.last, let price = ExactDecimal(last.price),
-      let rate = ExactDecimal(rateQuote.price)
+    guard let rateRow = rate(for: row), let market = row.market, let current = row.current,
+      let rateQuote = rateRow.last, let rateCurrent = rateRow.current, let price = ExactDecimal(current),
+      let rate = ExactDecimal(rateCurrent)
     else { return nil }
     let references = rows.filter {
       !$0.isRate && $0.market == Market(base: market.base, quote: ConversionPremium.target)
-    }.compactMap { $0.last.flatMap { ExactDecimal($0.price) } }
+    }.compactMap { $0.current.flatMap { ExactDecimal($0) } }
     guard let reference = ExactArithmetic.median(references),
       let converted = ExactArithmetic.divide(
         price, by: rate,
@@ -178,8 +216,8 @@ public struct CrossVenueBoard: Sendable {
       let percent = ExactArithmetic.divide(hundredfold, by: denominator, decimals: 2)
     else { return nil }
     return ConversionPremium(
-      asset: market.base, venue: row.venue, symbol: row.symbol, currency: market.quote, price: last.price,
-      rate: rateQuote.price, rateSymbol: rateRow.symbol, rateClock: Self.clock(rateQuote),
+      asset: market.base, venue: row.venue, symbol: row.symbol, currency: market.quote, price: current,
+      rate: rateCurrent, rateSymbol: rateRow.symbol, rateClock: Self.clock(rateQuote),
       converted: converted, reference: reference, referenceVenues: references.count, percent: percent)
   }
 

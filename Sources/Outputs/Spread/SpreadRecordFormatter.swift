@@ -8,6 +8,11 @@ import Venues
 ///     {"type":"spread","asset":"BTC","quote":"USDT","high":95375.72,"highVenue":"binance","low":95366.12,"lowVenue":"okx","spread":9.60,"percent":0.01,"venues":2,"t":1768655932976}
 ///     {"type":"premium","asset":"BTC","venue":"upbit","symbol":"KRW-BTC","currency":"KRW","price":143000000,"rate":1450,"rateSymbol":"KRW-USDT","rateAge":1200,"converted":98620.69,"reference":95370.92,"referenceQuote":"USDT","referenceVenues":2,"percent":3.41,"t":1768655932976}
 ///
+/// In a run following books (`--bid-ask`) a spread record is of the best bid and the best ask
+/// (`CrossVenueBook`) and a premium's prices are mids:
+///
+///     {"type":"spread","asset":"BTC","quote":"USDT","bid":95375.72,"bidVenue":"binance","ask":95374.10,"askVenue":"okx","spread":-1.62,"bps":-0.17,"crossed":true,"venues":2,"t":1768655932976}
+///
 /// Numbers are exact decimals: prices as the venues sent them, `spread` exactly `high − low`,
 /// `reference` the exact median; `percent` (and `converted`) are divisions, rounded half away
 /// from zero as `VenueSpread` and `ConversionPremium` say. `t` is the trade time of the price
@@ -31,6 +36,7 @@ public struct SpreadRecordFormatter: QuoteFormatter {
     for change in board.receive(quote) {
       switch change {
       case .spread(let spread): append(spread, time: quote.time, to: &buffer)
+      case .book(let book): append(book, time: quote.time, to: &buffer)
       case .premium(let premium):
         append(
           premium, age: max(0, CrossVenueBoard.clock(quote) - premium.rateClock), time: quote.time,
@@ -50,6 +56,23 @@ public struct SpreadRecordFormatter: QuoteFormatter {
     record.number("spread", spread.difference.description, &buffer)
     record.number("percent", spread.percent?.description ?? "null", &buffer)
     record.number("venues", String(spread.venues), &buffer)
+    record.number("t", String(time), &buffer)
+    buffer.append(contentsOf: "}\n".utf8)
+  }
+
+  /// A run following books (`--bid-ask`): the spread between the best bid and the best ask.
+  private func append(_ book: CrossVenueBook, time: Int64, to buffer: inout [UInt8]) {
+    let record = Record(type: "spread", to: &buffer)
+    record.string("asset", book.asset, &buffer)
+    record.string("quote", book.quote, &buffer)
+    record.number("bid", book.bid.text, &buffer)
+    record.string("bidVenue", name(book.bidVenue), &buffer)
+    record.number("ask", book.ask.text, &buffer)
+    record.string("askVenue", name(book.askVenue), &buffer)
+    record.number("spread", book.difference.description, &buffer)
+    record.number("bps", book.basisPoints?.description ?? "null", &buffer)
+    record.number("crossed", book.isCrossed ? "true" : "false", &buffer)
+    record.number("venues", String(book.venues), &buffer)
     record.number("t", String(time), &buffer)
     buffer.append(contentsOf: "}\n".utf8)
   }
