@@ -847,13 +847,7 @@ def report(results: dict, info: dict, judge: bool = True) -> list[str]:
         # static one (W1T); this one is `swift build -c release`.
     if "W1S" in results:
         w1s = results["W1S"]
-        lines += ["", f"W10 top of book: `feedserve --blast N --venue binance --symbols 1000 --book --verbatim` (book tickers,
-    `<symbol>@bookTicker`, over 1,000 symbols) into `ticker --provider binance --bid-ask`, subscribed to
-    all 1,000 with the default debounce, and the same blast of trades (without --book) into
-    `ticker --provider binance`; websocat and the ticker alternating (--runs each): ratios to
-    websocat (the book's within 0.1 of the trades', and ≤ 1.3×) and the ticker's peak RSS (the
-    book's within 1 MB of the trades').
-W1S W1 over wss:// (a local TLS relay): {w1s['messages']:,} one-trade messages, "
+        lines += ["", f"W1S W1 over wss:// (a local TLS relay): {w1s['messages']:,} one-trade messages, "
                   f"websocat and ticker alternating ({w1s.get('ticker_lines', 0):,} lines counted)",
                   run_header(f"{'consumer':<9}")]
         rows, _ = paired_rows("", w1s["runs"], w1s["messages"])
