@@ -271,4 +271,86 @@ struct BitfinexEmulatorTests {
     #expect(times.count >= 20 && times == times.sorted() && times.first.map { $0 > start.time } == true)
     #expect(ids == Array(1_842_915_713..<(1_842_915_713 + Int64(ids.count))))
   }
+
+  @Test(
+    "the ticker channel: subscribed naming it, the pair's ticker at once, tickers that decode with bid < ask")
+  func ticker() throws {
+    var bitfinex = try Self.emulator(acceptAnySymbol: true)
+    let provider = BitfinexProvider().topOfBook!
+    var context = DecodingContext()
+    func decode(_ actions: [EmulatorAction]) -> [ProviderEvent] {
+      actions.compactMap { action in
+        guard case .text(let text) = action else { return nil }
+        return provider.decode(.text(text), context: &context)
+      }
+    }
+    _ = bitfinex.tick(at: .zero)
+    let opened = bitfinex.receive(Self.subscribe("tBTCUSD", channel: "ticker"), at: .zero)
+    #expect(opened.count == 2, "\(opened)")
+    guard case .text(let answer)? = opened.first else { return }
+    let id = try #require(try VenueTest.json(answer)["chanId"]?.numberText)
+    #expect(
+      answer
+        == #"{"event":"subscribed","channel":"ticker","chanId":\#(id),"symbol":"tBTCUSD","pair":"BTCUSD"}"#)
+    // The opening ticker is around the pair's newest trade before the recording (its snapshot's).
+    let first = decode(opened)
+    #expect(first.first == .acknowledged(id: nil))
+    let opening = try #require(first.last?.quotes.first)
+    #expect(opening.symbol == "tBTCUSD" && opening.time == 0)
+    #expect(opening.bid < Price("97412")! && opening.ask!.price > Price("97412")!)
+    // Its trades are another channel; asking again names the open one.
+    let trades = bitfinex.receive(Self.subscribe("tBTCUSD"), at: .zero)
+    _ = decode(trades)
+    #expect(bitfinex.subscribed == ["tBTCUSD@ticker", "tBTCUSD"])
+    #expect(
+      bitfinex.receive(Self.subscribe("tBTCUSD", channel: "ticker"), at: .zero) == [
+        .text(
+          #"{"channel":"ticker","symbol":"tBTCUSD","event":"error","msg":"subscribe: dup","code":10301,"chanId":\#(id),"pair":"BTCUSD"}"#
+        )
+      ])
+    #expect(
+      decode(bitfinex.receive(Self.subscribe("tXLMUSD", channel: "ticker"), at: .zero)) == [
+        .acknowledged(id: nil)
+      ])
+    #expect(
+      bitfinex.walkStart(for: "tXLMUSD@ticker") == .dollars && bitfinex.walkStart(for: "x@ticker") == nil)
+    #expect(bitfinex.market(of: "tXLMUSD@ticker") == Market(base: "XLM", quote: "USD"))
+    #expect(bitfinex.market(of: "tXLMUSD") == nil)
+    #expect(bitfinex.lastPrices["tBTCUSD@ticker"]?.price == "97409")
+    var walk = SyntheticTrades(seed: 11, start: bitfinex.lastPrices)
+    walk.admit("tXLMUSD@ticker", from: .dollars)
+    var count = 0
+    for _ in 0..<20 {
+      let steps = walk.nextTrades(symbols: bitfinex.subscribed, elapsedMilliseconds: 150)
+      for (step, event) in zip(steps, decode(bitfinex.synthetic(steps))) {
+        guard step.symbol.hasSuffix("@ticker") else { continue }
+        let quote = try #require(event.quotes.first, "\(event)")
+        #expect(quote.symbol == String(step.symbol.dropLast("@ticker".count)))
+        #expect(quote.bid < quote.ask!.price)
+        #expect(quote.bid.text == SyntheticTrades.format(cents: step.book.bidCents))
+        #expect(quote.ask?.price.text == SyntheticTrades.format(cents: step.book.askCents))
+        count += 1
+      }
+    }
+    #expect(count >= 20)
+    // Unsubscribed by its id: nothing more on it.
+    let channel = try #require(Int64(id))
+    #expect(
+      bitfinex.receive(.text(#"{"event":"unsubscribe","chanId":\#(channel)}"#), at: .zero)
+        == [.text(BitfinexWire.unsubscribed(channel: channel))])
+    #expect(bitfinex.subscribed == ["tBTCUSD", "tXLMUSD@ticker"])
+    #expect(
+      bitfinex.synthetic([SyntheticTrade(symbol: "tBTCUSD@ticker", cents: 100, time: 1, volume: 1, up: true)])
+        .isEmpty)
+  }
+
+  @Test("the ticker's wire shape: ten numbers as JavaScript writes them")
+  func tickerWire() {
+    var day = BitfinexWire.Day(open: 9_741_000)
+    day.trade(cents: 9_700_050, volume: 150_000)
+    let text = BitfinexWire.ticker(
+      channel: 7, book: SyntheticBook(bidCents: 9_700_000, askCents: 9_700_100, bidSize: 63, askSize: 5000),
+      last: 9_700_050, day: day)
+    #expect(text == "[7,[97000,0.00063,97001,0.05,-409.5,-0.0042,97000.5,1.5,97410,97000.5]]")
+  }
 }

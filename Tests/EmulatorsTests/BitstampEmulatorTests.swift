@@ -74,10 +74,19 @@ struct BitstampEmulatorTests {
     #expect(bitstamp.subscribed == ["xlmeur"])
     // Another public family is acknowledged too, and carries nothing here.
     #expect(
+      bitstamp.receive(.text(Self.request("subscribe", "diff_order_book_btcusd")), at: .zero)
+        == [.text(BitstampWire.answer("bts:subscription_succeeded", channel: "diff_order_book_btcusd"))])
+    #expect(bitstamp.subscribed == ["xlmeur"])
+    // The book's channel (the top of book) is followed under its name.
+    #expect(
       bitstamp.receive(.text(Self.request("subscribe", "order_book_btcusd")), at: .zero)
         == [.text(BitstampWire.answer("bts:subscription_succeeded", channel: "order_book_btcusd"))])
+    #expect(bitstamp.subscribed == ["xlmeur", "order_book_btcusd"])
+    #expect(
+      bitstamp.receive(.text(Self.request("unsubscribe", "order_book_btcusd")), at: .zero)
+        == [.text(BitstampWire.answer("bts:unsubscription_succeeded", channel: "order_book_btcusd"))])
     #expect(bitstamp.subscribed == ["xlmeur"])
-    #expect(bitstamp.requestCount == 6)
+    #expect(bitstamp.requestCount == 8)
   }
 
   @Test(
@@ -275,6 +284,58 @@ struct BitstampEmulatorTests {
     #expect(
       bitstamp.synthetic([SyntheticTrade(symbol: "xlmeur", cents: 100, time: 1, volume: 1, up: true)]).isEmpty
     )
+  }
+
+  @Test("the synthetic book: order_book_ snapshots, best first, that decode to the top of book, bid < ask")
+  func syntheticBook() throws {
+    var bitstamp = try Self.emulator()
+    _ = bitstamp.receive(.text(Self.request("subscribe", "order_book_btcusd")), at: .zero)
+    _ = bitstamp.receive(.text(Self.request("subscribe", "order_book_xlmeur")), at: .zero)
+    #expect(bitstamp.isReady(awaiting: 2))
+    #expect(bitstamp.subscribed == ["order_book_btcusd", "order_book_xlmeur"])
+    #expect(bitstamp.walkStart(for: "order_book_xlmeur") == .dollars)
+    #expect(
+      bitstamp.walkStart(for: "order_book_XLMEUR") == nil && bitstamp.walkStart(for: "order_book_") == nil)
+    #expect(bitstamp.market(of: "order_book_xlmeur") == Market(base: "XLM", quote: "EUR"))
+    #expect(bitstamp.market(of: "xlmeur") == nil)
+    // The book walks from where its market last traded in the script.
+    #expect(bitstamp.lastPrices["order_book_btcusd"]?.price == "79416")
+    var walk = SyntheticTrades(seed: 9, start: bitstamp.lastPrices)
+    walk.admit("order_book_xlmeur", from: .dollars)
+    let provider = BitstampProvider().topOfBook!
+    var count = 0
+    for _ in 0..<20 {
+      let trades = walk.nextTrades(symbols: bitstamp.subscribed, elapsedMilliseconds: 150)
+      let actions = bitstamp.synthetic(trades)
+      #expect(actions.count == trades.count)
+      for (trade, action) in zip(trades, actions) {
+        guard case .text(let text) = action else {
+          Issue.record("\(action)")
+          continue
+        }
+        let value = try VenueTest.json(text)
+        #expect(value["event"]?.stringValue == "data")
+        #expect(value["channel"]?.stringValue == trade.symbol)
+        let data = try #require(value["data"])
+        #expect(data["bids"]?.arrayValue?.count == BitstampEmulator.bookDepth)
+        #expect(data["microtimestamp"]?.stringValue == String(trade.time * 1000))
+        let quote = try #require(provider.decode(.text(text)).quotes.first)
+        let ask = try #require(quote.ask)
+        #expect(quote.symbol == String(trade.symbol.dropFirst("order_book_".count)))
+        #expect(quote.bid < ask.price, "\(text)")
+        #expect(quote.bid.text == SyntheticTrades.format(cents: trade.book.bidCents, places: 2))
+        #expect(ask.price.text == SyntheticTrades.format(cents: trade.book.askCents, places: 2))
+        #expect(quote.time == trade.time)
+        count += 1
+      }
+    }
+    #expect(count >= 20)
+    // A book not subscribed gets nothing, nor does a market subscribed only on its book.
+    #expect(
+      bitstamp.synthetic([
+        SyntheticTrade(symbol: "order_book_ethusd", cents: 100, time: 1, volume: 1, up: true),
+        SyntheticTrade(symbol: "btcusd", cents: 100, time: 1, volume: 1, up: true),
+      ]).isEmpty)
   }
 
   @Test("the blast: trades of btcusd that decode, distinct prices")

@@ -383,3 +383,156 @@ import Testing
     #expect(ProviderCatalog.all.filter { $0.name == "bitfinex" }.count == 1, "listed once")
   }
 }
+
+// MARK: Top of book (the `ticker` channel)
+
+extension BitfinexProviderTests {
+  /// A context in which channel 17470 carries tBTCUSD's trades and 20051 its ticker, as their
+  /// `subscribed` answers said.
+  func tickerContext() -> DecodingContext {
+    var context = DecodingContext()
+    for text in [
+      #"{"event":"subscribed","channel":"trades","chanId":17470,"symbol":"tBTCUSD","pair":"BTCUSD"}"#,
+      #"{"event":"subscribed","channel":"ticker","chanId":20051,"symbol":"tBTCUSD","pair":"BTCUSD"}"#,
+    ] {
+      _ = provider.decode(.text(text), context: &context)
+    }
+    return context
+  }
+
+  func book(_ symbol: String, _ bid: String, _ bidSize: String?, _ ask: String, _ askSize: String?) -> Quote {
+    Quote(
+      symbol: symbol, bid: Price(bid)!, bidSize: bidSize.map { Price($0)! }, ask: Price(ask)!,
+      askSize: askSize.map { Price($0)! }, time: 0)
+  }
+
+  @Test("the ticker channel: BID, BID_SIZE, ASK, ASK_SIZE read as written, no time, whatever the stream")
+  func tickers() {
+    for provider in [BitfinexProvider(), BitfinexProvider().topOfBook!] {
+      var context = DecodingContext()
+      #expect(
+        provider.decode(
+          .text(
+            #"{"event":"subscribed","channel":"ticker","chanId":232591,"symbol":"tBTCUSD","pair":"BTCUSD"}"#),
+          context: &context) == .acknowledged(id: nil))
+      #expect(context.channels == ["232591": "tBTCUSD"] && context.bookChannels == ["232591"])
+      let events = [
+        #"[232591,[97250,4.53188652,97251,6.61437813,-1236,-0.0126,97251,1563.21834416,99010,96020]]"#,
+        #"[232591,[97249.5,0.00012,97250.00000000002,1.7023900800000002,-1236.5,-0.0127,97250,1563.3,99010,96020]]"#,
+        #"[232591,"hb"]"#,
+        #"[232591,[1.2e-7,3e1,0.00000013,null,0,0,1.2e-7,5,1,1]]"#,
+      ].map { provider.decode(.text($0), context: &context) }
+      #expect(
+        events == [
+          .quotes([book("tBTCUSD", "97250", "4.53188652", "97251", "6.61437813")]),
+          .quotes([book("tBTCUSD", "97249.5", "0.00012", "97250.00000000002", "1.7023900800000002")]),
+          .keepalive,
+          .quotes([book("tBTCUSD", "0.00000012", "30", "0.00000013", nil)]),
+        ])
+      #expect(events[1].quotes.first?.ask?.price.text == "97250.00000000002")
+      #expect(events.flatMap(\.quotes).allSatisfy { $0.time == 0 && $0.isTopOfBook })
+    }
+  }
+
+  @Test("a ticker channel id is told from a trades one by its subscribed answer; unsubscribed forgets it")
+  func tickerChannels() {
+    var context = tickerContext()
+    #expect(
+      context.channels == ["17470": "tBTCUSD", "20051": "tBTCUSD"] && context.bookChannels == ["20051"])
+    // The same pair's trades still decode as trades on their own channel.
+    #expect(
+      provider.decode(.text(#"[17470,"te",[1,1791966065612,-0.5,97411]]"#), context: &context)
+        == .quotes([quote("tBTCUSD", "97411", 1_791_966_065_612, volume: "0.5")]))
+    #expect(
+      provider.decode(.text(#"[20051,[1,2,3,4,5,6,7,8,9,10]]"#), context: &context)
+        == .quotes([book("tBTCUSD", "1", "2", "3", "4")]))
+    // A ticker's shape on the trades channel, or on a channel no answer named.
+    #expect(
+      provider.decode(.text(#"[17470,[1,2,3,4]]"#), context: &context)
+        == .malformed("a ticker on channel 17470, which carries trades"))
+    #expect(
+      provider.decode(.text(#"[99,[1,2,3,4]]"#), context: &context)
+        == .ignored("ticker of channel 99, not subscribed on this connection"))
+    // Already subscribed to the ticker: the answer names its channel, and says which it is.
+    #expect(
+      provider.decode(
+        .text(
+          #"{"channel":"ticker","symbol":"tETHUSD","event":"error","msg":"subscribe: dup","code":10301,"chanId":208,"pair":"ETHUSD"}"#
+        ), context: &context) == .acknowledged(id: nil))
+    #expect(context.bookChannels == ["20051", "208"])
+    #expect(
+      provider.decode(.text(#"{"event":"unsubscribed","status":"OK","chanId":20051}"#), context: &context)
+        == .acknowledged(id: nil))
+    #expect(context.bookChannels == ["208"] && context.channels["20051"] == nil)
+    #expect(
+      provider.decode(.text(#"[20051,[1,2,3,4]]"#), context: &context)
+        == .ignored("ticker of channel 20051, not subscribed on this connection"))
+    // An id reused for trades is trades again.
+    _ = provider.decode(
+      .text(#"{"event":"subscribed","channel":"trades","chanId":208,"symbol":"tETHUSD","pair":"ETHUSD"}"#),
+      context: &context)
+    #expect(context.bookChannels.isEmpty)
+  }
+
+  @Test("the top of book subscribes to ticker channels, one per pair, and unsubscribes by channel id")
+  func tickerSubscriptions() {
+    let top = provider.topOfBook!
+    #expect(top.stream == .topOfBook && provider.stream == .trades && top.name == "bitfinex")
+    var ids = RequestIDs(prefix: "unused")
+    #expect(
+      top.subscriptionMessages(from: [], to: ["tBTCUSD", "tDOGE:USD"], ids: &ids) == [
+        .text(#"{"event":"subscribe","channel":"ticker","symbol":"tBTCUSD"}"#),
+        .text(#"{"event":"subscribe","channel":"ticker","symbol":"tDOGE:USD"}"#),
+      ])
+    let context = tickerContext()
+    #expect(
+      top.subscriptionMessages(from: ["tBTCUSD"], to: ["tETHUSD"], ids: &ids, context: context) == [
+        .text(#"{"event":"unsubscribe","chanId":17470}"#), .text(#"{"event":"unsubscribe","chanId":20051}"#),
+        .text(#"{"event":"subscribe","channel":"ticker","symbol":"tETHUSD"}"#),
+      ])
+    #expect(ids.last == 0)
+    // A refused ticker subscription names its pair, as a trades one does.
+    #expect(
+      top.decode(
+        .text(
+          #"{"channel":"ticker","symbol":"tNOPEUSD","event":"error","msg":"symbol: invalid","code":10300,"pair":"NOPEUSD"}"#
+        ))
+        == .error(VenueError(name: "10300", message: "symbol: invalid", fatal: false, symbol: "tNOPEUSD")))
+  }
+
+  @Test(
+    "hostile tickers: malformed, never a trap",
+    arguments: [
+      (#"[20051,[]]"#, "ticker: a ticker needs BID, BID_SIZE, ASK and ASK_SIZE, not 0 fields"),
+      (#"[20051,[1,2,3]]"#, "ticker: a ticker needs BID, BID_SIZE, ASK and ASK_SIZE, not 3 fields"),
+      (#"[20051,[null,2,3,4]]"#, "ticker: the ticker's BID must be a number, not null"),
+      (#"[20051,[1,2,[3],4]]"#, "ticker: the ticker's ASK must be a number, not an array"),
+      (#"[20051,[1,true,3,4]]"#, "ticker: the ticker's BID_SIZE must be a number, not a boolean"),
+      (#"[20051,["x",2,3,4]]"#, "ticker: the ticker's BID is not a decimal number"),
+      (#"[20051,[1,2,3,"4e"]]"#, "ticker: the ticker's ASK_SIZE is not a decimal number"),
+      (#"[20051,[[1,2,3,4]]]"#, "ticker: a ticker needs BID, BID_SIZE, ASK and ASK_SIZE, not 1 fields"),
+    ])
+  func hostileTickers(text: String, reason: String) {
+    var context = tickerContext()
+    #expect(provider.decode(.text(text), context: &context) == .malformed(reason))
+  }
+
+  @Test("a huge ticker is read to its fourth field; mangled ones never trap")
+  func hugeAndGarbageTickers() {
+    var context = tickerContext()
+    let huge = "[20051,[1,2,3,4," + Array(repeating: "5", count: 200_000).joined(separator: ",") + "]]"
+    #expect(provider.decode(.text(huge), context: &context) == .quotes([book("tBTCUSD", "1", "2", "3", "4")]))
+    var generator = SplitMix64(seed: 29)
+    let seed = Array(
+      #"[20051,[97250,4.53188652,97251,6.61437813,-1236,-0.0126,97251,1563.21834416,99010,96020]]"#.utf8)
+    for _ in 0..<2000 {
+      var bytes = seed
+      for _ in 0..<3 {
+        bytes[Int(generator.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: generator.next())
+      }
+      _ = provider.decode(.binary(bytes), context: &context)
+    }
+    #expect(context.channels.count == 2)
+    #expect(provider.decode(.binary(seed), context: &context).quotes.count == 1)
+  }
+}

@@ -182,6 +182,11 @@ import Testing
       provider.decode(
         .text(
           #"{"data":{"timestamp":"1789457617","microtimestamp":"1789457617906487","bids":[],"asks":[]},"channel":"order_book_btcusd","event":"data"}"#
+        )) == .ignored("order book of btcusd with an empty side"))
+    #expect(
+      provider.decode(
+        .text(
+          #"{"data":{"timestamp":"1789457617","microtimestamp":"1789457617906487","bids":[],"asks":[]},"channel":"diff_order_book_btcusd","event":"data"}"#
         )) == .ignored("data"))
     #expect(
       provider.decode(.text(#"{"data":{"id":1},"channel":"live_orders_btcusd","event":"order_created"}"#))
@@ -311,5 +316,153 @@ import Testing
     #expect(provider.handshakeAdvice(status: 429) == nil)
     #expect(ProviderCatalog.provider(named: "bitstamp")?.name == "bitstamp")
     #expect(ProviderCatalog.all.filter { $0.name == "bitstamp" }.count == 1, "listed once")
+  }
+}
+
+// MARK: Top of book (`order_book_<market>`)
+
+extension BitstampProviderTests {
+  /// A book message of `market` with these members in `data`.
+  func book(_ members: String, market: String = "btcusd") -> String {
+    #"{"data":{\#(members)},"channel":"order_book_\#(market)","event":"data"}"#
+  }
+
+  @Test("the order book: its first bid and ask are the top, the texts kept, the time from microtimestamp")
+  func orderBook() throws {
+    let top = provider.topOfBook!
+    // Captured in 2026 (the fuzz seed), and a deeper one in the documented shape.
+    let captured =
+      #"{"data":{"timestamp":"1789457617","microtimestamp":"1789457617906487","bids":[["77188","0.41122"]],"asks":[["77189","0.41124"]]},"channel":"order_book_btcusd","event":"data"}"#
+    let expected = Quote(
+      symbol: "btcusd", bid: Price("77188")!, bidSize: Price("0.41122")!, ask: Price("77189")!,
+      askSize: Price("0.41124")!, time: 1_789_457_617_906)
+    // Whatever the provider follows: the message's shape says what it is.
+    #expect(top.decode(.text(captured)) == .quotes([expected]))
+    #expect(provider.decode(.text(captured)) == .quotes([expected]))
+    let deep = book(
+      #""timestamp":"1733450000","microtimestamp":"1733450000123456","bids":[["97250","0.12345678"],["97249.5","2.00000000"],["97000","10"]],"asks":[["97251","0.50000000"],["97252.10","1"]]"#
+    )
+    let quote = try #require(top.decode(.text(deep)).quotes.first)
+    #expect(quote.bid.text == "97250" && quote.bidSize?.text == "0.12345678")
+    #expect(quote.ask?.price.text == "97251" && quote.ask?.size?.text == "0.50000000")
+    #expect(quote.time == 1_733_450_000_123 && quote.symbol == "btcusd" && quote.isTopOfBook)
+    // Without microtimestamp, timestamp (seconds).
+    let seconds = book(
+      #""timestamp":"1733450000","bids":[["1.5","2"]],"asks":[["1.6","3"]]"#, market: "xrpeur")
+    #expect(
+      top.decode(.text(seconds))
+        == .quotes([
+          Quote(
+            symbol: "xrpeur", bid: Price("1.5")!, bidSize: Price("2")!, ask: Price("1.6")!,
+            askSize: Price("3")!,
+            time: 1_733_450_000_000)
+        ]))
+  }
+
+  @Test("the top of book subscribes to order_book_ channels, one request each, removals first")
+  func bookSubscriptions() {
+    let top = provider.topOfBook!
+    #expect(top.stream == .topOfBook && provider.stream == .trades)
+    #expect(top.name == "bitstamp" && top.topOfBook != nil)
+    var ids = RequestIDs(prefix: "unused")
+    #expect(
+      top.subscriptionMessages(from: [], to: ["btcusd", "etheur"], ids: &ids) == [
+        .text(#"{"event":"bts:subscribe","data":{"channel":"order_book_btcusd"}}"#),
+        .text(#"{"event":"bts:subscribe","data":{"channel":"order_book_etheur"}}"#),
+      ])
+    #expect(
+      top.subscriptionMessages(from: ["btcusd", "etheur"], to: ["etheur", "xrpusd"], ids: &ids) == [
+        .text(#"{"event":"bts:unsubscribe","data":{"channel":"order_book_btcusd"}}"#),
+        .text(#"{"event":"bts:subscribe","data":{"channel":"order_book_xrpusd"}}"#),
+      ])
+    #expect(top.subscriptionMessages(from: ["btcusd"], to: ["btcusd"], ids: &ids).isEmpty)
+    #expect(ids.last == 0)
+    // Acknowledged as trades' subscriptions are, in order; an error naming the channel names its market.
+    #expect(
+      top.decode(.text(#"{"event":"bts:subscription_succeeded","channel":"order_book_btcusd","data":{}}"#))
+        == .acknowledged(id: nil))
+    #expect(
+      top.decode(.text(#"{"event":"bts:unsubscription_succeeded","channel":"order_book_btcusd","data":{}}"#))
+        == .acknowledged(id: nil))
+    #expect(
+      top.decode(
+        .text(#"{"event":"bts:error","channel":"order_book_nopeusd","data":{"code":null,"message":"x"}}"#))
+        == .error(VenueError(message: "x", fatal: false, symbol: "nopeusd")))
+  }
+
+  @Test(
+    "hostile order books: malformed, never a trap",
+    arguments: [
+      (#""microtimestamp":"1","asks":[["1","1"]]"#, #""bids" must be an array"#),
+      (#""microtimestamp":"1","bids":{},"asks":[["1","1"]]"#, #""bids" must be an array"#),
+      (#""microtimestamp":"1","bids":[["1","1"]],"asks":null"#, #""asks" must be an array"#),
+      (
+        #""microtimestamp":"1","bids":["1"],"asks":[["2","1"]]"#,
+        #""bids[0]" must be [price, amount] as decimal strings"#
+      ),
+      (
+        #""microtimestamp":"1","bids":[["1"]],"asks":[["2","1"]]"#,
+        #""bids[0]" must be [price, amount] as decimal strings"#
+      ),
+      (
+        #""microtimestamp":"1","bids":[[1,1]],"asks":[["2","1"]]"#,
+        #""bids[0]" must be [price, amount] as decimal strings"#
+      ),
+      (
+        #""microtimestamp":"1","bids":[["1","1"]],"asks":[["x","1"]]"#,
+        #""asks[0]" is not a pair of decimal numbers"#
+      ),
+      (
+        #""microtimestamp":"1","bids":[["1",""]],"asks":[["2","1"]]"#,
+        #""bids[0]" is not a pair of decimal numbers"#
+      ),
+      (#""bids":[["1","1"]],"asks":[["2","1"]]"#, #"an order book has no "microtimestamp" or "timestamp""#),
+      (
+        #""microtimestamp":"x","bids":[["1","1"]],"asks":[["2","1"]]"#,
+        #""microtimestamp" must be a whole number of microseconds"#
+      ),
+    ])
+  func hostileBooks(members: String, reason: String) {
+    #expect(provider.topOfBook!.decode(.text(book(members))) == .malformed(reason))
+  }
+
+  @Test("odd book messages: ignored or malformed, a huge book read to its top alone")
+  func oddBooks() throws {
+    #expect(
+      provider.decode(.text(#"{"data":[],"channel":"order_book_btcusd","event":"data"}"#))
+        == .malformed(#"an order book's "data" must be an object"#))
+    #expect(provider.decode(.text(#"{"data":{},"event":"data"}"#)) == .ignored("data"))
+    #expect(
+      provider.decode(.text(#"{"data":{},"channel":"order_book_","event":"data"}"#)) == .ignored("data"))
+    #expect(
+      provider.decode(.text(book(#""microtimestamp":"1","bids":[["1","1"]],"asks":[]"#)))
+        == .ignored("order book of btcusd with an empty side"))
+    // 100,000 levels a side (a tenth of them broken, past the top): one quote, the top's.
+    let levels = (0..<100_000).map { $0 % 10 == 9 ? "[]" : #"["\#(100_000 - $0)","1"]"# }
+    let asks = (0..<100_000).map { #"["\#(200_000 + $0)","2"]"# }
+    let huge = book(
+      #""microtimestamp":"1733450000123456","bids":[\#(levels.joined(separator: ","))],"asks":[\#(asks.joined(separator: ","))]"#
+    )
+    let quotes = provider.topOfBook!.decode(.text(huge)).quotes
+    #expect(quotes.count == 1)
+    #expect(quotes.first?.bid.text == "100000" && quotes.first?.ask?.price.text == "200000")
+  }
+
+  @Test func garbageBooksNeverTrap() {
+    var generator = SplitMix64(seed: 23)
+    let seed = Array(
+      book(
+        #""timestamp":"1789457617","microtimestamp":"1789457617906487","bids":[["77188","0.41122"]],"asks":[["77189","0.41124"]]"#
+      )
+      .utf8)
+    let top = provider.topOfBook!
+    for _ in 0..<2000 {
+      var bytes = seed
+      for _ in 0..<3 {
+        bytes[Int(generator.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: generator.next())
+      }
+      _ = top.decode(.binary(bytes))
+    }
+    #expect(top.decode(.binary(seed)).quotes.count == 1)
   }
 }

@@ -12,9 +12,13 @@ import WebSocketServer
 ///   id, then at once the snapshot of the pair's recent trades (newest first). A symbol sent
 ///   without its `t` is taken with it (observed). Refusals are errors echoing the request's
 ///   `channel` and `symbol` (and the `pair`); the connection stays: 10300 `symbol: invalid` for a
-///   pair Bitfinex does not list, 10300 `channel: unknown` for another channel than `trades`
-///   (the only one emulated), 10301 `subscribe: dup` with the open channel's id for a pair
-///   already subscribed, 10305 `subscribe: limit` past `channelsPerConnection` channels.
+///   pair Bitfinex does not list, 10300 `channel: unknown` for another channel than `trades` and
+///   `ticker` (the ones emulated), 10301 `subscribe: dup` with the open channel's id for a pair
+///   already subscribed there, 10305 `subscribe: limit` past `channelsPerConnection` channels.
+/// - `{"event":"subscribe","channel":"ticker","symbol":…}` opens the pair's ticker channel alike,
+///   `subscribed` naming `ticker`, then at once its ticker when the pair has traded; the synthetic
+///   walk's steps go out as tickers (`[CHANNEL_ID,[BID,BID_SIZE,ASK,ASK_SIZE,…]]`). A ticker
+///   channel is in `subscribed` as the pair and `@ticker` (`tBTCUSD@ticker`).
 /// - `{"event":"unsubscribe","chanId":…}` closes a channel (`unsubscribed`), or 10400
 ///   `unsubscribe: invalid` for an id no channel has. There is no other way to unsubscribe.
 /// - `ping` is answered by `pong` (its `cid` echoed), `conf` by `conf`, another event by 10000
@@ -30,7 +34,8 @@ import WebSocketServer
 ///   synthetic walk's trades go out as `te` alone.
 struct BitfinexEmulator: VenueEmulator {
   let rules: BitfinexRules
-  /// Subscribed pairs, in subscription order, and each one's channel on this connection.
+  /// Subscribed pairs (and tickers: `tickerKey`), in subscription order, and each one's channel
+  /// on this connection.
   private var pairs: [String] = []
   private var channels: [String: Int64] = [:]
   private(set) var requestCount = 0
@@ -54,6 +59,8 @@ struct BitfinexEmulator: VenueEmulator {
   /// Each pair's last trade in the script (where the synthetic stream starts), and since.
   private let scriptLast: [String: BitfinexWire.Trade]
   private var latest: [String: BitfinexWire.Trade] = [:]
+  /// Each ticker's day so far, by pair (from its first synthetic step).
+  private var days: [String: BitfinexWire.Day] = [:]
   private var nextTradeID: Int64
   /// Epoch milliseconds of the connection's start (`pong`'s `ts`).
   private let epoch: Int64
@@ -112,6 +119,14 @@ struct BitfinexEmulator: VenueEmulator {
     listed = Self.listedPairs.union(scriptChannels.values)
     // A second after the script's first trade (or a fixed moment without one).
     epoch = (first ?? 1_791_966_064_211) + 1000
+  }
+
+  /// What a ticker channel is called in `subscribed`: `tBTCUSD@ticker`.
+  static func tickerKey(_ pair: String) -> String { pair + "@ticker" }
+
+  /// The pair of a ticker channel's key; nil for a trades channel's.
+  static func tickerPair(_ key: String) -> String? {
+    key.hasSuffix("@ticker") ? String(key.dropLast("@ticker".count)) : nil
   }
 
   /// Whether `pair` has the shape of a Bitfinex trading pair's symbol (`tXLMUSD`, `tDOGE:USD`).
@@ -181,7 +196,7 @@ struct BitfinexEmulator: VenueEmulator {
     func refused(_ refusal: BitfinexWire.Refusal, open: Int64? = nil) -> EmulatorAction {
       .text(BitfinexWire.subscribeError(refusal, channel: channel, symbol: asked, open: open))
     }
-    guard channel == "trades" else {
+    guard channel == "trades" || channel == "ticker" else {
       return [
         refused(.unknownChannel), .violation(.invalidRequest(BitfinexWire.Refusal.unknownChannel.message)),
       ]
@@ -192,19 +207,34 @@ struct BitfinexEmulator: VenueEmulator {
         refused(.invalidSymbol), .violation(.invalidRequest(BitfinexWire.Refusal.invalidSymbol.message)),
       ]
     }
+    let key = channel == "ticker" ? Self.tickerKey(pair) : pair
     // Asking again for an open channel is harmless: the answer names it.
-    if let open = channels[pair] { return [refused(.duplicate, open: open)] }
+    if let open = channels[key] { return [refused(.duplicate, open: open)] }
     guard pairs.count < rules.channelsPerConnection else {
       return [refused(.limit), .violation(.invalidRequest(BitfinexWire.Refusal.limit.message))]
     }
-    let id = channelID(for: pair)
-    channels[pair] = id
-    pairs.append(pair)
+    let id = channelID(for: key)
+    channels[key] = id
+    pairs.append(key)
     lastSent[id] = now
+    if channel == "ticker" {
+      return [.text(BitfinexWire.subscribed(channel: id, symbol: pair, kind: "ticker"))]
+        + openingTicker(pair: pair, channel: id)
+    }
     return [
       .text(BitfinexWire.subscribed(channel: id, symbol: pair)),
       .text(BitfinexWire.snapshot(channel: id, recent[pair] ?? [])),
     ]
+  }
+
+  /// The pair's ticker as Bitfinex sends it on subscribing, around its newest trade (of the
+  /// connection, or else of its history); nothing when it has none (the demo's market, which
+  /// trades from now: the recording's prices are not its).
+  private mutating func openingTicker(pair: String, channel: Int64) -> [EmulatorAction] {
+    guard let last = latest[pair] ?? recent[pair]?.first, let cents = SyntheticTrades.parseCents(last.price)
+    else { return [] }
+    let trade = SyntheticTrade(symbol: pair, cents: cents, time: last.time, volume: 100, up: true)
+    return [.text(ticker(trade, pair: pair, channel: channel))]
   }
 
   /// A new channel id for `pair`: the script's own the first time (so the recorded messages keep
@@ -315,14 +345,25 @@ struct BitfinexEmulator: VenueEmulator {
 
   var subscribed: [String] { pairs }
 
+  /// Each pair's last trade, under its ticker's key too: a ticker walks from where its pair
+  /// traded.
   var lastPrices: [String: (price: String, time: Int64)] {
-    scriptLast.merging(latest, uniquingKeysWith: { $1 }).mapValues { ($0.price, $0.time) }
+    let trades = scriptLast.merging(latest, uniquingKeysWith: { $1 }).mapValues { ($0.price, $0.time) }
+    var out = trades
+    for (pair, last) in trades { out[Self.tickerKey(pair)] = last }
+    return out
   }
 
   mutating func synthetic(_ trades: [SyntheticTrade]) -> [EmulatorAction] {
     if closed { return [] }
     var out = greeting()
     for synthetic in trades {
+      if let pair = Self.tickerPair(synthetic.symbol) {
+        guard let id = channels[synthetic.symbol] else { continue }
+        pushedUntimed.insert(id)
+        out.append(.text(ticker(synthetic, pair: pair, channel: id)))
+        continue
+      }
       nextTradeID += 1
       let trade = BitfinexWire.Trade(
         id: nextTradeID, time: synthetic.time,
@@ -338,8 +379,23 @@ struct BitfinexEmulator: VenueEmulator {
     return out
   }
 
+  /// The ticker of `pair` after `trade`: its book around the trade, its day counted on.
+  private mutating func ticker(_ trade: SyntheticTrade, pair: String, channel: Int64) -> String {
+    var day = days[pair] ?? BitfinexWire.Day(open: trade.cents)
+    day.trade(cents: trade.cents, volume: trade.volume)
+    days[pair] = day
+    return BitfinexWire.ticker(channel: channel, book: trade.book, last: trade.cents, day: day)
+  }
+
   var syntheticKeepalive: (action: EmulatorAction, seconds: Double)? { nil }
 
-  /// Any trading pair of Bitfinex's shape (`tXLMUSD`).
-  func walkStart(for symbol: String) -> WalkStart? { Self.isWellFormed(symbol) ? .dollars : nil }
+  /// Any trading pair of Bitfinex's shape (`tXLMUSD`), and its ticker (`tXLMUSD@ticker`).
+  func walkStart(for symbol: String) -> WalkStart? {
+    Self.isWellFormed(Self.tickerPair(symbol) ?? symbol) ? .dollars : nil
+  }
+
+  /// What a ticker channel's pair trades; nil for a pair (the provider knows).
+  func market(of symbol: String) -> Market? {
+    Self.tickerPair(symbol).flatMap { BitfinexProvider().market(of: $0) }
+  }
 }

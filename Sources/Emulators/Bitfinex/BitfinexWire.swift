@@ -1,4 +1,5 @@
 import JSON
+import TickerSupport
 
 /// The texts the Bitfinex emulation writes, in the venue's shapes (docs/protocols.md §11): events
 /// (objects named by `event`) and channel messages (arrays that start with the channel id).
@@ -39,9 +40,11 @@ enum BitfinexWire {
     #"{"event":"info","version":2,"serverId":"\#(serverID)","platform":{"status":1}}"#
   }
 
-  /// `{"event":"subscribed","channel":"trades","chanId":17470,"symbol":"tBTCUSD","pair":"BTCUSD"}`.
-  static func subscribed(channel: Int64, symbol: String) -> String {
-    #"{"event":"subscribed","channel":"trades","chanId":\#(channel),"symbol":\#(JSONEscaping.quoted(symbol)),"#
+  /// `{"event":"subscribed","channel":"trades","chanId":17470,"symbol":"tBTCUSD","pair":"BTCUSD"}`
+  /// (`"channel":"ticker"` alike).
+  static func subscribed(channel: Int64, symbol: String, kind: String = "trades") -> String {
+    #"{"event":"subscribed","channel":\#(JSONEscaping.quoted(kind)),"chanId":\#(channel),"#
+      + #""symbol":\#(JSONEscaping.quoted(symbol)),"#
       + #""pair":\#(JSONEscaping.quoted(pair(of: symbol)))}"#
   }
 
@@ -86,6 +89,59 @@ enum BitfinexWire {
   /// `[17470,[[…],[…]]]`: a channel's recent trades, newest first.
   static func snapshot(channel: Int64, _ trades: [Trade]) -> String {
     "[\(channel),[" + trades.map(\.json).joined(separator: ",") + "]]"
+  }
+
+  /// One message of the `ticker` channel:
+  /// `[17471,[BID,BID_SIZE,ASK,ASK_SIZE,DAILY_CHANGE,DAILY_CHANGE_RELATIVE,LAST_PRICE,VOLUME,HIGH,LOW]]`,
+  /// numbers as JavaScript writes them.
+  static func ticker(channel: Int64, book: SyntheticBook, last cents: Int64, day: Day) -> String {
+    let change = cents - day.open
+    // Relative to the open, in ten-thousandths.
+    let relative = day.open == 0 ? 0 : change * 10_000 / day.open
+    let fields = [
+      SyntheticTrades.format(cents: book.bidCents), amount(volume: book.bidSize, sell: false),
+      SyntheticTrades.format(cents: book.askCents), amount(volume: book.askSize, sell: false),
+      signed(change, SyntheticTrades.format(cents:)), signed(relative, { number(tenThousandths: $0) }),
+      SyntheticTrades.format(cents: cents), amount(volume: day.volume, sell: false),
+      SyntheticTrades.format(cents: day.high), SyntheticTrades.format(cents: day.low),
+    ]
+    return "[\(channel),[" + fields.joined(separator: ",") + "]]"
+  }
+
+  /// A pair's day as its ticker shows it: the opening price, high and low in hundredths, the
+  /// volume in hundred-thousandths.
+  struct Day: Sendable, Equatable {
+    var open: Int64
+    var high: Int64
+    var low: Int64
+    var volume: Int
+
+    init(open: Int64) {
+      self.open = open
+      high = open
+      low = open
+      volume = 0
+    }
+
+    mutating func trade(cents: Int64, volume: Int) {
+      high = max(high, cents)
+      low = min(low, cents)
+      self.volume += volume
+    }
+  }
+
+  /// `format(magnitude)` with a minus before it when `value` is negative.
+  private static func signed(_ value: Int64, _ format: (Int64) -> String) -> String {
+    value < 0 ? "-" + format(-value) : format(value)
+  }
+
+  /// Ten-thousandths as JavaScript writes the number (`12` → `0.0012`, `10000` → `1`).
+  private static func number(tenThousandths value: Int64) -> String {
+    let fraction = String(value % 10_000).leftPadded(to: 4)
+    var text = "\(value / 10_000).\(fraction)"
+    while text.hasSuffix("0") { text.removeLast() }
+    if text.hasSuffix(".") { text.removeLast() }
+    return text
   }
 
   /// `[17470,"hb"]`.

@@ -11,16 +11,19 @@ import WebSocketWire
 /// - Requests (`BitstampRequest`) name one channel each and are answered one by one:
 ///   `bts:subscription_succeeded` or `bts:unsubscription_succeeded` naming the channel. Any
 ///   readable channel of a public family is accepted, whether its market exists or not (Bitstamp
-///   acknowledges an unknown market, which then stays silent); only `live_trades_` channels carry
-///   anything here. Text that is not JSON, JSON that is no request and a channel name Bitstamp
-///   cannot read get a `bts:error` naming no channel; the connection stays.
+///   acknowledges an unknown market, which then stays silent); only `live_trades_` and
+///   `order_book_` channels carry anything here. Text that is not JSON, JSON that is no request
+///   and a channel name Bitstamp cannot read get a `bts:error` naming no channel; the connection
+///   stays.
 /// - `{"event":"bts:heartbeat"}` is answered with its `success`.
 /// - A client frame over `maximumClientFrame` bytes is closed with 1009 "read limited at 513
 ///   bytes"; a subscription past `channelsPerConnection` channels is dropped without a word.
 /// - A WebSocket ping every `pingInterval`; a ping no pong has echoed within `pongTimeout` gets the
 ///   connection dropped. Nothing else is asked of the client: its own messages keep nothing.
 /// - The connection ends `maximumAge` after it opened (with 1001: how is not documented).
-/// - Trades go out only for markets subscribed on `live_trades_`; the script's answers and
+/// - Trades go out only for markets subscribed on `live_trades_`, and the synthetic stream's books
+///   (`order_book_`: the top levels a side, whole, on every change) only for those subscribed
+///   there, in `subscribed` as the channel's name (`order_book_btcusd`); the script's answers and
 ///   errors (replies to what its client said) are not replayed: this emulator makes its own.
 ///   Its other messages (a `bts:request_reconnect`) go out as they are.
 struct BitstampEmulator: VenueEmulator {
@@ -73,7 +76,12 @@ struct BitstampEmulator: VenueEmulator {
   }
 
   /// The markets subscribed on `live_trades_`, in subscription order.
-  var markets: [String] { channels.compactMap(BitstampWire.market(inChannel:)) }
+  var markets: [String] { channels.compactMap { BitstampWire.market(inChannel: $0) } }
+
+  /// The market of an `order_book_<market>` channel; nil for any other.
+  static func bookMarket(_ channel: String) -> String? {
+    BitstampWire.market(inChannel: channel, prefix: BitstampWire.bookPrefix)
+  }
 
   // MARK: VenueEmulator
 
@@ -184,20 +192,32 @@ struct BitstampEmulator: VenueEmulator {
   var isClosing: Bool { closed }
 
   func isReady(awaiting: Int) -> Bool {
-    markets.count >= max(1, awaiting) || requestCount >= max(1, awaiting)
+    subscribed.count >= max(1, awaiting) || requestCount >= max(1, awaiting)
   }
 
-  var subscribed: [String] { markets }
+  /// Markets subscribed on `live_trades_`, and `order_book_` channels by their name, in
+  /// subscription order.
+  var subscribed: [String] {
+    channels.filter { BitstampWire.market(inChannel: $0) != nil || Self.bookMarket($0) != nil }.map {
+      BitstampWire.market(inChannel: $0) ?? $0
+    }
+  }
 
+  /// Each market's last trade, under its book's channel too: a book walks from where its
+  /// market traded.
   var lastPrices: [String: (price: String, time: Int64)] {
-    scriptLatest.merging(latest, uniquingKeysWith: { $1 })
+    let trades = scriptLatest.merging(latest, uniquingKeysWith: { $1 })
+    var out = trades
+    for (market, last) in trades { out[BitstampWire.bookPrefix + market] = last }
+    return out
   }
 
   mutating func synthetic(_ trades: [SyntheticTrade]) -> [EmulatorAction] {
     if closed { return [] }
-    let subscribed = markets
+    let subscribed = subscribed
     return trades.compactMap { trade -> EmulatorAction? in
       guard subscribed.contains(trade.symbol) else { return nil }
+      if let market = Self.bookMarket(trade.symbol) { return .text(book(trade, market: market)) }
       let price = SyntheticTrades.format(cents: trade.cents, places: 2)
       let amount = SyntheticTrades.format(volume: trade.volume, places: 8)
       // One order a side per trade: the taker's is the newer.
@@ -215,10 +235,36 @@ struct BitstampEmulator: VenueEmulator {
     }
   }
 
+  /// Levels a side of a synthetic book (Bitstamp sends 100; a few show the shape).
+  static let bookDepth = 5
+
+  /// `market`'s book around `trade`: its top (`SyntheticTrade.book`), then levels a cent apart
+  /// going out, sizes varying.
+  private func book(_ trade: SyntheticTrade, market: String) -> String {
+    let top = trade.book
+    func side(_ cents: Int64, _ size: Int, step: Int64) -> [(price: String, amount: String)] {
+      (0..<Int64(Self.bookDepth)).map { level in
+        (
+          SyntheticTrades.format(cents: max(1, cents + step * level), places: 2),
+          SyntheticTrades.format(volume: 1 + (size + Int(level) * 7919) % 50_000, places: 8)
+        )
+      }
+    }
+    return BitstampWire.book(
+      market: market, microseconds: trade.time * 1000, bids: side(top.bidCents, top.bidSize, step: -1),
+      asks: side(top.askCents, top.askSize, step: 1))
+  }
+
   var syntheticKeepalive: (action: EmulatorAction, seconds: Double)? { nil }
 
-  /// Any market of Bitstamp's shape (`xlmeur`).
+  /// Any market of Bitstamp's shape (`xlmeur`), and its book's channel (`order_book_xlmeur`).
   func walkStart(for symbol: String) -> WalkStart? {
-    BitstampProvider().canonicalSymbol(symbol) == .success(symbol) ? .dollars : nil
+    let market = Self.bookMarket(symbol) ?? symbol
+    return BitstampProvider().canonicalSymbol(market) == .success(market) ? .dollars : nil
+  }
+
+  /// What an `order_book_` channel's market trades; nil for a market (the provider knows).
+  func market(of symbol: String) -> Market? {
+    Self.bookMarket(symbol).flatMap { BitstampProvider().market(of: $0) }
   }
 }

@@ -5,11 +5,14 @@ import JSON
 enum BitstampWire {
   /// The prefix of the channel that carries a market's trades.
   static let tradesPrefix = "live_trades_"
+  /// The prefix of the channel that carries a market's book (its top 100 levels a side).
+  static let bookPrefix = "order_book_"
 
-  /// The market of a `live_trades_<market>` channel; nil for any other channel.
-  static func market(inChannel channel: String) -> String? {
-    guard channel.hasPrefix(tradesPrefix), channel.utf8.count > tradesPrefix.utf8.count else { return nil }
-    return String(channel.dropFirst(tradesPrefix.count))
+  /// The market of a `live_trades_<market>` channel (or one of `prefix`); nil for any other
+  /// channel.
+  static func market(inChannel channel: String, prefix: String = tradesPrefix) -> String? {
+    guard channel.hasPrefix(prefix), channel.utf8.count > prefix.utf8.count else { return nil }
+    return String(channel.dropFirst(prefix.count))
   }
 
   /// `{"event":"bts:subscription_succeeded","channel":"live_trades_btcusd","data":{}}` (or
@@ -53,6 +56,20 @@ enum BitstampWire {
       + #""amount_str":"\#(amount)","price":\#(priceNumber),"price_str":"\#(price)","type":\#(buy ? 0 : 1),"#
       + #""microtimestamp":"\#(microseconds)","buy_order_id":\#(buyOrder),"sell_order_id":\#(sellOrder)},"#
       + #""channel":\#(JSONEscaping.quoted(tradesPrefix + market)),"event":"trade"}"#
+  }
+
+  /// The book of `market` as its `order_book_` channel sends it on every change: the whole top
+  /// of the book, `[price, amount]` decimal strings best first, under the time it changed.
+  static func book(
+    market: String, microseconds: Int64, bids: [(price: String, amount: String)],
+    asks: [(price: String, amount: String)]
+  ) -> String {
+    func levels(_ side: [(price: String, amount: String)]) -> String {
+      "[" + side.map { #"["\#($0.price)","\#($0.amount)"]"# }.joined(separator: ",") + "]"
+    }
+    return #"{"data":{"timestamp":"\#(microseconds / 1_000_000)","microtimestamp":"\#(microseconds)","#
+      + #""bids":\#(levels(bids)),"asks":\#(levels(asks))},"#
+      + #""channel":\#(JSONEscaping.quoted(bookPrefix + market)),"event":"data"}"#
   }
 
   /// The number a float serializer prints for a decimal: its shortest form (`79412.50` →

@@ -6,8 +6,10 @@ import JSON
 /// `conf`. Channel messages are arrays that name only their channel id: `[CHANNEL_ID,
 /// [[ID,MTS,AMOUNT,PRICE],…]]` (the snapshot of recent trades on subscribing), `[CHANNEL_ID,
 /// "te",[…]]` (a trade executed), `[CHANNEL_ID,"tu",[…]]` (the same trade again, updated) and
-/// `[CHANNEL_ID,"hb"]` (the heartbeat of a quiet channel). The `subscribed` event maps a channel id
-/// to its symbol in `DecodingContext.channels`; `unsubscribed` removes it.
+/// `[CHANNEL_ID,"hb"]` (the heartbeat of a quiet channel); a `ticker` channel's are `[CHANNEL_ID,
+/// [BID,BID_SIZE,ASK,ASK_SIZE,…]]` (`BitfinexTicker`), the top of book. The `subscribed` event maps
+/// a channel id to its symbol in `DecodingContext.channels`, and a `ticker` channel's id also into
+/// `DecodingContext.bookChannels`; `unsubscribed` removes it.
 enum BitfinexMessage {
   /// The info codes that ask for a reconnect: 20051, the server is restarting; 20061, the end of a
   /// maintenance, after which Bitfinex advises subscribing again to every channel.
@@ -38,6 +40,7 @@ enum BitfinexMessage {
         return .malformed(#"an "unsubscribed" event needs a whole-number "chanId""#)
       }
       context.channels[channel] = nil
+      context.bookChannels.remove(channel)
       return .acknowledged(id: nil)
     case "error": return error(object, context: &context)
     case "pong": return .keepalive
@@ -58,21 +61,30 @@ enum BitfinexMessage {
     return .closingSoon(message ?? "info \(code)")
   }
 
-  /// `{"event":"subscribed","channel":"trades","chanId":17470,"symbol":"tBTCUSD","pair":"BTCUSD"}`:
-  /// the channel id now means the symbol.
+  /// `{"event":"subscribed","channel":"trades","chanId":17470,"symbol":"tBTCUSD","pair":"BTCUSD"}`
+  /// (or `"channel":"ticker"`): the channel id now means the symbol, and its trades or its top of
+  /// book.
   static func subscribed(_ object: JSONObject, context: inout DecodingContext) -> ProviderEvent {
     guard case .string(let channelName)? = object["channel"] else {
       return .malformed(#"a "subscribed" event needs a string "channel""#)
     }
-    guard channelName == "trades" else { return .ignored("subscribed to \(channelName)") }
+    guard channelName == "trades" || channelName == "ticker" else {
+      return .ignored("subscribed to \(channelName)")
+    }
     guard let channel = channelID(object["chanId"]) else {
       return .malformed(#"a "subscribed" event needs a whole-number "chanId""#)
     }
     guard case .string(let symbol)? = object["symbol"], !symbol.isEmpty else {
       return .malformed(#"a "subscribed" event needs a non-empty string "symbol""#)
     }
-    context.channels[channel] = symbol
+    map(channel, to: symbol, kind: channelName, in: &context)
     return .acknowledged(id: nil)
+  }
+
+  /// Channel `id` carries `symbol`'s trades, or its top of book when `kind` is `ticker`.
+  static func map(_ id: String, to symbol: String, kind: String?, in context: inout DecodingContext) {
+    context.channels[id] = symbol
+    if kind == "ticker" { context.bookChannels.insert(id) } else { context.bookChannels.remove(id) }
   }
 
   /// `{"event":"error","msg":"symbol: invalid","code":10300,"channel":"trades","symbol":"tNOPE",…}`:
@@ -84,7 +96,7 @@ enum BitfinexMessage {
     var symbol: String? = nil
     if case .string(let named)? = object["symbol"], !named.isEmpty { symbol = named }
     if code == duplicateCode, let symbol, let channel = channelID(object["chanId"]) {
-      context.channels[channel] = symbol
+      map(channel, to: symbol, kind: object["channel"]?.stringValue, in: &context)
       return .acknowledged(id: nil)
     }
     let message = object["msg"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? "unspecified error"
@@ -93,7 +105,7 @@ enum BitfinexMessage {
 
   // MARK: Channels
 
-  /// A channel message: a trade, a heartbeat or a snapshot of the channel its id names.
+  /// A channel message: a trade, a heartbeat, a snapshot or a ticker of the channel its id names.
   static func channel(_ fields: [JSONValue], context: DecodingContext) -> ProviderEvent {
     guard fields.count >= 2 else {
       return .malformed("a channel message needs a channel id and a payload, not \(fields.count) fields")
@@ -119,6 +131,9 @@ enum BitfinexMessage {
       // Funding trades (`fte`, `ftu`), book checksums (`cs`): channels the ticker does not follow.
       return .ignored("channel message \(kind)")
     case .array(let entries):
+      if context.bookChannels.contains(channel) || BitfinexTicker.isOne(entries) {
+        return ticker(entries, channel: channel, context: context)
+      }
       return snapshot(entries, channel: channel, context: context)
     default:
       return .malformed(
@@ -155,6 +170,24 @@ enum BitfinexMessage {
     guard dropped.isEmpty else { return .malformed(dropped.prefix(3).joined(separator: "; ")) }
     guard let symbol = context.channels[channel] else { return unknown(channel) }
     return .history(trades.reversed().map { $0.quote(symbol: symbol) })
+  }
+
+  /// `[CHANNEL_ID,[BID,BID_SIZE,ASK,ASK_SIZE,…]]`: the pair's best bid and ask, on subscribing and
+  /// as they change. A ticker's shape on a trades channel is malformed.
+  static func ticker(_ fields: [JSONValue], channel: String, context: DecodingContext) -> ProviderEvent {
+    let ticker: BitfinexTicker
+    do throws(ShapeError) {
+      ticker = try BitfinexTicker(fields)
+    } catch {
+      return .malformed("ticker: \(error.message)")
+    }
+    guard let symbol = context.channels[channel] else {
+      return .ignored("ticker of channel \(channel), not subscribed on this connection")
+    }
+    guard context.bookChannels.contains(channel) else {
+      return .malformed("a ticker on channel \(channel), which carries trades")
+    }
+    return .quotes([ticker.quote(symbol: symbol)])
   }
 
   /// Trades of a channel no `subscribed` event of this connection named.

@@ -1,8 +1,8 @@
 import JSON
 import WebSocketWire
 
-/// Bitfinex's public WebSocket API v2, `wss://api-pub.bitfinex.com/ws/2`, its `trades` channel,
-/// no key (docs/protocols.md §11).
+/// Bitfinex's public WebSocket API v2, `wss://api-pub.bitfinex.com/ws/2`, its `trades` channel
+/// (or, for the top of book, its `ticker` channel), no key (docs/protocols.md §11).
 ///
 /// One `subscribe` per symbol, answered `subscribed` with the channel id that the channel's
 /// messages carry instead of the symbol, or by an `error` echoing the symbol: the decoder maps
@@ -13,10 +13,17 @@ import WebSocketWire
 /// the connection. Prices and sizes are JSON numbers, kept as written.
 public struct BitfinexProvider: Provider {
   public let parser: JSONParser
+  /// Trades (the `trades` channel) or the best bid and ask (the `ticker` channel).
+  public let stream: MarketStream
 
-  public init(parser: JSONParser = JSONParser()) {
+  public init(parser: JSONParser = JSONParser(), stream: MarketStream = .trades) {
     self.parser = parser
+    self.stream = stream
   }
+
+  /// The `ticker` channel: the best bid and ask with their sizes (and the day's figures, not
+  /// read), on subscribing and as they change; no time, so each is timed on arrival.
+  public var topOfBook: (any Provider)? { BitfinexProvider(parser: parser, stream: .topOfBook) }
 
   public var name: String { "bitfinex" }
   public var displayName: String { "Bitfinex" }
@@ -62,7 +69,7 @@ public struct BitfinexProvider: Provider {
   public func subscriptionMessages(from old: [String], to new: [String], ids: inout RequestIDs)
     -> [WebSocketMessage]
   {
-    VenueJSON.missing(from: old, in: new).map(Self.subscribe)
+    VenueJSON.missing(from: old, in: new).map { Self.subscribe($0, stream: stream) }
   }
 
   /// `subscriptionMessages(from:to:ids:)` knowing the connection's channels: one `unsubscribe`
@@ -77,9 +84,11 @@ public struct BitfinexProvider: Provider {
     return channels.map(Self.unsubscribe) + subscriptionMessages(from: old, to: new, ids: &ids)
   }
 
-  /// `{"event":"subscribe","channel":"trades","symbol":"tBTCUSD"}`.
-  static func subscribe(_ symbol: String) -> WebSocketMessage {
-    var out: [UInt8] = Array(#"{"event":"subscribe","channel":"trades","symbol":"#.utf8)
+  /// `{"event":"subscribe","channel":"trades","symbol":"tBTCUSD"}` (`"channel":"ticker"` for the
+  /// top of book).
+  static func subscribe(_ symbol: String, stream: MarketStream = .trades) -> WebSocketMessage {
+    let channel = stream == .trades ? "trades" : "ticker"
+    var out: [UInt8] = Array(#"{"event":"subscribe","channel":"\#(channel)","symbol":"#.utf8)
     JSONEscaping.appendQuoted(symbol, to: &out)
     out.append(UInt8(ascii: "}"))
     return .text(String(decoding: out, as: UTF8.self))

@@ -1,8 +1,8 @@
 import JSON
 import WebSocketWire
 
-/// Bitstamp's WebSocket API v2, `wss://ws.bitstamp.net`, its `live_trades_<market>` channels, no
-/// key (docs/protocols.md §8).
+/// Bitstamp's WebSocket API v2, `wss://ws.bitstamp.net`, its `live_trades_<market>` channels (or,
+/// for the top of book, its `order_book_<market>` ones), no key (docs/protocols.md §8).
 ///
 /// A request names one channel: `{"event":"bts:subscribe","data":{"channel":"live_trades_btcusd"}}`,
 /// answered `bts:subscription_succeeded` naming the channel, or `bts:error` naming nothing. The
@@ -13,10 +13,17 @@ import WebSocketWire
 /// decimal: the JSON number `price` beside it carries binary artefacts (`3651.3000000000002`).
 public struct BitstampProvider: Provider {
   public let parser: JSONParser
+  /// Trades (`live_trades_<market>`) or the best bid and ask (`order_book_<market>`).
+  public let stream: MarketStream
 
-  public init(parser: JSONParser = JSONParser()) {
+  public init(parser: JSONParser = JSONParser(), stream: MarketStream = .trades) {
     self.parser = parser
+    self.stream = stream
   }
+
+  /// `order_book_<market>`: the top 100 levels a side, the whole snapshot on every change, so
+  /// each message's first bid and ask are the top (no local book to keep).
+  public var topOfBook: (any Provider)? { BitstampProvider(parser: parser, stream: .topOfBook) }
 
   public var name: String { "bitstamp" }
   public var displayName: String { "Bitstamp" }
@@ -87,26 +94,31 @@ public struct BitstampProvider: Provider {
   public var acknowledgement: Acknowledgement { .inOrder }
 
   /// One `bts:unsubscribe` per market removed, then one `bts:subscribe` per market added, each
-  /// naming its `live_trades_` channel; nothing when the sets agree. One channel a request, as
+  /// naming its `live_trades_` channel (`order_book_` for the top of book); nothing when the sets
+  /// agree. One channel a request, as
   /// the documentation shows it (and a request stays far under 512 bytes).
   public func subscriptionMessages(from old: [String], to new: [String], ids: inout RequestIDs)
     -> [WebSocketMessage]
   {
     let removed = VenueJSON.missing(from: new, in: old)
     let added = VenueJSON.missing(from: old, in: new)
-    return removed.map { Self.request("bts:unsubscribe", market: $0) }
-      + added.map { Self.request("bts:subscribe", market: $0) }
+    return removed.map { Self.request("bts:unsubscribe", market: $0, stream: stream) }
+      + added.map { Self.request("bts:subscribe", market: $0, stream: stream) }
   }
 
   /// The prefix of the channel that carries a market's trades.
   static let tradesChannelPrefix = "live_trades_"
+  /// The prefix of the channel that carries a market's book, top 100 levels a side.
+  static let bookChannelPrefix = "order_book_"
 
-  /// `{"event":"bts:subscribe","data":{"channel":"live_trades_btcusd"}}`.
-  static func request(_ event: String, market: String) -> WebSocketMessage {
+  /// `{"event":"bts:subscribe","data":{"channel":"live_trades_btcusd"}}` (`order_book_btcusd`
+  /// for the top of book).
+  static func request(_ event: String, market: String, stream: MarketStream = .trades) -> WebSocketMessage {
     var out: [UInt8] = Array(#"{"event":"#.utf8)
     JSONEscaping.appendQuoted(event, to: &out)
     out += Array(#","data":{"channel":"#.utf8)
-    JSONEscaping.appendQuoted(tradesChannelPrefix + market, to: &out)
+    let prefix = stream == .trades ? tradesChannelPrefix : bookChannelPrefix
+    JSONEscaping.appendQuoted(prefix + market, to: &out)
     out += Array("}}".utf8)
     return .text(String(decoding: out, as: UTF8.self))
   }

@@ -50,13 +50,13 @@ struct BitstampTrade: Sendable, Equatable {
     }
   }
 
-  /// Epoch milliseconds from `microtimestamp`, or else from `timestamp`: seconds on spot
+  /// Epoch milliseconds from `microtimestamp`, or else from `timestamp` (of a trade, or `what`): seconds on spot
   /// markets, but milliseconds on perpetuals (observed in 2026), told apart by size (a time in
   /// seconds stays below 10^11 until the year 5138).
-  static func milliseconds(_ object: JSONObject) throws(ShapeError) -> Int64 {
+  static func milliseconds(_ object: JSONObject, of what: String = "trade") throws(ShapeError) -> Int64 {
     if let micros = try integer(object, "microtimestamp") { return micros / 1000 }
     guard let stamp = try integer(object, "timestamp") else {
-      throw ShapeError(#"trade has no "microtimestamp" or "timestamp""#)
+      throw ShapeError(#"\#(what) has no "microtimestamp" or "timestamp""#)
     }
     return stamp >= 100_000_000_000 ? stamp : stamp * 1000
   }

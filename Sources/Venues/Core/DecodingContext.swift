@@ -5,6 +5,9 @@ public struct DecodingContext: Sendable, Equatable {
   /// Channel ids the venue assigned on this connection, and the symbol each carries (Bitfinex's
   /// frames name only the channel id its `subscribed` event mapped to a symbol).
   public var channels: [String: String] = [:]
+  /// The ids of `channels` that carry a top of book rather than trades (Bitfinex's `ticker`):
+  /// its frames look alike, only the `subscribed` event said which channel an id is.
+  public var bookChannels: Set<String> = []
   /// Symbols whose next quotes are the history the venue sends on subscribing (a back-fill of
   /// recent trades that looks like live ones), in the venue's spelling.
   public var historyDue: Set<String> = []
