@@ -204,3 +204,42 @@ struct CoinbaseEmulatorTests {
     #expect(RFC3339.milliseconds(text) == microseconds / 1000)
   }
 }
+
+/// The top of book (`--bid-ask`) in the emulation: the same `ticker` subscription, the synthetic
+/// tickers' best bid and ask around each trade.
+@Suite("FeedServer: Coinbase emulation, top of book")
+struct CoinbaseEmulatorBookTests {
+  @Test("the top-of-book provider's subscription is accepted; synthetic tickers decode to bid < ask")
+  func syntheticBook() throws {
+    var coinbase = try CoinbaseEmulatorTests.emulator()
+    let provider = try #require(CoinbaseProvider().topOfBook)
+    var ids = RequestIDs(prefix: "unused")
+    for case .text(let request) in provider.subscriptionMessages(
+      from: [], to: ["BTC-USD", "ETH-EUR"], ids: &ids)
+    {
+      #expect(
+        coinbase.receive(.text(request), at: .zero)
+          == [
+            .text(
+              #"{"type":"subscriptions","channels":[{"name":"ticker","product_ids":["BTC-USD","ETH-EUR"]}]}"#)
+          ])
+    }
+    var walk = SyntheticTrades(seed: 9, start: coinbase.lastPrices)
+    walk.admit("ETH-EUR", from: try #require(coinbase.walkStart(for: "ETH-EUR")))
+    var quotes: [Quote] = []
+    for _ in 0..<20 {
+      for case .text(let text) in coinbase.synthetic(
+        walk.nextTrades(symbols: coinbase.subscribed, elapsedMilliseconds: 150))
+      {
+        quotes += provider.decode(.text(text)).quotes
+      }
+    }
+    #expect(quotes.count >= 20)
+    #expect(Set(quotes.map(\.symbol)) == ["BTC-USD", "ETH-EUR"])
+    for quote in quotes {
+      let ask = try #require(quote.ask)
+      #expect(quote.bid < ask.price, "\(quote)")
+      #expect(quote.bidSize != nil && ask.size != nil && quote.time > 0)
+    }
+  }
+}

@@ -330,3 +330,54 @@ struct KrakenEmulatorTests {
     #expect(KrakenWire.number(cents: cents) == text)
   }
 }
+
+/// The top of book (`--bid-ask`) in the emulation: tickers subscribed with `"event_trigger":"bbo"`.
+@Suite("FeedServer: Kraken emulation, top of book")
+struct KrakenEmulatorBookTests {
+  @Test("the top-of-book subscription is answered per pair; its synthetic tickers decode to bid < ask")
+  func syntheticBook() throws {
+    var kraken = try KrakenEmulatorTests.emulator(acceptAnySymbol: true)
+    let provider = try #require(KrakenProvider().topOfBook)
+    var ids = RequestIDs(prefix: "unused")
+    let requests = provider.subscriptionMessages(from: [], to: ["BTC/USD", "XLM/EUR"], ids: &ids)
+    guard case .text(let request)? = requests.first, requests.count == 1 else {
+      Issue.record("\(requests)")
+      return
+    }
+    let answers = try KrakenEmulatorTests.answers(kraken.receive(.text(request), at: .zero))
+    #expect(answers.map { $0["success"]?.boolValue } == [true, true])
+    #expect(answers.map { $0["result"]?["symbol"]?.stringValue } == ["BTC/USD", "XLM/EUR"])
+    #expect(kraken.bestBidOfferPairs == ["BTC/USD", "XLM/EUR"])
+    var walk = SyntheticTrades(seed: 9, start: kraken.lastPrices)
+    walk.admit("XLM/EUR", from: try #require(kraken.walkStart(for: "XLM/EUR")))
+    var quotes: [Quote] = []
+    for _ in 0..<20 {
+      for case .text(let text) in kraken.synthetic(
+        walk.nextTrades(symbols: kraken.subscribed, elapsedMilliseconds: 150))
+      {
+        quotes += provider.decode(.text(text)).quotes
+      }
+    }
+    #expect(quotes.count >= 20)
+    #expect(Set(quotes.map(\.symbol)) == ["BTC/USD", "XLM/EUR"])
+    for quote in quotes {
+      let ask = try #require(quote.ask)
+      #expect(quote.bid < ask.price && quote.time > 0, "\(quote)")
+      #expect(quote.bidSize.map { $0.value > 0 } == true && ask.size.map { $0.value > 0 } == true, "\(quote)")
+    }
+    // Unsubscribing forgets the trigger.
+    _ = kraken.receive(KrakenEmulatorTests.unsubscribe(["XLM/EUR"], id: 9), at: .zero)
+    #expect(kraken.bestBidOfferPairs == ["BTC/USD"])
+  }
+
+  @Test("an event_trigger other than bbo or trades is refused")
+  func badTrigger() throws {
+    var kraken = try KrakenEmulatorTests.emulator()
+    let request =
+      #"{"method":"subscribe","params":{"channel":"ticker","symbol":["BTC/USD"],"event_trigger":"book"},"req_id":1}"#
+    let answers = try KrakenEmulatorTests.answers(kraken.receive(.text(request), at: .zero))
+    #expect(answers.map { $0["success"]?.boolValue } == [false])
+    #expect(answers.first?["error"]?.stringValue == "event_trigger must be bbo or trades")
+    #expect(kraken.subscribed.isEmpty)
+  }
+}

@@ -275,3 +275,87 @@ struct OKXEmulatorTests {
     #expect(okx.tick(at: VenueTest.at(6)).count == 2)  // and then nothing was pushed
   }
 }
+
+/// The top of book (`--bid-ask`) in the emulation: the `bbo-tbt` channel.
+@Suite("FeedServer: OKX emulation, top of book")
+struct OKXEmulatorBookTests {
+  @Test("bbo-tbt subscriptions are answered per instrument; the synthetic pushes decode to bid < ask")
+  func syntheticBook() throws {
+    var okx = try OKXEmulatorTests.emulator(acceptAnySymbol: true)
+    let provider = try #require(OKXProvider().topOfBook)
+    var ids = RequestIDs(prefix: "unused")
+    var answers: [ProviderEvent] = []
+    for case .text(let request) in provider.subscriptionMessages(
+      from: [], to: ["BTC-USDT", "XLM-EUR"], ids: &ids)
+    {
+      for case .text(let answer) in okx.receive(.text(request), at: .zero) {
+        answers.append(provider.decode(.text(answer)))
+      }
+    }
+    #expect(answers == [.acknowledged(id: 1), .acknowledged(id: 2)])
+    #expect(okx.bookInstruments == ["BTC-USDT", "XLM-EUR"] && okx.instruments.isEmpty)
+    #expect(okx.subscribed == ["BTC-USDT", "XLM-EUR"])
+    var walk = SyntheticTrades(seed: 9, start: okx.lastPrices)
+    walk.admit("XLM-EUR", from: try #require(okx.walkStart(for: "XLM-EUR")))
+    var quotes: [Quote] = []
+    var sequences: [Int64] = []
+    for _ in 0..<20 {
+      for case .text(let text) in okx.synthetic(
+        walk.nextTrades(symbols: okx.subscribed, elapsedMilliseconds: 150))
+      {
+        let value = try VenueTest.json(text)
+        #expect(value["arg"]?["channel"]?.stringValue == "bbo-tbt", "\(text)")
+        sequences += [value["data"]?.arrayValue?.first?["seqId"]?.numberText.flatMap { Int64($0) } ?? -1]
+        quotes += provider.decode(.text(text)).quotes
+      }
+    }
+    #expect(quotes.count >= 20 && quotes.count == sequences.count)
+    #expect(sequences == sequences.sorted() && Set(sequences).count == sequences.count)
+    #expect(Set(quotes.map(\.symbol)) == ["BTC-USDT", "XLM-EUR"])
+    for quote in quotes {
+      let ask = try #require(quote.ask)
+      #expect(quote.bid < ask.price && quote.time > 0, "\(quote)")
+    }
+  }
+
+  @Test(
+    "one instrument on both channels: a ticker and a bbo-tbt push per trade; unsubscribing one keeps the other"
+  )
+  func bothChannels() throws {
+    var okx = try OKXEmulatorTests.emulator()
+    let both =
+      #"{"id":"5","op":"subscribe","args":[{"channel":"tickers","instId":"ETH-USDT"},{"channel":"bbo-tbt","instId":"ETH-USDT"}]}"#
+    #expect(
+      okx.receive(.text(both), at: .zero) == [
+        .text(OKXWire.answer("subscribe", id: "5", channel: "tickers", instrument: "ETH-USDT")),
+        .text(OKXWire.answer("subscribe", id: "5", channel: "bbo-tbt", instrument: "ETH-USDT")),
+      ])
+    #expect(okx.subscribed == ["ETH-USDT"])
+    var walk = SyntheticTrades(seed: 3, start: okx.lastPrices)
+    walk.admit("ETH-USDT", from: .dollars)
+    let trades = walk.nextTrades(symbols: okx.subscribed, elapsedMilliseconds: 150)
+    let channels = okx.synthetic(trades).compactMap { action -> String? in
+      guard case .text(let text) = action else { return nil }
+      return try? VenueTest.json(text)["arg"]?["channel"]?.stringValue
+    }
+    #expect(channels.count == 2 * trades.count && Set(channels) == ["tickers", "bbo-tbt"])
+    _ = okx.receive(
+      .text(#"{"id":"6","op":"unsubscribe","args":[{"channel":"bbo-tbt","instId":"ETH-USDT"}]}"#), at: .zero)
+    #expect(okx.bookInstruments.isEmpty && okx.instruments == ["ETH-USDT"])
+  }
+
+  @Test("an unlisted instrument on bbo-tbt is refused with 60018 naming the channel")
+  func unlisted() throws {
+    var okx = try OKXEmulatorTests.emulator()
+    let request = #"{"id":"7","op":"subscribe","args":[{"channel":"bbo-tbt","instId":"NOPE-USDT"}]}"#
+    let refusal = OKXWire.Refusal.doesNotExist(channel: "bbo-tbt", instrument: "NOPE-USDT")
+    #expect(okx.receive(.text(request), at: .zero) == OKXEmulatorTests.refusal(refusal, id: "7"))
+    guard
+      case .error(let error) = OKXProvider(stream: .topOfBook).decode(.text(OKXWire.error(id: "7", refusal)))
+    else {
+      Issue.record("not an error")
+      return
+    }
+    #expect(error.symbol == "NOPE-USDT" && error.requestID == 7)
+  }
+}

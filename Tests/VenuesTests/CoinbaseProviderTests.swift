@@ -185,3 +185,107 @@ import Testing
     #expect(ProviderCatalog.provider(named: "coinbase")?.name == "coinbase")
   }
 }
+
+/// The top of book (`--bid-ask`): the best bid and ask of the same `ticker` messages.
+@Suite(.ownThread) struct CoinbaseBookTests {
+  let provider = CoinbaseProvider(stream: .topOfBook)
+
+  func book(_ bid: String, _ bidSize: String?, _ ask: String, _ askSize: String?, _ time: Int64) -> Quote {
+    Quote(
+      symbol: "BTC-USD", bid: Price(bid)!, bidSize: bidSize.map { Price($0)! }, ask: Price(ask)!,
+      askSize: askSize.map { Price($0)! }, time: time)
+  }
+
+  @Test("topOfBook: the same venue on the same channel, reading the best bid and ask")
+  func variant() throws {
+    let book = try #require(CoinbaseProvider().topOfBook)
+    #expect(book.stream == .topOfBook && book.name == "coinbase")
+    #expect(CoinbaseProvider().stream == .trades)
+  }
+
+  @Test("the recorded ticker decodes to its best bid and ask, digits exactly as sent")
+  func recordedTicker() throws {
+    let lines = try Fixture.session("coinbase-session.ndjson")
+    let events = lines.filter { $0.direction == "S>" && $0.kind == "text" }.map {
+      provider.decode(.text($0.body))
+    }
+    #expect(
+      events == [
+        .acknowledged(id: nil),
+        .quotes([book("80691.52", "0.35000000", "80691.53", "0.01200000", 1_787_628_957_198)]),
+        .error(
+          VenueError(
+            name: "Failed to subscribe", message: "GIBBERISH-USD is not a valid product", fatal: true)),
+      ])
+    let quote = try #require(events[1].quotes.first)
+    #expect(quote.isTopOfBook)
+    #expect([quote.bid.text, quote.ask?.price.text] == ["80691.52", "80691.53"])
+    #expect([quote.bidSize?.text, quote.ask?.size?.text] == ["0.35000000", "0.01200000"])
+    // The trade stream reads the same message as its trade.
+    let ticker = try #require(lines.first { $0.body.hasPrefix(#"{"type":"ticker""#) })
+    #expect(CoinbaseProvider().decode(.text(ticker.body)).quotes.map(\.price.text) == ["80691.53"])
+    #expect(CoinbaseProvider().decode(.text(ticker.body)).quotes.first?.isTopOfBook == false)
+  }
+
+  @Test("an older ticker without sizes or time: the sizes are nil, the time 0 (stamped on arrival)")
+  func olderTicker() {
+    let text =
+      #"{"type":"ticker","trade_id":20153558,"sequence":3262786978,"product_id":"BTC-USD","price":"4388.01000000","side":"buy","last_size":"0.03000000","best_bid":"4388","best_ask":"4388.01"}"#
+    #expect(provider.decode(.text(text)) == .quotes([book("4388", nil, "4388.01", nil, 0)]))
+  }
+
+  @Test("the subscription messages are the trade stream's: the same ticker channel")
+  func subscriptions() {
+    var ids = RequestIDs(prefix: "unused")
+    var tradeIDs = RequestIDs(prefix: "unused")
+    for (old, new) in [([], ["BTC-USD", "ETH-USD"]), (["BTC-USD", "ETH-USD"], ["SOL-EUR"])]
+      as [([String], [String])]
+    {
+      #expect(
+        provider.subscriptionMessages(from: old, to: new, ids: &ids)
+          == CoinbaseProvider().subscriptionMessages(from: old, to: new, ids: &tradeIDs))
+    }
+    #expect(
+      provider.subscriptionMessages(from: [], to: ["BTC-USD"], ids: &ids)
+        == [.text(#"{"type":"subscribe","product_ids":["BTC-USD"],"channels":["ticker"]}"#)])
+    #expect(ids.last == 0)
+  }
+
+  @Test(
+    "hostile tickers are malformed, never a quote",
+    arguments: [
+      (#""best_ask":"1.5""#, #""best_bid" must be a decimal string"#),
+      (#""best_bid":1.4,"best_ask":"1.5""#, #""best_bid" must be a decimal string"#),
+      (#""best_bid":"1.4""#, #""best_ask" must be a decimal string"#),
+      (#""best_bid":"1.4","best_ask":"x""#, #""best_ask" must be a decimal string"#),
+      (#""best_bid":"1.4","best_ask":"1.5","best_bid_size":2"#, #""best_bid_size" must be a decimal string"#),
+      (
+        #""best_bid":"1.4","best_ask":"1.5","best_ask_size":"-""#, #""best_ask_size" is not a decimal number"#
+      ),
+      (#""best_bid":"1.4","best_ask":"1.5","time":"yesterday""#, #""time" is not an RFC 3339 date-time"#),
+      (#""best_bid":"1.4","best_ask":"1.5","time":5"#, #""time" must be an RFC 3339 string"#),
+    ])
+  func hostile(members: String, problem: String) {
+    let text = #"{"type":"ticker","product_id":"BTC-USD",\#(members)}"#
+    #expect(provider.decode(.text(text)) == .malformed(problem))
+    #expect(
+      provider.decode(.text(#"{"type":"ticker","product_id":"","best_bid":"1","best_ask":"2"}"#))
+        == .malformed(#""product_id" must be a non-empty string"#))
+  }
+
+  @Test("random damage to a ticker never traps")
+  func garbageNeverTraps() {
+    var generator = SplitMix64(seed: 17)
+    let seed = Array(
+      #"{"type":"ticker","product_id":"BTC-USD","best_bid":"80691.52","best_bid_size":"0.35","best_ask":"80691.53","best_ask_size":"0.012","time":"2026-08-25T03:35:57.198335Z"}"#
+        .utf8)
+    for _ in 0..<2000 {
+      var bytes = seed
+      for _ in 0..<3 {
+        bytes[Int(generator.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: generator.next())
+      }
+      _ = provider.decode(.binary(bytes))
+    }
+    #expect(provider.decode(.binary(seed)).quotes.first?.ask?.price.text == "80691.53")
+  }
+}

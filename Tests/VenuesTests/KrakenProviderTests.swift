@@ -300,3 +300,151 @@ import Testing
     #expect(ProviderCatalog.names.contains("kraken"))
   }
 }
+
+/// The top of book (`--bid-ask`): the ticker channel triggered by the best bid and ask, read for them.
+@Suite(.ownThread) struct KrakenBookTests {
+  let provider = KrakenProvider(stream: .topOfBook)
+
+  func book(_ bid: String, _ bidSize: String, _ ask: String, _ askSize: String, _ time: Int64) -> Quote {
+    Quote(
+      symbol: "BTC/USD", bid: Price(bid)!, bidSize: Price(bidSize)!, ask: Price(ask)!,
+      askSize: Price(askSize)!,
+      time: time)
+  }
+
+  func ticker(_ members: String, type: String = "update") -> String {
+    #"{"channel":"ticker","type":"\#(type)","data":[{"symbol":"BTC/USD",\#(members)}]}"#
+  }
+
+  @Test("topOfBook: the same venue, its timings scaled alike")
+  func variant() throws {
+    let book = try #require(KrakenProvider().topOfBook)
+    #expect(book.stream == .topOfBook && book.name == "kraken")
+    #expect(book.scaled(by: 0.5).stream == .topOfBook)
+    #expect(KrakenProvider().scaled(by: 0.5).stream == .trades)
+  }
+
+  @Test("the recorded snapshot and updates decode to their best bid and ask, digits exactly as sent")
+  func recordedTickers() throws {
+    let lines = try Fixture.session("kraken-session.ndjson")
+    let events = lines.filter { $0.direction == "S>" && $0.kind == "text" }.map {
+      provider.decode(.text($0.body))
+    }
+    let expected: [ProviderEvent] = [
+      .ignored("status"),
+      .acknowledged(id: 1),
+      .quotes([book("80912.3", "0.52031211", "80912.4", "3.04471102", 1_789_999_331_462)]),
+      .keepalive,
+      .quotes([book("80915.0", "0.07418", "80915.1", "2.95", 1_789_999_332_717)]),
+      .error(
+        VenueError(
+          message: "Currency pair not supported XBT/USD", requestID: 2, fatal: false, symbol: "XBT/USD")),
+      .quotes([book("80909.8", "1.2", "80909.9", "0.00618", 1_789_999_333_384)]),
+      .keepalive,
+    ]
+    #expect(events == expected)
+    let quotes = events.flatMap(\.quotes)
+    #expect(quotes.map(\.bid.text) == ["80912.3", "80915.0", "80909.8"])
+    #expect(quotes.map { $0.ask?.price.text } == ["80912.4", "80915.1", "80909.9"])
+    #expect(quotes.map { $0.ask?.size?.text } == ["3.04471102", "2.95", "0.00618"])
+  }
+
+  @Test(
+    "the subscribe asks for tickers on each change of the best bid and ask; the unsubscribe as for trades")
+  func subscriptions() {
+    var ids = RequestIDs(prefix: "unused")
+    #expect(
+      provider.subscriptionMessages(from: [], to: ["BTC/USD", "ETH/USD"], ids: &ids) == [
+        .text(
+          #"{"method":"subscribe","params":{"channel":"ticker","symbol":["BTC/USD","ETH/USD"],"event_trigger":"bbo"},"req_id":1}"#
+        )
+      ])
+    #expect(
+      provider.subscriptionMessages(from: ["BTC/USD", "ETH/USD"], to: ["ETH/USD", "SOL/EUR"], ids: &ids) == [
+        .text(#"{"method":"unsubscribe","params":{"channel":"ticker","symbol":["BTC/USD"]},"req_id":2}"#),
+        .text(
+          #"{"method":"subscribe","params":{"channel":"ticker","symbol":["SOL/EUR"],"event_trigger":"bbo"},"req_id":3}"#
+        ),
+      ])
+    // Trades keep their request byte for byte.
+    #expect(
+      KrakenProvider().subscriptionMessages(from: [], to: ["BTC/USD"], ids: &ids)
+        == [.text(#"{"method":"subscribe","params":{"channel":"ticker","symbol":["BTC/USD"]},"req_id":4}"#)])
+  }
+
+  @Test("an entry without a bid or an ask is skipped; one without a time is timed on arrival")
+  func emptySides() {
+    #expect(
+      provider.decode(.text(ticker(#""ask":1.5,"ask_qty":2.0,"last":1.4"#)))
+        == .ignored(#"ticker without "bid" or "ask""#))
+    #expect(
+      provider.decode(.text(ticker(#""bid":null,"bid_qty":0,"ask":1.5,"ask_qty":2.0"#)))
+        == .ignored(#"ticker without "bid" or "ask""#))
+    #expect(
+      provider.decode(.text(ticker(#""bid":1.4,"bid_qty":3,"ask":1.5,"ask_qty":2.0"#)))
+        == .quotes([
+          Quote(
+            symbol: "BTC/USD", bid: Price("1.4")!, bidSize: Price("3")!, ask: Price("1.5")!,
+            askSize: Price("2.0")!, time: 0)
+        ]))
+  }
+
+  @Test(
+    "hostile entries are dropped and described, never a quote",
+    arguments: [
+      (#""bid":"1.4","bid_qty":1,"ask":1.5,"ask_qty":2"#, #""bid" must be a number"#),
+      (#""bid":1.4,"bid_qty":1,"ask":true,"ask_qty":2"#, #""ask" must be a number"#),
+      (#""bid":1.4,"ask":1.5,"ask_qty":2"#, #"a ticker with "bid" and "ask" needs "bid_qty" and "ask_qty""#),
+      (#""bid":1.4,"bid_qty":1,"ask":1.5,"ask_qty":"2""#, #""ask_qty" must be a number"#),
+      (
+        #""bid":1.4,"bid_qty":1,"ask":1.5,"ask_qty":2,"timestamp":7"#,
+        #""timestamp" must be an RFC 3339 string"#
+      ),
+      (
+        #""bid":1.4,"bid_qty":1,"ask":1.5,"ask_qty":2,"timestamp":"noon""#,
+        #""timestamp" is not an RFC 3339 date-time"#
+      ),
+    ])
+  func hostile(members: String, problem: String) {
+    #expect(
+      provider.decode(.text(ticker(members)))
+        == .malformed("every ticker entry was invalid: data[0]: " + problem))
+  }
+
+  @Test("a huge ticker message: every entry read, one quote each, nothing kept")
+  func hugeMessage() {
+    let entry = #"{"symbol":"BTC/USD","bid":1.4,"bid_qty":1,"ask":1.5,"ask_qty":2}"#
+    let text =
+      #"{"channel":"ticker","type":"update","data":["#
+      + Array(repeating: entry, count: 20_000).joined(separator: ",") + "]}"
+    #expect(provider.decode(.text(text)).quotes.count == 20_000)
+    #expect(
+      provider.decode(
+        .text(
+          #"{"channel":"ticker","type":"update","data":[1,{"symbol":"BTC/USD","bid":1.4,"bid_qty":1,"ask":1.5,"ask_qty":2}]}"#
+        ))
+        == .partial(
+          [
+            Quote(
+              symbol: "BTC/USD", bid: Price("1.4")!, bidSize: Price("1")!, ask: Price("1.5")!,
+              askSize: Price("2")!, time: 0)
+          ], dropped: ["data[0]: must be an object, not a number"]))
+  }
+
+  @Test("random damage to a ticker never traps")
+  func garbageNeverTraps() {
+    var generator = SplitMix64(seed: 23)
+    let seed = Array(
+      ticker(
+        #""bid":80912.3,"bid_qty":0.52031211,"ask":80912.4,"ask_qty":3.04471102,"last":80912.4,"timestamp":"2026-09-21T14:02:11.462409Z""#
+      ).utf8)
+    for _ in 0..<2000 {
+      var bytes = seed
+      for _ in 0..<3 {
+        bytes[Int(generator.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: generator.next())
+      }
+      _ = provider.decode(.binary(bytes))
+    }
+    #expect(provider.decode(.binary(seed)).quotes.first?.ask?.price.text == "80912.4")
+  }
+}

@@ -310,3 +310,144 @@ import Testing
     #expect(ProviderCatalog.provider(named: "okx")?.name == "okx")
   }
 }
+
+/// The top of book (`--bid-ask`): the `bbo-tbt` channel.
+@Suite(.ownThread) struct OKXBookTests {
+  let provider = OKXProvider(stream: .topOfBook)
+
+  func book(_ bid: String, _ bidSize: String, _ ask: String, _ askSize: String, _ time: Int64) -> Quote {
+    Quote(
+      symbol: "BTC-USDT", bid: Price(bid)!, bidSize: Price(bidSize)!, ask: Price(ask)!,
+      askSize: Price(askSize)!,
+      time: time)
+  }
+
+  /// A `bbo-tbt` push of one entry with these members.
+  func push(_ members: String, instrument: String = "BTC-USDT") -> String {
+    #"{"arg":{"channel":"bbo-tbt","instId":"\#(instrument)"},"data":[{\#(members)}]}"#
+  }
+
+  @Test("topOfBook: the same venue on bbo-tbt, its keepalive scaled alike")
+  func variant() throws {
+    let book = try #require(OKXProvider().topOfBook)
+    #expect(book.stream == .topOfBook && book.name == "okx" && book.keepalive == OKXProvider().keepalive)
+    #expect(book.scaled(by: 0.5).stream == .topOfBook && OKXProvider().scaled(by: 0.5).stream == .trades)
+  }
+
+  @Test("a bbo-tbt push decodes to its best bid and ask, digits exactly as sent, whatever the stream")
+  func documentedPush() {
+    let text =
+      #"{"arg":{"channel":"bbo-tbt","instId":"BTC-USDT"},"data":[{"asks":[["97250.1","0.5","0","2"]],"bids":[["97250","1.2","0","3"]],"ts":"1733450000000","seqId":123}]}"#
+    let expected = ProviderEvent.quotes([book("97250", "1.2", "97250.1", "0.5", 1_733_450_000_000)])
+    #expect(provider.decode(.text(text)) == expected)
+    // The channel says what it is: the trade stream reads it alike (a recording replays).
+    #expect(OKXProvider().decode(.text(text)) == expected)
+    let quote = provider.decode(.text(text)).quotes.first
+    #expect(
+      [quote?.bid.text, quote?.ask?.price.text, quote?.bidSize?.text, quote?.ask?.size?.text] == [
+        "97250", "97250.1", "1.2", "0.5",
+      ])
+  }
+
+  @Test("one request per instrument on bbo-tbt, numbered by id")
+  func subscriptions() {
+    var ids = RequestIDs(prefix: "unused")
+    #expect(
+      provider.subscriptionMessages(from: ["BTC-USDT"], to: ["ETH-USDT", "SOL-USDT"], ids: &ids) == [
+        .text(#"{"id":"1","op":"unsubscribe","args":[{"channel":"bbo-tbt","instId":"BTC-USDT"}]}"#),
+        .text(#"{"id":"2","op":"subscribe","args":[{"channel":"bbo-tbt","instId":"ETH-USDT"}]}"#),
+        .text(#"{"id":"3","op":"subscribe","args":[{"channel":"bbo-tbt","instId":"SOL-USDT"}]}"#),
+      ])
+    #expect(
+      OKXProvider().subscriptionMessages(from: [], to: ["BTC-USDT"], ids: &ids)
+        == [.text(#"{"id":"4","op":"subscribe","args":[{"channel":"tickers","instId":"BTC-USDT"}]}"#)])
+  }
+
+  @Test("answers and refusals on bbo-tbt as on tickers")
+  func answers() {
+    #expect(
+      provider.decode(
+        .text(
+          #"{"id":"2","event":"subscribe","arg":{"channel":"bbo-tbt","instId":"BTC-USDT"},"connId":"a4d3ae55"}"#
+        ))
+        == .acknowledged(id: 2))
+    let message =
+      "Wrong URL or channel:bbo-tbt,instId:NOPE-USDT doesn't exist. Please use the correct URL, channel and parameters referring to API document."
+    #expect(
+      provider.decode(
+        .text(#"{"id":"3","event":"error","code":"60018","msg":"\#(message)","connId":"a4d3ae55"}"#))
+        == .error(
+          VenueError(name: "60018", message: message, requestID: 3, fatal: false, symbol: "NOPE-USDT")))
+  }
+
+  @Test("a side without a level: nothing for that push")
+  func emptySide() {
+    #expect(
+      provider.decode(.text(push(#""asks":[],"bids":[["1","2","0","1"]],"ts":"5","seqId":1"#)))
+        == .ignored("bbo-tbt with a side empty"))
+  }
+
+  @Test(
+    "hostile pushes are malformed, never a quote",
+    arguments: [
+      (
+        #""asks":[["1.5","2","0","1"]],"bids":[["1.4","2","0","1"]],"ts":5"#,
+        #"data[0]: "ts" must be a string of epoch milliseconds"#
+      ),
+      (
+        #""asks":[["1.5","2","0","1"]],"bids":[["1.4","2","0","1"]]"#,
+        #"data[0]: "ts" must be a string of epoch milliseconds"#
+      ),
+      (#""asks":[["1.5","2","0","1"]],"ts":"5""#, #"data[0]: "bids" must be an array of levels"#),
+      (
+        #""asks":[[1.5,"2","0","1"]],"bids":[["1.4","2","0","1"]],"ts":"5""#,
+        #"data[0]: a level of "asks" must be [price, size, …] in strings"#
+      ),
+      (
+        #""asks":[["1.5"]],"bids":[["1.4","2","0","1"]],"ts":"5""#,
+        #"data[0]: a level of "asks" must be [price, size, …] in strings"#
+      ),
+      (
+        #""asks":[["1.5","2","0","1"]],"bids":[["x","2","0","1"]],"ts":"5""#,
+        #"data[0]: a level of "bids" is not decimal numbers"#
+      ),
+      (
+        #""asks":"none","bids":[["1.4","2","0","1"]],"ts":"5""#,
+        #"data[0]: "asks" must be an array of levels"#
+      ),
+    ])
+  func hostile(members: String, problem: String) {
+    #expect(provider.decode(.text(push(members))) == .malformed(problem))
+  }
+
+  @Test("a push without its instrument is malformed; a huge one is read level by level, nothing kept")
+  func noInstrumentAndHuge() {
+    #expect(
+      provider.decode(
+        .text(
+          #"{"arg":{"channel":"bbo-tbt"},"data":[{"asks":[["1.5","2","0","1"]],"bids":[["1.4","2","0","1"]],"ts":"5"}]}"#
+        ))
+        == .malformed(#"a "bbo-tbt" push needs a string "instId" in "arg""#))
+    let level = #"["1.5","2","0","1"]"#
+    let side = "[" + Array(repeating: level, count: 50_000).joined(separator: ",") + "]"
+    let huge = push(#""asks":\#(side),"bids":\#(side),"ts":"5""#)
+    #expect(provider.decode(.text(huge)) == .quotes([book("1.5", "2", "1.5", "2", 5)]))
+  }
+
+  @Test("random damage to a push never traps")
+  func garbageNeverTraps() {
+    var generator = SplitMix64(seed: 29)
+    let seed = Array(
+      push(
+        #""asks":[["97250.1","0.5","0","2"]],"bids":[["97250","1.2","0","3"]],"ts":"1733450000000","seqId":123"#
+      ).utf8)
+    for _ in 0..<2000 {
+      var bytes = seed
+      for _ in 0..<3 {
+        bytes[Int(generator.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: generator.next())
+      }
+      _ = provider.decode(.binary(bytes))
+    }
+    #expect(provider.decode(.binary(seed)).quotes.first?.ask?.price.text == "97250.1")
+  }
+}

@@ -18,7 +18,8 @@ import WebSocketServer
 /// - Products are upper-case `BASE-QUOTE` pairs the venue lists: those the script trades and a
 ///   built-in list of common ones (`knownProducts`); anything else is not a valid product. With
 ///   `acceptAnySymbol` (the demo) every product of that shape is valid.
-/// - Ticker messages go out only for products subscribed on the `ticker` channel.
+/// - Ticker messages go out only for products subscribed on the `ticker` channel. They carry the
+///   best bid and ask too (the top of book, `--bid-ask`, subscribes to the same channel).
 /// - Other messages (malformed JSON, an unknown `type`, a binary frame) get an error too.
 struct CoinbaseEmulator: VenueEmulator {
   let rules: CoinbaseRules
@@ -247,8 +248,12 @@ struct CoinbaseEmulator: VenueEmulator {
       ticker["sequence"] = .number(String(sequence))
       ticker["product_id"] = .string(trade.symbol)
       ticker["price"] = .string(price)
-      ticker["best_bid"] = .string(SyntheticTrades.format(cents: max(1, trade.cents - 1), places: 2))
-      ticker["best_ask"] = .string(price)
+      // The book around the trade (`--bid-ask` reads these fields of the same message).
+      let book = trade.book
+      ticker["best_bid"] = .string(SyntheticTrades.format(cents: book.bidCents, places: 2))
+      ticker["best_bid_size"] = .string(SyntheticTrades.format(volume: book.bidSize, places: 8))
+      ticker["best_ask"] = .string(SyntheticTrades.format(cents: book.askCents, places: 2))
+      ticker["best_ask_size"] = .string(SyntheticTrades.format(volume: book.askSize, places: 8))
       ticker["side"] = .string(trade.up ? "buy" : "sell")
       ticker["time"] = .string(RFC3339.format(microseconds: trade.time * 1000 + Int64(trade.volume % 1000)))
       ticker["trade_id"] = .number(String(tradeID))

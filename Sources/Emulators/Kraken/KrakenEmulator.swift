@@ -15,7 +15,9 @@ import WebSocketWire
 ///   `unsubscribe` on the `ticker` channel are answered once **per symbol**, echoing `req_id`:
 ///   `success:true` with the symbol in `result`, or `success:false` naming it
 ///   (`Currency pair not supported X`, `Already subscribed`, `Subscription Not Found`); the
-///   connection stays open. A subscription gets its snapshot (at once when a ticker of the pair
+///   connection stays open. `"event_trigger":"bbo"` asks for a ticker on each change of the best
+///   bid and ask instead of each trade: the synthetic tickers of such a pair then carry the
+///   synthetic book's bid, ask and quantities. A subscription gets its snapshot (at once when a ticker of the pair
 ///   has gone by, else its next ticker is sent as the snapshot), then updates. `ping` is
 ///   answered by `pong`. Other methods, other channels and unreadable requests are refused.
 /// - Pairs are upper-case `BASE/QUOTE` pairs the venue lists: those the script trades and
@@ -33,6 +35,8 @@ struct KrakenEmulator: VenueEmulator {
   let rules: KrakenRules
   /// The subscribed pairs, in subscription order.
   private(set) var pairs: [String] = []
+  /// The pairs subscribed with `"event_trigger":"bbo"`.
+  private(set) var bestBidOfferPairs: Set<String> = []
   private(set) var requestCount = 0
   private var rate: RateWindow
   private var statusSent = false
@@ -174,6 +178,7 @@ struct KrakenEmulator: VenueEmulator {
       nextHeartbeat = now + .seconds(fractional: max(interval, 0.001))
     }
     pairs.append(pair)
+    if request.onBestBidOffer { bestBidOfferPairs.insert(pair) }
     var actions: [EmulatorAction] = [
       .text(
         KrakenWire.accepted(
@@ -206,6 +211,7 @@ struct KrakenEmulator: VenueEmulator {
       ]
     }
     pairs.remove(at: index)
+    bestBidOfferPairs.remove(pair)
     snapshotDue.remove(pair)
     if pairs.isEmpty { nextHeartbeat = nil }
     return [
@@ -306,7 +312,9 @@ struct KrakenEmulator: VenueEmulator {
       let last =
         latest[trade.symbol] ?? scriptLatest[trade.symbol]
         ?? Self.firstTicker(of: trade.symbol, price: KrakenWire.number(cents: trade.cents))
-      return send(Self.ticker(after: last, trade))
+      var entry = Self.ticker(after: last, trade)
+      if bestBidOfferPairs.contains(trade.symbol) { Self.setBook(&entry, trade.book) }
+      return send(entry)
     }
   }
 
@@ -325,6 +333,15 @@ struct KrakenEmulator: VenueEmulator {
       ("last", start), ("volume", zero), ("vwap", start), ("low", start), ("high", start), ("change", zero),
       ("change_pct", zero), ("timestamp", .string("")),
     ])
+  }
+
+  /// The best bid and ask of `entry` set to `book`'s: prices as Kraken writes its numbers,
+  /// quantities with its eight decimals.
+  static func setBook(_ entry: inout JSONObject, _ book: SyntheticBook) {
+    entry["bid"] = .number(KrakenWire.number(cents: book.bidCents))
+    entry["bid_qty"] = .number(SyntheticTrades.format(volume: book.bidSize, places: 8))
+    entry["ask"] = .number(KrakenWire.number(cents: book.askCents))
+    entry["ask_qty"] = .number(SyntheticTrades.format(volume: book.askSize, places: 8))
   }
 
   /// `last` moved on by `trade`: the trade's price as `last`, the book a tick (0.1) away on the

@@ -1,7 +1,8 @@
 import JSON
 
 /// A client request to Kraken's v2 API as the emulator reads it:
-/// `{"method":"subscribe","params":{"channel":"ticker","symbol":["BTC/USD"],"snapshot":true},"req_id":1}`,
+/// `{"method":"subscribe","params":{"channel":"ticker","symbol":["BTC/USD"],"snapshot":true},"req_id":1}`
+/// (with `"event_trigger":"bbo"`, tickers on each change of the best bid and ask),
 /// `{"method":"unsubscribe",…}`, `{"method":"ping","req_id":2}`.
 struct KrakenRequest: Sendable, Equatable {
   /// `method` (`subscribe`, `unsubscribe`, `ping`, or another, which is refused).
@@ -14,6 +15,9 @@ struct KrakenRequest: Sendable, Equatable {
   var symbols: [String]
   /// `params.snapshot` (subscriptions only; true unless false).
   var snapshot: Bool
+  /// `params.event_trigger` is `bbo` (tickers on each change of the best bid and ask) rather
+  /// than `trades`, the default.
+  var onBestBidOffer = false
 
   /// Why a request cannot be read; the text is what the emulator answers. Kraken documents the
   /// shape of a refusal (`"success":false` and an `error` text), not these texts.
@@ -58,9 +62,17 @@ struct KrakenRequest: Sendable, Equatable {
         guard case .bool(let value) = flag else { return .failure(failure("snapshot must be a boolean")) }
         snapshot = value
       }
+      var onBestBidOffer = false
+      if let trigger = params["event_trigger"] {
+        guard case .string(let name) = trigger, name == "bbo" || name == "trades" else {
+          return .failure(failure("event_trigger must be bbo or trades"))
+        }
+        onBestBidOffer = name == "bbo"
+      }
       return .success(
         KrakenRequest(
-          method: method, requestID: requestID, channel: channel, symbols: symbols, snapshot: snapshot))
+          method: method, requestID: requestID, channel: channel, symbols: symbols, snapshot: snapshot,
+          onBestBidOffer: onBestBidOffer))
     default:
       return .failure(failure("Method not found"))
     }

@@ -11,7 +11,7 @@ import WebSocketWire
 ///   are answered per item of `args`, each answer carrying the request's `id`:
 ///   `{"event":"subscribe","arg":{…}}` (or `unsubscribe`), or `{"event":"error","code":…}` for an
 ///   item refused (60018 for an instrument OKX does not list, or another channel than
-///   `tickers`, the only one emulated); the other items of the same request still count. A
+///   `tickers` and `bbo-tbt`, the ones emulated); the other items of the same request still count. A
 ///   message that is no request gets a 60012 error, an unknown `op` 60019; the connection stays.
 /// - Instruments are upper-case `BASE-QUOTE` spot pairs: those the script pushes and a built-in
 ///   list of common ones (`listedInstruments`); with `acceptAnySymbol` (the demo) any of that shape.
@@ -22,7 +22,9 @@ import WebSocketWire
 ///   connection is the `pong` its `ping` gets.
 /// - More than `requestsPerHour` subscribe, unsubscribe and login requests in an hour (sliding)
 ///   are answered with 60014 and change nothing.
-/// - Tickers go out only for instruments subscribed; the script's answers and errors (replies to
+/// - Tickers go out only for instruments subscribed on `tickers`, and `bbo-tbt` pushes (the
+///   synthetic book around each synthetic trade, one level a side) only for those subscribed on
+///   `bbo-tbt`; the script's answers and errors (replies to
 ///   what its client said) are not replayed: this emulator makes its own.
 ///
 /// The connection rate per address (`connectionsPerSecond`) is the server's to enforce
@@ -31,6 +33,10 @@ struct OKXEmulator: VenueEmulator {
   let rules: OKXRules
   /// Instruments subscribed on `tickers`, in subscription order.
   private(set) var instruments: [String] = []
+  /// Instruments subscribed on `bbo-tbt`, in subscription order.
+  private(set) var bookInstruments: [String] = []
+  /// The next `bbo-tbt` push's `seqId`.
+  private var bookSequence: Int64 = 1
   private(set) var requestCount = 0
   private var requests: RateWindow
   private var subscribedOnce = false
@@ -123,33 +129,46 @@ struct OKXEmulator: VenueEmulator {
       case .failure(let refusal):
         texts.append(OKXWire.error(id: request.id, refusal))
         violations.append(.violation(.invalidRequest(refusal.message)))
-      case .success(let instrument):
-        texts.append(OKXWire.answer(request.op, id: request.id, channel: "tickers", instrument: instrument))
+      case .success(let (channel, instrument)):
+        texts.append(OKXWire.answer(request.op, id: request.id, channel: channel, instrument: instrument))
       }
     }
     return push(texts, at: now) + violations
   }
 
-  /// Applies one item of a request; the instrument it subscribed or unsubscribed, or why not.
-  private mutating func item(_ arg: JSONValue, subscribe: Bool) -> Result<String, OKXWire.Refusal> {
+  /// Applies one item of a request; the channel and instrument it subscribed or unsubscribed, or
+  /// why not.
+  private mutating func item(_ arg: JSONValue, subscribe: Bool) -> Result<
+    (channel: String, instrument: String), OKXWire.Refusal
+  > {
     let channel: String
     let named: String?
     switch OKXRequest.channel(of: arg) {
     case .failure(let refusal): return .failure(refusal)
     case .success(let parts): (channel, named) = parts
     }
-    guard channel == "tickers" else { return .failure(.doesNotExist(channel: channel, instrument: named)) }
+    guard channel == "tickers" || channel == "bbo-tbt" else {
+      return .failure(.doesNotExist(channel: channel, instrument: named))
+    }
     guard let instrument = named else { return .failure(.empty("instId")) }
     guard isListed(instrument) else {
       return .failure(.doesNotExist(channel: channel, instrument: instrument))
     }
-    if subscribe {
-      if !instruments.contains(instrument) { instruments.append(instrument) }
-      subscribedOnce = true
+    if channel == "bbo-tbt" {
+      Self.change(&bookInstruments, instrument, subscribe: subscribe)
     } else {
-      instruments.removeAll { $0 == instrument }
+      Self.change(&instruments, instrument, subscribe: subscribe)
     }
-    return .success(instrument)
+    if subscribe { subscribedOnce = true }
+    return .success((channel, instrument))
+  }
+
+  private static func change(_ list: inout [String], _ instrument: String, subscribe: Bool) {
+    if subscribe {
+      if !list.contains(instrument) { list.append(instrument) }
+    } else {
+      list.removeAll { $0 == instrument }
+    }
   }
 
   private func isListed(_ instrument: String) -> Bool {
@@ -217,10 +236,11 @@ struct OKXEmulator: VenueEmulator {
   var isClosing: Bool { closed }
 
   func isReady(awaiting: Int) -> Bool {
-    instruments.count >= max(1, awaiting) || requestCount >= max(1, awaiting)
+    subscribed.count >= max(1, awaiting) || requestCount >= max(1, awaiting)
   }
 
-  var subscribed: [String] { instruments }
+  /// The instruments of either channel, each once.
+  var subscribed: [String] { instruments + bookInstruments.filter { !instruments.contains($0) } }
 
   var lastPrices: [String: (price: String, time: Int64)] {
     var prices: [String: (price: String, time: Int64)] = [:]
@@ -235,15 +255,21 @@ struct OKXEmulator: VenueEmulator {
 
   mutating func synthetic(_ trades: [SyntheticTrade]) -> [EmulatorAction] {
     if closed { return [] }
-    return trades.compactMap { trade -> EmulatorAction? in
-      guard instruments.contains(trade.symbol) else { return nil }
+    return trades.flatMap { trade -> [EmulatorAction] in
+      var actions: [EmulatorAction] = []
+      if bookInstruments.contains(trade.symbol) {
+        defer { bookSequence += 1 }
+        pushedUntimed = true
+        actions.append(.text(OKXWire.bookPush(instrument: trade.symbol, trade, sequence: bookSequence)))
+      }
+      guard instruments.contains(trade.symbol) else { return actions }
       let last =
         latest[trade.symbol] ?? scriptLatest[trade.symbol]
         ?? OKXWire.firstTicker(of: trade.symbol, price: SyntheticTrades.format(cents: trade.cents))
       let entry = OKXWire.ticker(after: last, trade)
       latest[trade.symbol] = entry
       pushedUntimed = true
-      return .text(OKXWire.push(instrument: trade.symbol, entry: entry))
+      return actions + [.text(OKXWire.push(instrument: trade.symbol, entry: entry))]
     }
   }
 

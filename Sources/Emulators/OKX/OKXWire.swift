@@ -34,6 +34,20 @@ enum OKXWire {
       + JSONValue.object(entry).serialized + "]}"
   }
 
+  /// A `bbo-tbt` push of the synthetic book around `trade`: one level a side,
+  /// `[price, size, "0", orders]`, decimal strings as OKX writes them, `ts` the trade's time.
+  static func bookPush(instrument: String, _ trade: SyntheticTrade, sequence: Int64) -> String {
+    let book = trade.book
+    let bid = SyntheticTrades.format(cents: book.bidCents)
+    let ask = SyntheticTrades.format(cents: book.askCents)
+    let bidSize = trimmed(SyntheticTrades.format(volume: book.bidSize, places: 5))
+    let askSize = trimmed(SyntheticTrades.format(volume: book.askSize, places: 5))
+    let orders = (1 + book.bidSize % 7, 1 + book.askSize % 5)
+    return #"{"arg":{"channel":"bbo-tbt","instId":\#(JSONEscaping.quoted(instrument))},"data":[{"#
+      + #""asks":[["\#(ask)","\#(askSize)","0","\#(orders.1)"]],"bids":[["\#(bid)","\#(bidSize)","0","\#(orders.0)"]],"#
+      + #""ts":"\#(trade.time)","seqId":\#(sequence)}]}"#
+  }
+
   /// Why OKX refuses a request (or one of its instruments): its code and message.
   struct Refusal: Error, Sendable, Equatable {
     var code: String

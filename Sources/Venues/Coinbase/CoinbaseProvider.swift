@@ -8,12 +8,24 @@ import WebSocketWire
 /// `subscriptions` message listing what the connection now has. A subscription Coinbase refuses
 /// is answered `{"type":"error","message":"Failed to subscribe","reason":"… is not a valid product"}`.
 /// Every message has a `type`; clients are expected to ignore types they do not use.
+///
+/// The top of book (`--bid-ask`) comes from the same `ticker` channel: each ticker also carries
+/// `best_bid`, `best_bid_size`, `best_ask` and `best_ask_size`. The Exchange feed has no channel
+/// of its own for the best bid and ask (only the full `level2` book), so both streams subscribe
+/// alike, and a ticker message alone cannot say which was asked for: `stream` decides whether it
+/// becomes a trade or a top-of-book quote.
 public struct CoinbaseProvider: Provider {
   public let parser: JSONParser
+  /// Trades (`price`, `last_size`) or the best bid and ask of the same `ticker` messages.
+  public let stream: MarketStream
 
-  public init(parser: JSONParser = JSONParser()) {
+  public init(parser: JSONParser = JSONParser(), stream: MarketStream = .trades) {
     self.parser = parser
+    self.stream = stream
   }
+
+  /// The `ticker` channel read for its best bid and ask.
+  public var topOfBook: (any Provider)? { CoinbaseProvider(parser: parser, stream: .topOfBook) }
 
   public var name: String { "coinbase" }
   public var displayName: String { "Coinbase" }
@@ -47,7 +59,8 @@ public struct CoinbaseProvider: Provider {
 
   /// One `unsubscribe` naming every product removed, then one `subscribe` naming every product
   /// added, on the `ticker` channel; nothing when the sets agree. Coinbase does not number
-  /// requests: each is answered with a `subscriptions` message (or an `error`).
+  /// requests: each is answered with a `subscriptions` message (or an `error`). The same in both
+  /// streams: the top of book is read from the `ticker` channel too.
   public func subscriptionMessages(from old: [String], to new: [String], ids: inout RequestIDs)
     -> [WebSocketMessage]
   {
@@ -102,6 +115,13 @@ public struct CoinbaseProvider: Provider {
       return .malformed(#"message has no string "type""#)
     }
     switch type {
+    case "ticker" where stream == .topOfBook:
+      // The same message as a trade's: only the stream asked for says which it is.
+      do throws(ShapeError) {
+        return .quotes([try CoinbaseBookTicker(object: object).quote])
+      } catch {
+        return .malformed(error.message)
+      }
     case "ticker":
       do throws(CoinbaseTicker.Problem) {
         return .quotes([try CoinbaseTicker(object: object).quote])

@@ -7,9 +7,10 @@ import JSON
 /// Answers to requests name their method: `{"method":"subscribe","req_id":1,"result":{…},
 /// "success":true,…}`, a refusal `{"error":"Currency pair not supported X","method":"subscribe",
 /// "req_id":1,"success":false,"symbol":"X",…}`, and the ping's `{"method":"pong",…}`. Other
-/// channels and unknown keys are ignored.
+/// channels and unknown keys are ignored. A ticker is read for its last trade or, following the
+/// top of book, for its best bid and ask: the message is the same either way, so `stream` says.
 enum KrakenMessage {
-  static func event(json: JSONValue) -> ProviderEvent {
+  static func event(json: JSONValue, stream: MarketStream = .trades) -> ProviderEvent {
     guard case .object(let object) = json else {
       return .malformed("message must be a JSON object, not \(json.kindDescription)")
     }
@@ -18,7 +19,7 @@ enum KrakenMessage {
         return .malformed(#""channel" must be a string, not "# + channel.kindDescription)
       }
       switch name {
-      case "ticker": return ticker(object)
+      case "ticker": return stream == .topOfBook ? book(object) : ticker(object)
       case "heartbeat": return .keepalive
       default: return .ignored(name)
       }
@@ -58,6 +59,38 @@ enum KrakenMessage {
   /// (a pair that has not traded for a day) are skipped; one without a time (2024's updates) is
   /// a quote received now; malformed ones are dropped and described.
   static func ticker(_ object: JSONObject) -> ProviderEvent {
+    entries(object, skipped: #"ticker without "last""#) { fields throws(ShapeError) -> Quote? in
+      do throws(KrakenTicker.Problem) {
+        return try KrakenTicker(object: fields).quote
+      } catch {
+        switch error {
+        case .shape(let shape): throw shape
+        case .noPrice: return nil
+        }
+      }
+    }
+  }
+
+  /// A ticker read for its best bid and ask (`--bid-ask`): one top-of-book quote per entry of
+  /// `data`. Entries with a side of the book empty (no `bid` or no `ask`) are skipped.
+  static func book(_ object: JSONObject) -> ProviderEvent {
+    entries(object, skipped: #"ticker without "bid" or "ask""#) { fields throws(ShapeError) -> Quote? in
+      do throws(KrakenBookTicker.Problem) {
+        return try KrakenBookTicker(object: fields).quote
+      } catch {
+        switch error {
+        case .shape(let shape): throw shape
+        case .emptySide: return nil
+        }
+      }
+    }
+  }
+
+  /// The quotes `read` makes of the entries of a ticker's `data`: nil from `read` skips an entry
+  /// (`skipped` says why, when nothing else came); malformed ones are dropped and described.
+  private static func entries(
+    _ object: JSONObject, skipped why: String, _ read: (JSONObject) throws(ShapeError) -> Quote?
+  ) -> ProviderEvent {
     guard case .array(let entries)? = object["data"] else {
       return .malformed(#"a ticker message needs a "data" array"#)
     }
@@ -69,13 +102,10 @@ enum KrakenMessage {
         dropped.append("data[\(index)]: must be an object, not \(entry.kindDescription)")
         continue
       }
-      do throws(KrakenTicker.Problem) {
-        quotes.append(try KrakenTicker(object: fields).quote)
+      do throws(ShapeError) {
+        if let quote = try read(fields) { quotes.append(quote) } else { skipped = why }
       } catch {
-        switch error {
-        case .shape(let shape): dropped.append("data[\(index)]: \(shape.message)")
-        case .noPrice: skipped = skipped ?? #"ticker without "last""#
-        }
+        dropped.append("data[\(index)]: \(error.message)")
       }
     }
     if dropped.isEmpty {

@@ -11,18 +11,31 @@ import WebSocketWire
 /// connection that has sent it nothing for about a minute, so the client sends the
 /// application-level `{"method":"ping"}`, answered by `{"method":"pong",…}`. Prices are JSON
 /// numbers, kept as written.
+///
+/// The top of book (`--bid-ask`) is the same `ticker` channel subscribed with
+/// `"event_trigger":"bbo"`: a ticker on every change of the best bid or ask (not on every trade),
+/// read for its `bid`, `bid_qty`, `ask` and `ask_qty`.
 public struct KrakenProvider: Provider {
   public let parser: JSONParser
   /// What the venue's timings below are multiplied by (1; tests shorten them: `scaled(by:)`).
   public let timeScale: Double
+  /// Trades (tickers on each trade, their `last`) or the best bid and ask (tickers on each change
+  /// of them).
+  public let stream: MarketStream
 
-  public init(parser: JSONParser = JSONParser(), timeScale: Double = 1) {
+  public init(parser: JSONParser = JSONParser(), timeScale: Double = 1, stream: MarketStream = .trades) {
     self.parser = parser
     self.timeScale = timeScale
+    self.stream = stream
   }
 
   public func scaled(by factor: Double) -> any Provider {
-    KrakenProvider(parser: parser, timeScale: timeScale * factor)
+    KrakenProvider(parser: parser, timeScale: timeScale * factor, stream: stream)
+  }
+
+  /// The `ticker` channel triggered by the best bid and ask, read for them.
+  public var topOfBook: (any Provider)? {
+    KrakenProvider(parser: parser, timeScale: timeScale, stream: .topOfBook)
   }
 
   public var name: String { "kraken" }
@@ -71,7 +84,8 @@ public struct KrakenProvider: Provider {
 
   /// One `unsubscribe` naming every pair removed, then one `subscribe` naming every pair added,
   /// on the `ticker` channel, each numbered with the next id from `ids` (Kraken echoes it as
-  /// `req_id`); nothing when the sets agree.
+  /// `req_id`); nothing when the sets agree. Following the top of book, the subscribe asks for
+  /// tickers on each change of the best bid and ask (`"event_trigger":"bbo"`).
   public func subscriptionMessages(from old: [String], to new: [String], ids: inout RequestIDs)
     -> [WebSocketMessage]
   {
@@ -79,17 +93,29 @@ public struct KrakenProvider: Provider {
     let removed = VenueJSON.missing(from: new, in: old)
     if !removed.isEmpty { messages.append(Self.request("unsubscribe", symbols: removed, id: ids.next())) }
     let added = VenueJSON.missing(from: old, in: new)
-    if !added.isEmpty { messages.append(Self.request("subscribe", symbols: added, id: ids.next())) }
+    if !added.isEmpty {
+      let trigger = stream == .topOfBook ? "bbo" : nil
+      messages.append(Self.request("subscribe", symbols: added, trigger: trigger, id: ids.next()))
+    }
     return messages
   }
 
-  /// `{"method":"subscribe","params":{"channel":"ticker","symbol":["BTC/USD",…]},"req_id":1}`.
-  static func request(_ method: String, symbols: [String], id: Int) -> WebSocketMessage {
+  /// `{"method":"subscribe","params":{"channel":"ticker","symbol":["BTC/USD",…]},"req_id":1}`;
+  /// with a `trigger`, `"event_trigger":"bbo"` after the symbols. An unsubscribe names no trigger:
+  /// Kraken documents none for it, and a pair has one ticker subscription whatever its trigger.
+  static func request(_ method: String, symbols: [String], trigger: String? = nil, id: Int)
+    -> WebSocketMessage
+  {
     var out: [UInt8] = Array(#"{"method":"#.utf8)
     JSONEscaping.appendQuoted(method, to: &out)
     out += Array(#","params":{"channel":"ticker","symbol":["#.utf8)
     VenueJSON.appendQuotedList(symbols, to: &out)
-    out += Array(#"]},"req_id":\#(id)}"#.utf8)
+    out += Array("]".utf8)
+    if let trigger {
+      out += Array(#","event_trigger":"#.utf8)
+      JSONEscaping.appendQuoted(trigger, to: &out)
+    }
+    out += Array(#"},"req_id":\#(id)}"#.utf8)
     return .text(String(decoding: out, as: UTF8.self))
   }
 
@@ -116,7 +142,7 @@ public struct KrakenProvider: Provider {
   /// fast enough, so there is no specialised one.
   public func decode(_ message: WebSocketMessage) -> ProviderEvent {
     switch VenueJSON.parse(message, with: parser) {
-    case .success(let json): KrakenMessage.event(json: json)
+    case .success(let json): KrakenMessage.event(json: json, stream: stream)
     case .failure(let error): .malformed("invalid JSON: \(error)")
     }
   }

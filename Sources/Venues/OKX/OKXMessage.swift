@@ -2,7 +2,8 @@ import JSON
 import TickerSupport
 
 /// What one OKX message means (docs/protocols.md §6): an event (`subscribe`, `unsubscribe`,
-/// `error`, `notice`, …), or a push of a channel's data (`{"arg":{"channel":"tickers",…},"data":[…]}`).
+/// `error`, `notice`, …), or a push of a channel's data (`{"arg":{"channel":"tickers",…},"data":[…]}`;
+/// `bbo-tbt`, the best bid and ask, is read as such whatever the provider follows).
 /// Unknown events and channels are ignored, unknown keys too.
 enum OKXMessage {
   static func event(json: JSONValue) -> ProviderEvent {
@@ -21,11 +22,38 @@ enum OKXMessage {
     guard case .string(let channel)? = arg["channel"] else {
       return .malformed(#""arg" has no string "channel""#)
     }
-    guard channel == "tickers" else { return .ignored("channel \(channel)") }
+    guard channel == "tickers" || channel == "bbo-tbt" else { return .ignored("channel \(channel)") }
     guard case .array(let entries)? = object["data"] else {
       return .malformed(#""data" must be an array"#)
     }
+    if channel == "bbo-tbt" { return book(entries, instrument: arg["instId"]?.stringValue) }
     return tickers(entries, instrument: arg["instId"]?.stringValue)
+  }
+
+  /// Each entry of a `bbo-tbt` push, as a top-of-book quote of the push's instrument; malformed
+  /// entries are dropped and said, entries with a side empty left out.
+  static func book(_ entries: [JSONValue], instrument: String?) -> ProviderEvent {
+    guard let instrument, !instrument.isEmpty else {
+      return .malformed(#"a "bbo-tbt" push needs a string "instId" in "arg""#)
+    }
+    var quotes: [Quote] = []
+    var dropped: [String] = []
+    for (index, entry) in entries.enumerated() {
+      guard case .object(let fields) = entry else {
+        dropped.append("data[\(index)]: must be an object, not \(entry.kindDescription)")
+        continue
+      }
+      do throws(OKXBookTicker.Problem) {
+        quotes.append(try OKXBookTicker(object: fields, instrument: instrument).quote)
+      } catch {
+        switch error {
+        case .shape(let shape): dropped.append("data[\(index)]: \(shape.message)")
+        case .emptySide: continue
+        }
+      }
+    }
+    if dropped.isEmpty { return quotes.isEmpty ? .ignored("bbo-tbt with a side empty") : .quotes(quotes) }
+    return quotes.isEmpty ? .malformed(dropped.joined(separator: "; ")) : .partial(quotes, dropped: dropped)
   }
 
   /// Each entry of a `tickers` push, as quotes; malformed entries are dropped and said, entries

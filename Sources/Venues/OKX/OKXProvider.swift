@@ -10,19 +10,36 @@ import WebSocketWire
 /// (OKX echoes it), so each answer finds its request and a refused instrument is taken back
 /// alone while the others flow. OKX closes a connection that has been sent nothing for 30 s: the
 /// client keeps it with the text `ping`, answered by the text `pong`.
+///
+/// The top of book (`--bid-ask`) is the public `bbo-tbt` channel: the best bid and ask, pushed
+/// on each change, on the same endpoint with the same requests and answers.
 public struct OKXProvider: Provider {
   public let parser: JSONParser
   /// How often the text `ping` goes out (tests shorten it).
   public let keepaliveInterval: Duration
+  /// Trades (`tickers`) or the best bid and ask (`bbo-tbt`).
+  public let stream: MarketStream
 
-  public init(parser: JSONParser = JSONParser(), keepaliveInterval: Duration = .seconds(20)) {
+  public init(
+    parser: JSONParser = JSONParser(), keepaliveInterval: Duration = .seconds(20),
+    stream: MarketStream = .trades
+  ) {
     self.parser = parser
     self.keepaliveInterval = keepaliveInterval
+    self.stream = stream
   }
 
   public func scaled(by factor: Double) -> any Provider {
-    OKXProvider(parser: parser, keepaliveInterval: keepaliveInterval * factor)
+    OKXProvider(parser: parser, keepaliveInterval: keepaliveInterval * factor, stream: stream)
   }
+
+  /// `bbo-tbt`: the best bid and ask with their sizes, tick by tick.
+  public var topOfBook: (any Provider)? {
+    OKXProvider(parser: parser, keepaliveInterval: keepaliveInterval, stream: .topOfBook)
+  }
+
+  /// The channel subscribed: `tickers` for trades, `bbo-tbt` for the top of book.
+  var channel: String { stream == .topOfBook ? "bbo-tbt" : "tickers" }
 
   public var name: String { "okx" }
   public var displayName: String { "OKX" }
@@ -72,15 +89,20 @@ public struct OKXProvider: Provider {
   {
     let removed = VenueJSON.missing(from: new, in: old)
     let added = VenueJSON.missing(from: old, in: new)
-    return removed.map { Self.request("unsubscribe", instrument: $0, id: ids.next()) }
-      + added.map { Self.request("subscribe", instrument: $0, id: ids.next()) }
+    return removed.map { Self.request("unsubscribe", instrument: $0, channel: channel, id: ids.next()) }
+      + added.map { Self.request("subscribe", instrument: $0, channel: channel, id: ids.next()) }
   }
 
-  /// `{"id":"1","op":"subscribe","args":[{"channel":"tickers","instId":"BTC-USDT"}]}`.
-  static func request(_ op: String, instrument: String, id: Int) -> WebSocketMessage {
+  /// `{"id":"1","op":"subscribe","args":[{"channel":"tickers","instId":"BTC-USDT"}]}` (or
+  /// `"channel":"bbo-tbt"`).
+  static func request(_ op: String, instrument: String, channel: String = "tickers", id: Int)
+    -> WebSocketMessage
+  {
     var out: [UInt8] = Array(#"{"id":"\#(id)","op":"#.utf8)
     JSONEscaping.appendQuoted(op, to: &out)
-    out += Array(#","args":[{"channel":"tickers","instId":"#.utf8)
+    out += Array(#","args":[{"channel":"#.utf8)
+    JSONEscaping.appendQuoted(channel, to: &out)
+    out += Array(#","instId":"#.utf8)
     JSONEscaping.appendQuoted(instrument, to: &out)
     out += Array("}]}".utf8)
     return .text(String(decoding: out, as: UTF8.self))

@@ -1,0 +1,62 @@
+import JSON
+import TickerSupport
+
+/// The best bid and ask a Coinbase Exchange `ticker` message carries besides its last trade:
+/// `{"type":"ticker","product_id":"BTC-USD","price":"80691.53",…,"best_bid":"80691.52",
+/// "best_bid_size":"0.35000000","best_ask":"80691.53","best_ask_size":"0.01200000",…,"time":"…"}`.
+/// Prices and sizes are decimal strings, kept exactly; the sizes are missing from older frames
+/// (a 2021 capture), then nil. The time is the ticker's, as for trades.
+struct CoinbaseBookTicker: Sendable, Equatable {
+  var productID: String
+  var bid: Price
+  var bidSize: Price?
+  var ask: Price
+  var askSize: Price?
+  /// Epoch milliseconds; 0 when the ticker carries no `time`.
+  var time: Int64
+
+  init(object: JSONObject) throws(ShapeError) {
+    guard case .string(let product)? = object["product_id"], !product.isEmpty else {
+      throw ShapeError(#""product_id" must be a non-empty string"#)
+    }
+    productID = product
+    bid = try Self.price(object, "best_bid")
+    ask = try Self.price(object, "best_ask")
+    bidSize = try Self.size(object, "best_bid_size")
+    askSize = try Self.size(object, "best_ask_size")
+    time = try Self.time(object)
+  }
+
+  private static func price(_ object: JSONObject, _ key: String) throws(ShapeError) -> Price {
+    guard case .string(let text)? = object[key], let price = Price(text) else {
+      throw ShapeError(#""\#(key)" must be a decimal string"#)
+    }
+    return price
+  }
+
+  private static func size(_ object: JSONObject, _ key: String) throws(ShapeError) -> Price? {
+    switch object[key] {
+    case nil, .null?: return nil
+    case .string(let text)?:
+      guard let size = Price(text) else { throw ShapeError(#""\#(key)" is not a decimal number"#) }
+      return size
+    default: throw ShapeError(#""\#(key)" must be a decimal string"#)
+    }
+  }
+
+  private static func time(_ object: JSONObject) throws(ShapeError) -> Int64 {
+    switch object["time"] {
+    case nil, .null?: return 0
+    case .string(let text)?:
+      guard let time = RFC3339.milliseconds(text) else {
+        throw ShapeError(#""time" is not an RFC 3339 date-time"#)
+      }
+      return time
+    default: throw ShapeError(#""time" must be an RFC 3339 string"#)
+    }
+  }
+
+  var quote: Quote {
+    Quote(symbol: productID, bid: bid, bidSize: bidSize, ask: ask, askSize: askSize, time: time)
+  }
+}
