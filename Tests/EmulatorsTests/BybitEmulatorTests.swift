@@ -110,8 +110,8 @@ struct BybitEmulatorTests {
         BybitWire.Refusal.invalidSymbol(topic: "publicTrade.btcusdt")
       ),
       (
-        #"{"req_id":"1","op":"subscribe","args":["orderbook.1.BTCUSDT"]}"#,
-        .handlerNotFound(topic: "orderbook.1.BTCUSDT")
+        #"{"req_id":"1","op":"subscribe","args":["orderbook.50.BTCUSDT"]}"#,
+        .handlerNotFound(topic: "orderbook.50.BTCUSDT")
       ),
       (#"{"req_id":"1","op":"subscribe","args":["publicTrade."]}"#, .handlerNotFound(topic: "publicTrade.")),
       (

@@ -159,7 +159,7 @@ import Testing
           #"{"topic":"tickers.BTCUSDT","ts":1788335008126,"type":"snapshot","cs":113508069165,"data":{"symbol":"BTCUSDT","lastPrice":"77606.8"}}"#
         )) == .ignored("topic tickers"))
     #expect(
-      provider.decode(.text(#"{"topic":"orderbook.1.BTCUSDT","type":"delta","data":{"s":"BTCUSDT"}}"#))
+      provider.decode(.text(#"{"topic":"orderbook.50.BTCUSDT","type":"delta","data":{"s":"BTCUSDT"}}"#))
         == .ignored("topic orderbook"))
   }
 

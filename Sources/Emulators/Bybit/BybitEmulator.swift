@@ -14,8 +14,9 @@ import WebSocketServer
 ///   `{"success":true,"ret_msg":"subscribe",…}`, or `"success":false` with the reason in
 ///   `ret_msg`. More than `argsPerRequest` topics: `args size >10`. A subscription with one
 ///   bad topic is refused as a whole, naming the first (as observed on the linear feed): a
-///   symbol Bybit does not list `Invalid symbol :[publicTrade.X]`, a topic other than
-///   `publicTrade` (the only one emulated) `error:handler not found,topic:…`, a topic held
+///   symbol Bybit does not list `Invalid symbol :[publicTrade.X]` (`orderbook.1.X` alike), a
+///   topic other than `publicTrade` and `orderbook.1` (the only ones emulated)
+///   `error:handler not found,topic:…`, a topic held
 ///   already `error:already subscribed,topic:…`. Unsubscribing a topic not held is answered as a
 ///   success. An unknown `op` gets `error:invalid op`, a message that is no JSON object
 ///   `Failed to decode incoming data:…`; the connection stays open through all of them.
@@ -29,6 +30,10 @@ import WebSocketServer
 ///   count: Bybit names its own ping-pong.
 /// - Trade messages go out only for symbols subscribed; the script's answers and pongs (replies to
 ///   what its client said) are not replayed: this emulator makes its own.
+/// - The synthetic stream writes each `orderbook.1` subscription's level-1 book around the walk:
+///   a snapshot first, then deltas (a side unchanged is an empty array; a top that moved is the
+///   old price at size `"0"` and the new one), and a snapshot again when neither side changed,
+///   as Bybit re-sends an unchanged level-1 book.
 ///
 /// The connection rate per address (`connectionsPerWindow`) is the server's to enforce
 /// (`BybitProvider.connectionLimit`): one emulator sees one connection.
@@ -36,6 +41,11 @@ struct BybitEmulator: VenueEmulator {
   let rules: BybitRules
   /// Symbols subscribed on `publicTrade`, in subscription order.
   private(set) var symbols: [String] = []
+  /// Symbols subscribed on `orderbook.1`, in subscription order.
+  private(set) var bookSymbols: [String] = []
+  /// The level-1 book last written per book subscription, and its update id `u`: the next
+  /// message is a delta from it (none yet: a snapshot).
+  private var sentBooks: [String: (book: SyntheticBook, u: Int64)] = [:]
   private(set) var requestCount = 0
   /// When the venue last pushed something to the client.
   private var lastPush: Duration = .zero
@@ -146,6 +156,12 @@ struct BybitEmulator: VenueEmulator {
         }
       }
       for topic in topics {
+        if topic.hasPrefix(BybitWire.bookTopic) {
+          let symbol = String(topic.dropFirst(BybitWire.bookTopic.count))
+          if !bookSymbols.contains(symbol) { bookSymbols.append(symbol) }
+          sentBooks[symbol] = nil
+          continue
+        }
         let symbol = String(topic.dropFirst(BybitWire.tradeTopic.count))
         if !symbols.contains(symbol) { symbols.append(symbol) }
       }
@@ -153,18 +169,23 @@ struct BybitEmulator: VenueEmulator {
       let gone = Set(
         topics.filter { $0.hasPrefix(BybitWire.tradeTopic) }.map { $0.dropFirst(BybitWire.tradeTopic.count) })
       symbols.removeAll { gone.contains(Substring($0)) }
+      let goneBooks = Set(
+        topics.filter { $0.hasPrefix(BybitWire.bookTopic) }.map { $0.dropFirst(BybitWire.bookTopic.count) })
+      bookSymbols.removeAll { goneBooks.contains(Substring($0)) }
     }
     return push([BybitWire.answer(op: request.op, requestID: request.requestID)], at: now)
   }
 
   /// Why subscribing `topic` is refused; nil when it is not.
   private func problem(subscribing topic: String) -> BybitWire.Refusal? {
-    guard topic.hasPrefix(BybitWire.tradeTopic), topic.count > BybitWire.tradeTopic.count else {
+    let prefix = topic.hasPrefix(BybitWire.bookTopic) ? BybitWire.bookTopic : BybitWire.tradeTopic
+    guard topic.hasPrefix(prefix), topic.count > prefix.count else {
       return .handlerNotFound(topic: topic)
     }
-    let symbol = String(topic.dropFirst(BybitWire.tradeTopic.count))
+    let symbol = String(topic.dropFirst(prefix.count))
     guard isListed(symbol) else { return .invalidSymbol(topic: topic) }
-    guard !symbols.contains(symbol) else { return .alreadySubscribed(topic: topic) }
+    let held = prefix == BybitWire.bookTopic ? bookSymbols : symbols
+    guard !held.contains(symbol) else { return .alreadySubscribed(topic: topic) }
     return nil
   }
 
@@ -233,19 +254,26 @@ struct BybitEmulator: VenueEmulator {
   var isClosing: Bool { closed }
 
   func isReady(awaiting: Int) -> Bool {
-    symbols.count >= max(1, awaiting) || requestCount >= max(1, awaiting)
+    symbols.count + bookSymbols.count >= max(1, awaiting) || requestCount >= max(1, awaiting)
   }
 
-  var subscribed: [String] { symbols }
+  /// Trade subscriptions by symbol (`BTCUSDT`), book subscriptions by topic
+  /// (`orderbook.1.BTCUSDT`): the synthetic stream tells them apart by that.
+  var subscribed: [String] { symbols + bookSymbols.map { BybitWire.bookTopic + $0 } }
 
-  var lastPrices: [String: (price: String, time: Int64)] { latest }
+  /// A book subscription's walk starts where its symbol last traded.
+  var lastPrices: [String: (price: String, time: Int64)] {
+    var prices = latest
+    for symbol in bookSymbols { prices[BybitWire.bookTopic + symbol] = latest[symbol] }
+    return prices
+  }
 
   /// Trades as spot writes them: consecutive trades of one symbol in one message (one match,
   /// one cross sequence), prices and sizes without trailing zeros.
   mutating func synthetic(_ trades: [SyntheticTrade]) -> [EmulatorAction] {
     if closed { return [] }
     let mine = trades.filter { symbols.contains($0.symbol) }
-    var actions: [EmulatorAction] = []
+    var actions = bookMessages(trades)
     var start = 0
     while start < mine.count {
       let symbol = mine[start].symbol
@@ -273,6 +301,40 @@ struct BybitEmulator: VenueEmulator {
 
   var syntheticKeepalive: (action: EmulatorAction, seconds: Double)? { nil }
 
-  /// Any spot symbol of the venue's shape (`XLMUSDT`).
-  func walkStart(for symbol: String) -> WalkStart? { Self.isWellFormed(symbol) ? .dollars : nil }
+  /// The level-1 book after each trade of a book subscription (`orderbook.1.BTCUSDT`): a
+  /// snapshot first, then deltas from the book last written.
+  private mutating func bookMessages(_ trades: [SyntheticTrade]) -> [EmulatorAction] {
+    var actions: [EmulatorAction] = []
+    for trade in trades where trade.symbol.hasPrefix(BybitWire.bookTopic) {
+      let symbol = String(trade.symbol.dropFirst(BybitWire.bookTopic.count))
+      guard bookSymbols.contains(symbol) else { continue }
+      let book = trade.book
+      let previous = sentBooks[symbol]
+      let u = (previous?.u ?? 30_512_000) + 1
+      defer { nextSeq += 1 }
+      sentBooks[symbol] = (book, u)
+      actions.append(
+        .text(
+          BybitWire.book(
+            symbol: symbol, book: book, previous: previous?.book, u: u, seq: nextSeq, ts: trade.time + 1,
+            cts: trade.time)))
+    }
+    if !actions.isEmpty { pushedUntimed = true }
+    return actions
+  }
+
+  /// What a book subscription trades (`orderbook.1.ETHBTC`: ETH in BTC); trade subscriptions are
+  /// named by the provider.
+  func market(of symbol: String) -> Market? {
+    guard symbol.hasPrefix(BybitWire.bookTopic) else { return nil }
+    return Market.splittingRunTogether(String(symbol.dropFirst(BybitWire.bookTopic.count)))
+  }
+
+  /// Any spot symbol of the venue's shape (`XLMUSDT`), traded or its book
+  /// (`orderbook.1.XLMUSDT`).
+  func walkStart(for symbol: String) -> WalkStart? {
+    let bare =
+      symbol.hasPrefix(BybitWire.bookTopic) ? String(symbol.dropFirst(BybitWire.bookTopic.count)) : symbol
+    return Self.isWellFormed(bare) ? .dollars : nil
+  }
 }

@@ -76,6 +76,56 @@ enum BybitWire {
       + #""seq":\#(seq),"s":\#(JSONEscaping.quoted(symbol)),"BT":false,"RPI":false}"#
   }
 
+  // MARK: The level-1 book
+
+  /// The prefix of the level-1 book topics.
+  static let bookTopic = "orderbook.1."
+
+  /// An `orderbook.1` message of `symbol`: a snapshot of `book` when there is no `previous` or
+  /// neither side changed (Bybit re-sends an unchanged level-1 book as a snapshot), else a delta
+  /// from `previous`. Prices as spot writes them, sizes to 6 places without trailing zeros.
+  static func book(
+    symbol: String, book: SyntheticBook, previous: SyntheticBook?, u: Int64, seq: Int64, ts: Int64, cts: Int64
+  ) -> String {
+    let bid = (
+      SyntheticTrades.format(cents: book.bidCents),
+      trimmed(SyntheticTrades.format(volume: book.bidSize, places: 6))
+    )
+    let ask = (
+      SyntheticTrades.format(cents: book.askCents),
+      trimmed(SyntheticTrades.format(volume: book.askSize, places: 6))
+    )
+    var bids = [bid]
+    var asks = [ask]
+    var snapshot = true
+    if let previous {
+      bids = side(
+        bid, previous: previous.bidCents, previousSize: previous.bidSize, now: book.bidCents,
+        size: book.bidSize)
+      asks = side(
+        ask, previous: previous.askCents, previousSize: previous.askSize, now: book.askCents,
+        size: book.askSize)
+      snapshot = bids.isEmpty && asks.isEmpty
+      if snapshot { (bids, asks) = ([bid], [ask]) }
+    }
+    func levels(_ pairs: [(String, String)]) -> String {
+      "[" + pairs.map { #"["\#($0.0)","\#($0.1)"]"# }.joined(separator: ",") + "]"
+    }
+    return
+      #"{"topic":\#(JSONEscaping.quoted(bookTopic + symbol)),"ts":\#(ts),"type":"\#(snapshot ? "snapshot" : "delta")","#
+      + #""data":{"s":\#(JSONEscaping.quoted(symbol)),"b":\#(levels(bids)),"a":\#(levels(asks)),"u":\#(u),"seq":\#(seq)},"#
+      + #""cts":\#(cts)}"#
+  }
+
+  /// One side of a delta: nothing when it is unchanged, the new size at an unchanged price, or
+  /// the old price removed and the new one.
+  private static func side(
+    _ level: (String, String), previous: Int64, previousSize: Int, now: Int64, size: Int
+  ) -> [(String, String)] {
+    if previous == now { return previousSize == size ? [] : [level] }
+    return [(SyntheticTrades.format(cents: previous), "0"), level]
+  }
+
   /// A decimal without trailing zeros after its point, as spot writes prices and sizes
   /// (`0.01000` → `0.01`).
   static func trimmed(_ decimal: String) -> String {

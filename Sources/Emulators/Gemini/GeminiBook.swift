@@ -51,6 +51,32 @@ struct GeminiBook: Sendable, Equatable {
     levels.insert(Level(price: price, quantity: quantity), at: index)
   }
 
+  /// Moves the top to `bid` and `ask` (prices and quantities as written), as the trades of a
+  /// walk would: the levels that would cross them go (a bid above `bid`, an ask below `ask`), and
+  /// the two are set. Returns the changes that did it, as an `l2_updates` carries them; bids
+  /// first, each side's removals before its new top.
+  mutating func moveTop(bid: Level, ask: Level) -> JSONValue {
+    guard let bidPrice = Price(bid.price), let askPrice = Price(ask.price) else { return .array([]) }
+    var changes: [JSONValue] = []
+    func change(_ side: String, _ price: String, _ quantity: String) {
+      changes.append(.array([.string(side), .string(price), .string(quantity)]))
+    }
+    for level in bids where Price(level.price).map({ $0 > bidPrice }) ?? true {
+      change("buy", level.price, "0")
+    }
+    if bids.first(where: { Price($0.price) == bidPrice })?.quantity != bid.quantity {
+      change("buy", bid.price, bid.quantity)
+    }
+    for level in asks where Price(level.price).map({ $0 < askPrice }) ?? true {
+      change("sell", level.price, "0")
+    }
+    if asks.first(where: { Price($0.price) == askPrice })?.quantity != ask.quantity {
+      change("sell", ask.price, ask.quantity)
+    }
+    apply(.array(changes))
+    return .array(changes)
+  }
+
   /// The book as a first `l2_updates` carries it: the bids, then the asks.
   var changes: JSONValue {
     .array(

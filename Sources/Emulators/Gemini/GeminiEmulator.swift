@@ -25,6 +25,9 @@ import WebSocketServer
 ///   currency Gemini uses.
 /// - Trades and book changes go out only for symbols subscribed. The script's answers, errors and
 ///   heartbeats are not replayed, nor its first books as recorded: this emulator makes its own.
+/// - The synthetic stream writes each trade, then the `l2_updates` that moves the symbol's book
+///   to the walk (`SyntheticTrade.book`): the levels that would cross the new best bid and ask
+///   removed, the two set. The same `l2` subscription serves trades and the top of book alike.
 struct GeminiEmulator: VenueEmulator {
   let rules: GeminiRules
   /// The subscribed symbols, in subscription order.
@@ -240,8 +243,8 @@ struct GeminiEmulator: VenueEmulator {
 
   mutating func synthetic(_ trades: [SyntheticTrade]) -> [EmulatorAction] {
     if closed { return [] }
-    return trades.compactMap { trade -> EmulatorAction? in
-      guard symbols.contains(trade.symbol) else { return nil }
+    return trades.flatMap { trade -> [EmulatorAction] in
+      guard symbols.contains(trade.symbol) else { return [] }
       let object = GeminiWire.trade(
         symbol: trade.symbol, eventID: nextEventID, time: trade.time,
         price: SyntheticTrades.format(cents: trade.cents, places: 2),
@@ -249,8 +252,24 @@ struct GeminiEmulator: VenueEmulator {
         side: trade.up ? "buy" : "sell")
       nextEventID += 1
       remember(object, of: trade.symbol)
-      return .text(JSONValue.object(object).serialized)
+      return [.text(JSONValue.object(object).serialized)]
+        + (bookChanges(after: trade).map { [.text($0)] } ?? [])
     }
+  }
+
+  /// The `l2_updates` that moves `trade`'s symbol's book to the walk's best bid and ask; nil
+  /// when the book is there already.
+  private mutating func bookChanges(after trade: SyntheticTrade) -> String? {
+    let top = trade.book
+    func level(_ cents: Int64, _ size: Int) -> GeminiBook.Level {
+      GeminiBook.Level(
+        price: SyntheticTrades.format(cents: cents, places: 2),
+        quantity: GeminiWire.trimmed(SyntheticTrades.format(volume: size, places: 8)))
+    }
+    let changes = books[trade.symbol, default: GeminiBook()].moveTop(
+      bid: level(top.bidCents, top.bidSize), ask: level(top.askCents, top.askSize))
+    guard case .array(let list) = changes, !list.isEmpty else { return nil }
+    return GeminiWire.bookChanges(symbol: trade.symbol, changes: changes)
   }
 
   var syntheticKeepalive: (action: EmulatorAction, seconds: Double)? { nil }

@@ -30,6 +30,14 @@ enum GeminiWire {
     return JSONValue.object(JSONObject(members)).serialized
   }
 
+  /// `{"type":"l2_updates","symbol":"BTCUSD","changes":[["buy","97412.58","0"],…]}`: changes of a
+  /// book after its first.
+  static func bookChanges(symbol: String, changes: JSONValue) -> String {
+    JSONValue.object(
+      JSONObject([("type", .string("l2_updates")), ("symbol", .string(symbol)), ("changes", changes)])
+    ).serialized
+  }
+
   /// `{"type":"trade","symbol":"BTCUSD","event_id":…,"timestamp":…,"price":"97412.61","quantity":"0.00021","side":"buy"}`.
   static func trade(
     symbol: String, eventID: Int64, time: Int64, price: String, quantity: String, side: String

@@ -5,19 +5,28 @@ import TickerSupport
 /// (`{"topic":"publicTrade.BTCUSDT","ts":…,"type":"snapshot","data":[…]}`), or an answer to a
 /// request, named by its `op`: `{"success":true,"ret_msg":"subscribe","conn_id":…,"req_id":"1",
 /// "op":"subscribe"}`, a refusal with `"success":false` and the reason in `ret_msg`, and the
-/// ping's `{"success":true,"ret_msg":"pong",…,"op":"ping"}`. Other topics and ops are ignored,
-/// unknown keys too.
+/// ping's `{"success":true,"ret_msg":"pong",…,"op":"ping"}`. The level-1 book's pushes
+/// (`orderbook.1.<symbol>`, `BybitOrderBook`) change the connection's books in a
+/// `DecodingContext`. Other topics and ops are ignored, unknown keys too.
 enum BybitMessage {
   /// The prefix of the trade topics: `publicTrade.<symbol>`.
   static let tradeTopic = "publicTrade."
 
-  static func event(json: JSONValue) -> ProviderEvent {
+  static func event(json: JSONValue, context: inout DecodingContext) -> ProviderEvent {
     guard case .object(let object) = json else {
       return .malformed("message must be a JSON object, not \(json.kindDescription)")
     }
     if let topic = object["topic"] {
       guard case .string(let name) = topic else {
         return .malformed(#""topic" must be a string, not "# + topic.kindDescription)
+      }
+      if name.hasPrefix(BybitOrderBook.topic) {
+        do throws(ShapeError) {
+          let topicSymbol = String(name.dropFirst(BybitOrderBook.topic.count))
+          return try BybitOrderBook(object: object, topicSymbol: topicSymbol).event(context: &context)
+        } catch {
+          return .malformed(error.message)
+        }
       }
       return push(topic: name, object)
     }
@@ -79,8 +88,8 @@ enum BybitMessage {
     return .acknowledged(id: requestID(object))
   }
 
-  /// A `success:false` answer. A refused subscription that names a trade topic refuses that
-  /// symbol alone (`Invalid symbol :[publicTrade.NOPEUSDT]`, and the linear feed's
+  /// A `success:false` answer. A refused subscription that names a trade or book topic refuses
+  /// that symbol alone (`Invalid symbol :[publicTrade.NOPEUSDT]`, and the linear feed's
   /// `error:handler not found,topic:publicTrade.NOPEUSDT`): not fatal, the connection stays.
   /// A subscription refused without a name (`args size >10`) is refused as such, which sending
   /// it again would repeat; anything else (an unsubscription, an unreadable message) is
@@ -93,10 +102,12 @@ enum BybitMessage {
       symbol: symbol)
   }
 
-  /// The symbol of the first trade topic `message` names: the ASCII letters and digits after
-  /// `publicTrade.`; nil when it names none.
+  /// The symbol of the first trade or level-1 book topic `message` names: the ASCII letters and
+  /// digits after `publicTrade.` or `orderbook.1.`; nil when it names none.
   static func refusedSymbol(in message: String) -> String? {
-    guard let label = message.firstRange(ofText: tradeTopic) else { return nil }
+    guard
+      let label = message.firstRange(ofText: tradeTopic) ?? message.firstRange(ofText: BybitOrderBook.topic)
+    else { return nil }
     let symbol = message[label.upperBound...].utf8.prefix {
       (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
         || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)

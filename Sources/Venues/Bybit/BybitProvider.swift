@@ -2,7 +2,7 @@ import JSON
 import WebSocketWire
 
 /// Bybit's v5 public spot feed, `wss://stream.bybit.com/v5/public/spot`, its `publicTrade`
-/// topics, no key (docs/protocols.md §9).
+/// topics (or, for the top of book, its `orderbook.1` ones), no key (docs/protocols.md §9).
 ///
 /// Requests are `{"req_id":"1","op":"subscribe","args":["publicTrade.BTCUSDT"]}`, answered once
 /// each, echoing `req_id`: `"success":true`, or `"success":false` with the reason in `ret_msg`
@@ -13,14 +13,23 @@ public struct BybitProvider: Provider {
   public let parser: JSONParser
   /// What the venue's timings below are multiplied by (1; tests shorten them: `scaled(by:)`).
   public let timeScale: Double
+  /// Trades (`publicTrade.<symbol>`) or the best bid and ask (`orderbook.1.<symbol>`).
+  public let stream: MarketStream
 
-  public init(parser: JSONParser = JSONParser(), timeScale: Double = 1) {
+  public init(parser: JSONParser = JSONParser(), timeScale: Double = 1, stream: MarketStream = .trades) {
     self.parser = parser
     self.timeScale = timeScale
+    self.stream = stream
   }
 
   public func scaled(by factor: Double) -> any Provider {
-    BybitProvider(parser: parser, timeScale: timeScale * factor)
+    BybitProvider(parser: parser, timeScale: timeScale * factor, stream: stream)
+  }
+
+  /// `orderbook.1.<symbol>`: the level-1 book, a snapshot then deltas, kept per symbol in the
+  /// connection's `DecodingContext` (spot's `tickers` carry no bid and ask).
+  public var topOfBook: (any Provider)? {
+    BybitProvider(parser: parser, timeScale: timeScale, stream: .topOfBook)
   }
 
   public var name: String { "bybit" }
@@ -70,16 +79,20 @@ public struct BybitProvider: Provider {
   {
     let removed = VenueJSON.missing(from: new, in: old)
     let added = VenueJSON.missing(from: old, in: new)
-    return removed.map { Self.request("unsubscribe", symbol: $0, id: ids.next()) }
-      + added.map { Self.request("subscribe", symbol: $0, id: ids.next()) }
+    return removed.map { Self.request("unsubscribe", symbol: $0, stream: stream, id: ids.next()) }
+      + added.map { Self.request("subscribe", symbol: $0, stream: stream, id: ids.next()) }
   }
 
-  /// `{"req_id":"1","op":"subscribe","args":["publicTrade.BTCUSDT"]}`.
-  static func request(_ op: String, symbol: String, id: Int) -> WebSocketMessage {
+  /// `{"req_id":"1","op":"subscribe","args":["publicTrade.BTCUSDT"]}`; of the top of book,
+  /// `…"args":["orderbook.1.BTCUSDT"]}`.
+  static func request(_ op: String, symbol: String, stream: MarketStream = .trades, id: Int)
+    -> WebSocketMessage
+  {
     var out: [UInt8] = Array(#"{"req_id":"\#(id)","op":"#.utf8)
     JSONEscaping.appendQuoted(op, to: &out)
     out += Array(#","args":["#.utf8)
-    JSONEscaping.appendQuoted(BybitMessage.tradeTopic + symbol, to: &out)
+    JSONEscaping.appendQuoted(
+      (stream == .trades ? BybitMessage.tradeTopic : BybitOrderBook.topic) + symbol, to: &out)
     out += Array("]}".utf8)
     return .text(String(decoding: out, as: UTF8.self))
   }
@@ -105,10 +118,19 @@ public struct BybitProvider: Provider {
   // MARK: Reading
 
   /// A trade message batches one symbol's trades of a moment: the model path is fast enough for
-  /// them, so there is no specialised one.
+  /// them, so there is no specialised one. Without a connection's books, a book snapshot is read
+  /// on its own and a delta is ignored (`decode(_:context:)` keeps them).
   public func decode(_ message: WebSocketMessage) -> ProviderEvent {
+    var context = DecodingContext()
+    return decode(message, context: &context)
+  }
+
+  /// The level-1 book is a snapshot and then deltas: decoding keeps each symbol's book.
+  public var usesDecodingContext: Bool { stream == .topOfBook }
+
+  public func decode(_ message: WebSocketMessage, context: inout DecodingContext) -> ProviderEvent {
     switch VenueJSON.parse(message, with: parser) {
-    case .success(let json): BybitMessage.event(json: json)
+    case .success(let json): BybitMessage.event(json: json, context: &context)
     case .failure(let error): .malformed("invalid JSON: \(error)")
     }
   }

@@ -11,6 +11,9 @@ enum GeminiMessage {
   struct Reading: Sendable, Equatable {
     var event: ProviderEvent
     var book: String? = nil
+    /// The book is the symbol's whole one: the first `l2_updates` of its subscription, the one
+    /// that folds in its last trades.
+    var isFirstBook = false
   }
 
   /// The message's JSON, parsed without keeping a book: the levels of a top-level `changes` array
@@ -71,11 +74,11 @@ enum GeminiMessage {
     case nil, .null?:
       return Reading(event: .ignored("l2_updates"), book: symbol)
     case .array(let entries)?:
-      return Reading(event: history(entries, symbol: symbol), book: symbol)
+      return Reading(event: history(entries, symbol: symbol), book: symbol, isFirstBook: true)
     case let other?:
       return Reading(
         event: .malformed(#"l2_updates: "trades" must be an array, not "# + other.kindDescription),
-        book: symbol)
+        book: symbol, isFirstBook: true)
     }
   }
 

@@ -12,12 +12,23 @@ import WebSocketWire
 /// request per symbol, and takes the refusal for the one subscription still waiting for its book
 /// (`decode(_:context:)`). Gemini sends `{"type":"heartbeat",…}` every 5 s; the client owes it
 /// nothing. Prices are decimal strings, kept as sent.
+///
+/// The top of book comes from the same `l2` subscription (v2 has no other book channel): the first
+/// `l2_updates` of a symbol is its whole book, the later ones its changes, kept per symbol in the
+/// connection's `DecodingContext`; trades are then not printed.
 public struct GeminiProvider: Provider {
   public let parser: JSONParser
+  /// Trades, or the best bid and ask of the book the same `l2` subscription carries.
+  public let stream: MarketStream
 
-  public init(parser: JSONParser = JSONParser()) {
+  public init(parser: JSONParser = JSONParser(), stream: MarketStream = .trades) {
     self.parser = parser
+    self.stream = stream
   }
+
+  /// The book of `l2` (the subscription is the one trades use): a quote after each `l2_updates`
+  /// that moves the best bid or ask.
+  public var topOfBook: (any Provider)? { GeminiProvider(parser: parser, stream: .topOfBook) }
 
   public var name: String { "gemini" }
   public var displayName: String { "Gemini" }
@@ -95,7 +106,8 @@ public struct GeminiProvider: Provider {
     return messages
   }
 
-  /// `{"type":"subscribe","subscriptions":[{"name":"l2","symbols":["BTCUSD"]}]}`.
+  /// `{"type":"subscribe","subscriptions":[{"name":"l2","symbols":["BTCUSD"]}]}`, whatever the
+  /// stream: `l2` carries both the trades and the book.
   static func request(_ type: String, symbols: [String]) -> WebSocketMessage {
     var out: [UInt8] = Array(#"{"type":"#.utf8)
     JSONEscaping.appendQuoted(type, to: &out)
@@ -127,7 +139,13 @@ public struct GeminiProvider: Provider {
   /// each new subscription in `DecodingContext.historyDue`, which tells which wait for their book.
   public var backFillsOnSubscribe: Bool { true }
 
-  public func decode(_ message: WebSocketMessage) -> ProviderEvent { reading(message).event }
+  /// Without a connection's books, a whole book reads on its own and a change is ignored
+  /// (`decode(_:context:)` keeps them).
+  public func decode(_ message: WebSocketMessage) -> ProviderEvent {
+    guard stream == .topOfBook else { return reading(message).event }
+    var context = DecodingContext()
+    return decode(message, context: &context)
+  }
 
   /// `decode(_:)`, knowing the subscriptions still waiting for their first book
   /// (`context.historyDue`, the runtime's): a book answers its symbol's, and a
@@ -137,9 +155,12 @@ public struct GeminiProvider: Provider {
   public func decode(_ message: WebSocketMessage, context: inout DecodingContext) -> ProviderEvent {
     let reading = reading(message)
     if let book = reading.book {
-      context.historyDue.remove(book)
-      return reading.event
+      let waiting = context.historyDue.remove(book) != nil
+      guard stream == .topOfBook else { return reading.event }
+      return GeminiBookChanges.event(
+        message, symbol: book, isWholeBook: reading.isFirstBook || waiting, context: &context, parser: parser)
     }
+    if stream == .topOfBook, case .quotes = reading.event { return .ignored("trade") }
     guard case .error(var error) = reading.event, error.name == "NoValidTradingPairs", error.symbol == nil,
       context.historyDue.count == 1, let waiting = context.historyDue.first
     else { return reading.event }
@@ -171,9 +192,13 @@ public struct GeminiProvider: Provider {
     }
   }
 
+  /// Declines for the top of book, whose book updates are what it follows.
   public func fastDecode(_ message: WebSocketMessage) -> ProviderEvent? {
-    Self.bookUpdate(message).map { _ in .ignored("l2_updates") }
+    guard stream == .trades else { return nil }
+    return Self.bookUpdate(message).map { _ in .ignored("l2_updates") }
   }
 
-  public func decodeThroughModel(_ message: WebSocketMessage) -> ProviderEvent { modelReading(message).event }
+  public func decodeThroughModel(_ message: WebSocketMessage) -> ProviderEvent {
+    stream == .trades ? modelReading(message).event : decode(message)
+  }
 }
