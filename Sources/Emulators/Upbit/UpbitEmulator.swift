@@ -181,13 +181,13 @@ struct UpbitEmulator: VenueEmulator {
       code: code, book: trade.book, time: time + 30, simple: format == .simple, streamType: streamType)
   }
 
-  /// `0.00049` → 49; nil when out of 1…5000 (the synthetic range).
+  /// `0.00049` → 49, `1.5` → 150000; nil when not positive or beyond a million.
   static func hundredThousandths(_ plain: String) -> Int? {
     let parts = plain.split(separator: ".", maxSplits: 1)
-    guard let whole = parts.first.flatMap({ Int($0) }), whole == 0 else { return nil }
+    guard let whole = parts.first.flatMap({ Int($0) }), (0..<1_000_000).contains(whole) else { return nil }
     let fraction = parts.count == 2 ? String(parts[1].prefix(5)) : ""
-    let value = Int(fraction + String(repeating: "0", count: 5 - fraction.count)) ?? 0
-    return (1...5000).contains(value) ? value : nil
+    let value = whole * 100_000 + (Int(fraction + String(repeating: "0", count: 5 - fraction.count)) ?? 0)
+    return value > 0 ? value : nil
   }
 
   mutating func tick(at now: Duration) -> [EmulatorAction] {

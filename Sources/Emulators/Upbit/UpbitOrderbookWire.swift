@@ -1,16 +1,18 @@
 /// Upbit's `orderbook` message as the venue writes it, in SIMPLE or DEFAULT keys: the whole book
 /// each time (15 units here), best first, numbers as Java's `Double.toString` writes them
-/// (`1.4325E8`, `4.9E-4`), as Upbit's servers do. Bithumb's `orderbook` is the same message in
-/// DEFAULT keys.
+/// (`1.4325E8`, `4.9E-4`), as Upbit's servers do. Bithumb's `orderbook` is the same message, its
+/// numbers plain decimals (`javaNumbers` false), as Bithumb writes them.
 enum UpbitOrderbookWire {
   /// Units a message carries.
   static let units = 15
 
   /// The book around `book` of `code` at `time`, with its stream type (`SNAPSHOT`, `REALTIME`).
   static func render(
-    code: String, book: SyntheticBook, time: Int64, simple: Bool, streamType: String
+    code: String, book: SyntheticBook, time: Int64, simple: Bool, streamType: String, javaNumbers: Bool = true
   ) -> String {
     let key: (String, String) -> String = { simple ? $0 : $1 }
+    let price: (Int64) -> String = { javaNumbers ? Self.price(cents: $0) : SyntheticTrades.format(cents: $0) }
+    let size: (Int) -> String = { javaNumbers ? Self.size($0) : Self.plainSize($0) }
     let step = max(1, book.askCents - book.bidCents)
     var unitsText: [String] = []
     var askTotal = 0
@@ -24,8 +26,8 @@ enum UpbitOrderbookWire {
       askTotal += askSize
       bidTotal += bidSize
       unitsText.append(
-        #"{"\#(key("ap", "ask_price"))":\#(price(cents: askCents)),"\#(key("bp", "bid_price"))":"#
-          + #"\#(price(cents: bidCents)),"\#(key("as", "ask_size"))":\#(size(askSize)),"#
+        #"{"\#(key("ap", "ask_price"))":\#(price(askCents)),"\#(key("bp", "bid_price"))":"#
+          + #"\#(price(bidCents)),"\#(key("as", "ask_size"))":\#(size(askSize)),"#
           + #""\#(key("bs", "bid_size"))":\#(size(bidSize))}"#)
     }
     return #"{"\#(key("ty", "type"))":"orderbook","\#(key("cd", "code"))":"\#(code)","#
@@ -40,6 +42,14 @@ enum UpbitOrderbookWire {
   static func price(cents: Int64) -> String {
     if cents % 100 == 0 { return UpbitTicker.javaDouble(cents / 100) }
     return SyntheticTrades.format(cents: cents)
+  }
+
+  /// A size in hundred-thousandths as a plain decimal without trailing zeros (`49` → `0.00049`).
+  static func plainSize(_ hundredThousandths: Int) -> String {
+    var text = SyntheticTrades.format(volume: hundredThousandths, places: 5)
+    while text.hasSuffix("0") { text.removeLast() }
+    if text.hasSuffix(".") { text.removeLast() }
+    return text
   }
 
   /// A size in hundred-thousandths as a Java double: below 10⁻³ in exponent form (`49` →
