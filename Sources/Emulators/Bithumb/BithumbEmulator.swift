@@ -149,7 +149,7 @@ struct BithumbEmulator: VenueEmulator {
     } else {
       return nil
     }
-    let volume = BithumbWire.plainDecimal(trade["trade_volume"]).flatMap(UpbitEmulator.hundredThousandths)
+    let volume = BithumbWire.plainDecimal(trade["trade_volume"]).flatMap(SyntheticTrades.parseVolume)
     let synthetic = SyntheticTrade(symbol: code, cents: cents, time: time, volume: volume ?? 100, up: true)
     return UpbitOrderbookWire.render(
       code: code, book: synthetic.book, time: time + 30, simple: format == .simple, streamType: streamType,

@@ -175,19 +175,11 @@ struct UpbitEmulator: VenueEmulator {
     } else {
       return nil
     }
-    let volume = ticker["tv"]?.numberText.flatMap(UpbitTicker.plainDecimal).flatMap(Self.hundredThousandths)
+    let volume = ticker["tv"]?.numberText.flatMap(UpbitTicker.plainDecimal).flatMap(
+      SyntheticTrades.parseVolume)
     let trade = SyntheticTrade(symbol: code, cents: cents, time: time, volume: volume ?? 100, up: true)
     return UpbitOrderbookWire.render(
       code: code, book: trade.book, time: time + 30, simple: format == .simple, streamType: streamType)
-  }
-
-  /// `0.00049` → 49, `1.5` → 150000; nil when not positive or beyond a million.
-  static func hundredThousandths(_ plain: String) -> Int? {
-    let parts = plain.split(separator: ".", maxSplits: 1)
-    guard let whole = parts.first.flatMap({ Int($0) }), (0..<1_000_000).contains(whole) else { return nil }
-    let fraction = parts.count == 2 ? String(parts[1].prefix(5)) : ""
-    let value = whole * 100_000 + (Int(fraction + String(repeating: "0", count: 5 - fraction.count)) ?? 0)
-    return value > 0 ? value : nil
   }
 
   mutating func tick(at now: Duration) -> [EmulatorAction] {
