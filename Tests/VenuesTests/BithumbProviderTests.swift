@@ -194,7 +194,7 @@ import Testing
         == .ignored("ticker"))
     #expect(
       provider.decode(.text(#"{"type":"orderbook","code":"KRW-BTC","orderbook_units":[]}"#))
-        == .ignored("orderbook"))
+        == .ignored("orderbook with an empty side"))
   }
 
   @Test(

@@ -161,7 +161,11 @@ import Testing
     #expect(provider.decode(.binary(Array(#"{"status":"UP"}"#.utf8))) == .keepalive)
     #expect(provider.decode(.text(#"{"status":"DOWN"}"#)) == .ignored("status DOWN"))
     #expect(provider.decode(.text(#"{"ty":"trade","cd":"KRW-BTC","tp":1,"ttms":1}"#)) == .ignored("trade"))
-    #expect(provider.decode(.text(#"{"type":"orderbook"}"#)) == .ignored("orderbook"))
+    #expect(provider.decode(.text(#"{"type":"candle.1s","code":"KRW-BTC"}"#)) == .ignored("candle.1s"))
+    // An orderbook is read whatever the stream (UpbitOrderbookTests), so a broken one is malformed.
+    #expect(
+      provider.decode(.text(#"{"type":"orderbook"}"#))
+        == .malformed(#""cd"/"code" must be a non-empty string"#))
     #expect(
       provider.decode(.text(#"{"error":{"name":"NO_TICKET","message":"ticket 이 없습니다."}}"#))
         == .error(VenueError(name: "NO_TICKET", message: "ticket 이 없습니다.", fatal: true)))

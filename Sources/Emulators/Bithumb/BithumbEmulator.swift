@@ -16,6 +16,10 @@ import WebSocketWire
 ///   asked for without `isOnlyRealtime` gets a `SNAPSHOT` first (at once from the latest trade
 ///   already replayed, else its next one); codes asked for without `isOnlySnapshot` then get
 ///   their trades as `REALTIME`.
+/// - Order books (`"type":"orderbook"`) go out as binary frames too, in the request's format
+///   (`UpbitOrderbookWire`, plain numbers): the whole book around each trade of the code (scripted
+///   or synthetic), `SNAPSHOT` first after each request (unless `isOnlyRealtime`), then
+///   `REALTIME` (unless `isOnlySnapshot`).
 /// - The text `PING` is answered by `{"status":"UP"}` in a binary frame, which then repeats
 ///   every `statusInterval`.
 /// - A connection whose client sent nothing (no message, no WebSocket ping) for `idleTimeout` is
@@ -30,6 +34,11 @@ struct BithumbEmulator: VenueEmulator {
   /// The codes, in request order, and the latest trade per code (DEFAULT keys).
   private var subscription = SnapshotSubscription()
   var codes: [String] { subscription.codes }
+  /// The codes subscribed to the `orderbook` type, those whose next book is their snapshot, and
+  /// those that get books as they change.
+  private(set) var orderbookCodes: [String] = []
+  private var bookSnapshotDue: Set<String> = []
+  private var bookRealtime: Set<String> = []
   private(set) var format: BithumbWire.Format = .default
   private(set) var requestCount = 0
   /// The last trade the script has per code (where the synthetic stream starts).
@@ -85,6 +94,9 @@ struct BithumbEmulator: VenueEmulator {
   /// Replaces the subscription; returns the snapshots that can go out at once.
   private mutating func apply(_ request: BithumbRequest) -> [EmulatorAction] {
     format = request.format
+    orderbookCodes = request.orderbookCodes
+    bookSnapshotDue = request.bookSnapshotCodes
+    bookRealtime = request.bookRealtimeCodes
     return subscription.replace(
       codes: request.tradeCodes, snapshot: request.snapshotCodes, realtime: request.realtimeCodes
     ).map { .binary(BithumbWire.render($0, format: format, streamType: "SNAPSHOT")) }
@@ -114,10 +126,34 @@ struct BithumbEmulator: VenueEmulator {
   /// Remembers `trade` and sends it if its code is subscribed: its snapshot when one is due,
   /// else as it happens (when asked for).
   private mutating func send(_ trade: JSONObject) -> [EmulatorAction] {
-    guard let code = trade["code"]?.stringValue,
-      let streamType = subscription.receive(trade, code: code)
-    else { return [] }
-    return [.binary(BithumbWire.render(trade, format: format, streamType: streamType))]
+    guard let code = trade["code"]?.stringValue else { return [] }
+    var actions: [EmulatorAction] = []
+    if let streamType = subscription.receive(trade, code: code) {
+      actions.append(.binary(BithumbWire.render(trade, format: format, streamType: streamType)))
+    }
+    if let book = orderbook(around: trade, code: code) { actions.append(.binary(book)) }
+    return actions
+  }
+
+  /// The book of `code` around `trade`, when the code's book is subscribed and one is due.
+  private mutating func orderbook(around trade: JSONObject, code: String) -> String? {
+    guard orderbookCodes.contains(code),
+      let cents = BithumbWire.plainDecimal(trade["trade_price"]).flatMap(SyntheticTrades.parseCents),
+      let time = BithumbWire.milliseconds(trade["trade_timestamp"])
+    else { return nil }
+    let streamType: String
+    if bookSnapshotDue.remove(code) != nil {
+      streamType = "SNAPSHOT"
+    } else if bookRealtime.contains(code) {
+      streamType = "REALTIME"
+    } else {
+      return nil
+    }
+    let volume = BithumbWire.plainDecimal(trade["trade_volume"]).flatMap(SyntheticTrades.parseVolume)
+    let synthetic = SyntheticTrade(symbol: code, cents: cents, time: time, volume: volume ?? 100, up: true)
+    return UpbitOrderbookWire.render(
+      code: code, book: synthetic.book, time: time + 30, simple: format == .simple, streamType: streamType,
+      javaNumbers: false)
   }
 
   mutating func tick(at now: Duration) -> [EmulatorAction] {
@@ -150,9 +186,12 @@ struct BithumbEmulator: VenueEmulator {
 
   var isClosing: Bool { closed || pendingClose != nil }
 
-  func isReady(awaiting: Int) -> Bool { requestCount >= max(1, awaiting) || codes.count >= max(1, awaiting) }
+  func isReady(awaiting: Int) -> Bool {
+    requestCount >= max(1, awaiting) || subscribed.count >= max(1, awaiting)
+  }
 
-  var subscribed: [String] { codes }
+  /// Trade codes, then book codes not among them.
+  var subscribed: [String] { codes + orderbookCodes.filter { !codes.contains($0) } }
 
   var lastPrices: [String: (price: String, time: Int64)] {
     var prices: [String: (price: String, time: Int64)] = [:]

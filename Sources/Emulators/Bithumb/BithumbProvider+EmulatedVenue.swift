@@ -46,6 +46,10 @@ extension BithumbProvider: EmulatedVenue {
   static var fuzzSeeds: [(name: String, text: String)] {
     [
       (
+        "orderbook",
+        #"{"type":"orderbook","code":"KRW-BTC","total_ask_size":0.41,"total_bid_size":1.6,"orderbook_units":[{"ask_price":95540000,"bid_price":95539000,"ask_size":0.0123,"bid_size":0.5},{"ask_price":"9.5541E7","bid_price":null}],"timestamp":1783658381398,"level":1,"stream_type":"REALTIME"}"#
+      ),
+      (
         "strings",
         #"{"type":"trade","code":"KRW-XRP","trade_price":"3012.5","trade_volume":"1500.00","trade_timestamp":"1783658381138","stream_type":"SNAPSHOT"}"#
       ),

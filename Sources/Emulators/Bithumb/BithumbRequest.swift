@@ -14,7 +14,12 @@ struct BithumbRequest: Sendable, Equatable {
   var snapshotCodes: Set<String> = []
   /// The codes whose trades are asked for as they happen (type objects without `isOnlySnapshot`).
   var realtimeCodes: Set<String> = []
-  /// Every type asked for (`ticker`, `trade`, `orderbook`); only trades are emulated.
+  /// The codes of the `orderbook` type objects, in order, without repeats, and those whose book
+  /// is asked for as a snapshot and as it changes (as for trades).
+  var orderbookCodes: [String] = []
+  var bookSnapshotCodes: Set<String> = []
+  var bookRealtimeCodes: Set<String> = []
+  /// Every type asked for (`ticker`, `trade`, `orderbook`); trades and order books are emulated.
   var types: [String] = []
   var format: BithumbWire.Format = .default
 
@@ -89,6 +94,13 @@ struct BithumbRequest: Sendable, Equatable {
     let onlyRealtime = flags["isOnlyRealtime"] ?? false
     if onlySnapshot && onlyRealtime {
       return .failure(.invalidParameter("isOnlySnapshot and isOnlyRealtime"))
+    }
+    if type == "orderbook" {
+      for name in names {
+        if !orderbookCodes.contains(name) { orderbookCodes.append(name) }
+        if !onlyRealtime { bookSnapshotCodes.insert(name) }
+        if !onlySnapshot { bookRealtimeCodes.insert(name) }
+      }
     }
     guard type == "trade" else { return .success(()) }
     for name in names {

@@ -17,6 +17,8 @@ import WebSocketWire
 ///   into valid websocket request`. The connection stays open.
 /// - A subscription first gets the coin's recent trades on this connection (the back-fill), then
 ///   its trades as they happen; the script's first trades of a coin are its recorded back-fill.
+/// - A `bbo` subscription, answered alike, gets no back-fill: a `bbo` message around each trade
+///   of the coin (scripted or synthetic) as it happens.
 /// - `{"method":"ping"}` is answered with `{"channel":"pong"}`.
 /// - A connection the venue has sent nothing to for `idleTimeout` is closed (1001 "idle": how the
 ///   venue closes it is not documented). Client messages do not count: what keeps a quiet
@@ -29,8 +31,9 @@ import WebSocketWire
 ///   are not replayed: this emulator makes its own.
 struct HyperliquidEmulator: VenueEmulator {
   let rules: HyperliquidRules
-  /// The subscribed coins, in subscription order.
+  /// The subscribed coins, in subscription order: of `trades`, and of `bbo`.
   private(set) var coins: [String] = []
+  private(set) var bboCoins: [String] = []
   private(set) var requestCount = 0
   private var rate: RateWindow
   private var greeted = false
@@ -96,9 +99,10 @@ struct HyperliquidEmulator: VenueEmulator {
     case .success(.ping): return push([HyperliquidWire.pong], at: now)
     case .success(.subscription(let method, let type, let coin, let echo)):
       requestCount += 1
-      guard type == "trades", let coin, isListed(coin) else {
+      guard type == "trades" || type == "bbo", let coin, isListed(coin) else {
         return refuse(.invalid(subscription: echo), at: now)
       }
+      if type == "bbo" { return bbo(method, coin, echo: echo, at: now) }
       return method == "subscribe"
         ? subscribe(coin, echo: echo, at: now) : unsubscribe(coin, echo: echo, at: now)
     }
@@ -127,6 +131,38 @@ struct HyperliquidEmulator: VenueEmulator {
     }
     coins.remove(at: index)
     return push([HyperliquidWire.answer("unsubscribe", coin: coin)], at: now)
+  }
+
+  /// A `bbo` subscribe or unsubscribe: answered as trades' are, without a back-fill.
+  private mutating func bbo(_ method: String, _ coin: String, echo: String, at now: Duration)
+    -> [EmulatorAction]
+  {
+    if method == "subscribe" {
+      guard !bboCoins.contains(coin) else { return refuse(.alreadySubscribed(subscription: echo), at: now) }
+      guard coins.count + bboCoins.count < rules.subscriptionLimit else {
+        return refuse(.tooManySubscriptions(subscription: echo), at: now)
+      }
+      bboCoins.append(coin)
+    } else {
+      guard let index = bboCoins.firstIndex(of: coin) else {
+        return refuse(.alreadyUnsubscribed(subscription: echo), at: now)
+      }
+      bboCoins.remove(at: index)
+    }
+    return push([HyperliquidWire.answer(method, coin: coin, type: "bbo")], at: now)
+  }
+
+  /// The `bbo` messages around `fills` of the coins whose bbo is subscribed.
+  private func bbos(_ fills: [JSONObject]) -> [String] {
+    fills.compactMap { fill in
+      guard let coin = fill["coin"]?.stringValue, bboCoins.contains(coin),
+        let cents = fill["px"]?.stringValue.flatMap(SyntheticTrades.parseCents),
+        let time = fill["time"]?.numberText.flatMap({ Int64($0) })
+      else { return nil }
+      let size = fill["sz"]?.stringValue.flatMap(SyntheticTrades.parseVolume) ?? 100
+      let trade = SyntheticTrade(symbol: coin, cents: cents, time: time, volume: size, up: true)
+      return HyperliquidWire.bbo(coin: coin, book: trade.book, time: time)
+    }
   }
 
   private func isListed(_ coin: String) -> Bool {
@@ -164,8 +200,10 @@ struct HyperliquidEmulator: VenueEmulator {
         let fills = HyperliquidWire.fills(step.body)
         remember(fills)
         let kept = fills.filter { $0["coin"]?.stringValue.map(coins.contains) == true }
-        if kept.isEmpty { return [] }
-        return push([kept.count == fills.count ? step.body : HyperliquidWire.trades(kept)], at: now)
+        var texts = kept.isEmpty ? [] : [kept.count == fills.count ? step.body : HyperliquidWire.trades(kept)]
+        // The block's last fill is where its book was left.
+        if let last = fills.last { texts += bbos([last]) }
+        return push(texts, at: now)
       default:
         return push([step.body], at: now)
       }
@@ -211,10 +249,11 @@ struct HyperliquidEmulator: VenueEmulator {
   var isClosing: Bool { closed }
 
   func isReady(awaiting: Int) -> Bool {
-    coins.count >= max(1, awaiting) || requestCount >= max(1, awaiting)
+    subscribed.count >= max(1, awaiting) || requestCount >= max(1, awaiting)
   }
 
-  var subscribed: [String] { coins }
+  /// Coins of trades, then coins of bbo not among them.
+  var subscribed: [String] { coins + bboCoins.filter { !coins.contains($0) } }
 
   var lastPrices: [String: (price: String, time: Int64)] {
     var prices: [String: (price: String, time: Int64)] = [:]
@@ -235,9 +274,14 @@ struct HyperliquidEmulator: VenueEmulator {
     for trade in trades {
       let fill = HyperliquidWire.fill(trade)
       remember([fill])
-      guard coins.contains(trade.symbol) else { continue }
-      pushedUntimed = true
-      actions.append(.text(HyperliquidWire.trades([fill])))
+      if coins.contains(trade.symbol) {
+        pushedUntimed = true
+        actions.append(.text(HyperliquidWire.trades([fill])))
+      }
+      if bboCoins.contains(trade.symbol) {
+        pushedUntimed = true
+        actions.append(.text(HyperliquidWire.bbo(coin: trade.symbol, book: trade.book, time: trade.time)))
+      }
     }
     return actions
   }

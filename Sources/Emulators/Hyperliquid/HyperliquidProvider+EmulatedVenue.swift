@@ -39,6 +39,10 @@ extension HyperliquidProvider: EmulatedVenue {
   static var fuzzSeeds: [(name: String, text: String)] {
     [
       (
+        "bbo",
+        #"{"channel":"bbo","data":{"coin":"BTC","time":1733450000000,"bbo":[{"px":"97250.0","sz":"1.2","n":3},null]}}"#
+      ),
+      (
         "fills-mixed",
         #"{"channel":"trades","data":[{"coin":"BTC","px":"1.50","sz":null,"time":1},{"coin":"","px":"2","time":2},{"coin":"ETH","px":3,"sz":"0.1","time":"3"},7]}"#
       ),

@@ -20,10 +20,10 @@ enum HyperliquidRequest: Sendable, Equatable {
         case .string(let type)? = subscription["type"]
       else { return .failure(.unreadable(text)) }
       let coin = subscription["coin"]?.stringValue
-      // Echoed as the venue writes a trades subscription; anything else as it came.
+      // Echoed as the venue writes a trades or bbo subscription; anything else as it came.
       let echo: String
-      if type == "trades", let coin {
-        echo = HyperliquidWire.subscription(coin: coin)
+      if type == "trades" || type == "bbo", let coin {
+        echo = HyperliquidWire.subscription(coin: coin, type: type)
       } else {
         echo = JSONValue.object(subscription).serialized
       }

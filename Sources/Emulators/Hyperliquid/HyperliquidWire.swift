@@ -9,15 +9,27 @@ enum HyperliquidWire {
   static let greeting = "Websocket connection established."
   static let pong = #"{"channel":"pong"}"#
 
-  /// `{"type":"trades","coin":"BTC"}`, as the venue echoes a subscription.
-  static func subscription(coin: String) -> String {
-    #"{"type":"trades","coin":\#(JSONEscaping.quoted(coin))}"#
+  /// `{"type":"trades","coin":"BTC"}` (or `"type":"bbo"`), as the venue echoes a subscription.
+  static func subscription(coin: String, type: String = "trades") -> String {
+    #"{"type":\#(JSONEscaping.quoted(type)),"coin":\#(JSONEscaping.quoted(coin))}"#
   }
 
   /// `{"channel":"subscriptionResponse","data":{"method":"subscribe","subscription":{…}}}`.
-  static func answer(_ method: String, coin: String) -> String {
+  static func answer(_ method: String, coin: String, type: String = "trades") -> String {
     #"{"channel":"subscriptionResponse","data":{"method":\#(JSONEscaping.quoted(method)),"subscription":"#
-      + subscription(coin: coin) + "}}"
+      + subscription(coin: coin, type: type) + "}}"
+  }
+
+  /// `{"channel":"bbo","data":{"coin":"BTC","time":…,"bbo":[{"px":…,"sz":…,"n":…},{…}]}}`: the
+  /// best bid and offer around a trade, prices and sizes as fills write them.
+  static func bbo(coin: String, book: SyntheticBook, time: Int64) -> String {
+    func level(_ cents: Int64, _ size: Int, _ orders: Int) -> String {
+      #"{"px":"\#(price(cents: cents))","sz":"\#(trimmed(SyntheticTrades.format(volume: size, places: 5)))","n":\#(orders)}"#
+    }
+    let bid = level(book.bidCents, book.bidSize, 1 + book.bidSize % 7)
+    let ask = level(book.askCents, book.askSize, 1 + book.askSize % 5)
+    return
+      #"{"channel":"bbo","data":{"coin":\#(JSONEscaping.quoted(coin)),"time":\#(time),"bbo":[\#(bid),\#(ask)]}}"#
   }
 
   /// `{"channel":"error","data":"…"}`.
@@ -27,7 +39,8 @@ enum HyperliquidWire {
   enum Refusal: Error, Sendable, Equatable {
     /// A message that is no request: it quotes it.
     case unreadable(String)
-    /// A subscription it cannot serve (a coin it does not list, another type than `trades` here).
+    /// A subscription it cannot serve (a coin it does not list, another type than `trades` and
+    /// `bbo` here).
     case invalid(subscription: String)
     case alreadySubscribed(subscription: String)
     case alreadyUnsubscribed(subscription: String)

@@ -29,6 +29,11 @@ struct UpbitEmulator: VenueEmulator {
   /// The codes, and the latest ticker per code (SIMPLE keys).
   private var subscription = SnapshotSubscription()
   var codes: [String] { subscription.codes }
+  /// The codes subscribed to the `orderbook` type, and those whose next book is their snapshot
+  /// or that get books as they change.
+  private(set) var orderbookCodes: [String] = []
+  private var bookSnapshotDue: Set<String> = []
+  private var bookRealtime: Set<String> = []
   private(set) var format: UpbitTicker.Format = .default
   private(set) var requestCount = 0
   private var perSecond: RateWindow
@@ -110,6 +115,10 @@ struct UpbitEmulator: VenueEmulator {
   /// Replaces the subscription; returns the snapshots that can go out at once.
   private mutating func apply(_ request: UpbitRequest) -> [EmulatorAction] {
     format = request.format
+    orderbookCodes = request.orderbookCodes
+    let books = Set(request.orderbookCodes)
+    bookSnapshotDue = request.orderbookOnlyRealtime ? [] : books
+    bookRealtime = request.orderbookOnlySnapshot ? [] : books
     let all = Set(request.tickerCodes)
     return subscription.replace(
       codes: request.tickerCodes, snapshot: request.onlyRealtime ? [] : all,
@@ -139,12 +148,38 @@ struct UpbitEmulator: VenueEmulator {
   }
 
   /// Remembers `ticker` and sends it if its code is subscribed: its snapshot when one is due,
-  /// else a realtime update (unless only snapshots were asked for).
+  /// else a realtime update (unless only snapshots were asked for); then the book around it, if
+  /// the code's book is subscribed.
   private mutating func send(_ ticker: JSONObject) -> [EmulatorAction] {
-    guard let code = ticker["cd"]?.stringValue,
-      let streamType = subscription.receive(ticker, code: code)
-    else { return [] }
-    return [.binary(UpbitTicker.render(ticker, format: format, streamType: streamType))]
+    guard let code = ticker["cd"]?.stringValue else { return [] }
+    var actions: [EmulatorAction] = []
+    if let streamType = subscription.receive(ticker, code: code) {
+      actions.append(.binary(UpbitTicker.render(ticker, format: format, streamType: streamType)))
+    }
+    if let book = orderbook(around: ticker, code: code) { actions.append(.binary(book)) }
+    return actions
+  }
+
+  /// The book of `code` around `ticker`'s trade, when the code's book is subscribed and one is due.
+  private mutating func orderbook(around ticker: JSONObject, code: String) -> String? {
+    guard orderbookCodes.contains(code),
+      let cents = ticker["tp"]?.numberText.flatMap(UpbitTicker.plainDecimal).flatMap(
+        SyntheticTrades.parseCents),
+      let time = ticker["ttms"]?.numberText.flatMap({ Int64($0) })
+    else { return nil }
+    let streamType: String
+    if bookSnapshotDue.remove(code) != nil {
+      streamType = "SNAPSHOT"
+    } else if bookRealtime.contains(code) {
+      streamType = "REALTIME"
+    } else {
+      return nil
+    }
+    let volume = ticker["tv"]?.numberText.flatMap(UpbitTicker.plainDecimal).flatMap(
+      SyntheticTrades.parseVolume)
+    let trade = SyntheticTrade(symbol: code, cents: cents, time: time, volume: volume ?? 100, up: true)
+    return UpbitOrderbookWire.render(
+      code: code, book: trade.book, time: time + 30, simple: format == .simple, streamType: streamType)
   }
 
   mutating func tick(at now: Duration) -> [EmulatorAction] {
@@ -168,9 +203,12 @@ struct UpbitEmulator: VenueEmulator {
 
   var isClosing: Bool { closed || pendingClose != nil }
 
-  func isReady(awaiting: Int) -> Bool { requestCount >= max(1, awaiting) || codes.count >= max(1, awaiting) }
+  func isReady(awaiting: Int) -> Bool {
+    requestCount >= max(1, awaiting) || subscribed.count >= max(1, awaiting)
+  }
 
-  var subscribed: [String] { codes }
+  /// Ticker codes, then book codes not among them.
+  var subscribed: [String] { codes + orderbookCodes.filter { !codes.contains($0) } }
 
   var lastPrices: [String: (price: String, time: Int64)] {
     var prices: [String: (price: String, time: Int64)] = [:]

@@ -47,6 +47,10 @@ extension UpbitProvider: EmulatedVenue {
       ("time-fallback", #"{"ty":"ticker","cd":"KRW-BTC","tp":1,"tms":1.771247814642E12,"tv":null}"#),
       ("both-spellings", #"{"ty":"ticker","type":"trade","cd":"KRW-BTC","code":"X","tp":1,"ttms":1}"#),
       ("error-string", #"{"error":"boom","status":"UP"}"#),
+      (
+        "orderbook",
+        #"{"ty":"orderbook","cd":"KRW-BTC","tms":1733450000000,"tas":0.35,"tbs":1.3,"obu":[{"ap":1.4325E8,"bp":1.4324E8,"as":4.9E-4,"bs":0.1},{"ap":1.43251E8,"bp":null,"as":0.3}],"st":"REALTIME","lv":0}"#
+      ),
       ("codes", #"krw-btc,KRW-ETH,BTC-1INCH,KRW--X,,usdt-btc,KRW-BTC"#),
     ]
   }

@@ -10,12 +10,19 @@ struct UpbitRequest: Sendable, Equatable {
   /// The codes of the `ticker` type objects, in order, without repeats. Not checked: Upbit
   /// accepts unknown and lower-case codes without a word (and sends nothing for them).
   var tickerCodes: [String]
-  /// Every type asked for (`ticker`, `trade`, `orderbook`, …); only tickers are emulated.
+  /// The codes of the `orderbook` type objects, in order, without repeats, a unit count
+  /// (`KRW-BTC.15`) taken off: the book's messages name the code alone.
+  var orderbookCodes: [String] = []
+  /// Every type asked for (`ticker`, `trade`, `orderbook`, …); tickers and order books are
+  /// emulated.
   var types: [String]
   var format: UpbitTicker.Format
   /// `isOnlySnapshot` / `isOnlyRealtime` of the ticker type object.
   var onlySnapshot = false
   var onlyRealtime = false
+  /// `isOnlySnapshot` / `isOnlyRealtime` of the orderbook type object.
+  var orderbookOnlySnapshot = false
+  var orderbookOnlyRealtime = false
 
   /// An error as Upbit names it (`{"error":{"name":…,"message":…}}`). The names are Upbit's;
   /// the messages are ours, but for `WRONG_FORMAT`'s, which is the recorded one.
@@ -42,7 +49,8 @@ struct UpbitRequest: Sendable, Equatable {
     let objects = items.compactMap(\.objectValue)
     guard objects.count == items.count else { return .failure(.wrongFormat) }
     guard let ticket = objects[0]["ticket"]?.stringValue, !ticket.isEmpty else { return .failure(.noTicket) }
-    var request = UpbitRequest(ticket: ticket, tickerCodes: [], types: [], format: .default)
+    var request = UpbitRequest(
+      ticket: ticket, tickerCodes: [], orderbookCodes: [], types: [], format: .default)
     for (index, object) in objects.enumerated().dropFirst() {
       if let format = object["format"] {
         // The format object comes last.
@@ -73,11 +81,26 @@ struct UpbitRequest: Sendable, Equatable {
         request.onlySnapshot = object["isOnlySnapshot"]?.boolValue ?? false
         request.onlyRealtime = object["isOnlyRealtime"]?.boolValue ?? false
       }
+      if type == "orderbook" {
+        for name in names.map(Self.orderbookCode) where !request.orderbookCodes.contains(name) {
+          request.orderbookCodes.append(name)
+        }
+        request.orderbookOnlySnapshot = object["isOnlySnapshot"]?.boolValue ?? false
+        request.orderbookOnlyRealtime = object["isOnlyRealtime"]?.boolValue ?? false
+      }
     }
     if request.types.isEmpty { return .failure(.noType) }
-    if request.onlySnapshot && request.onlyRealtime {
+    if request.onlySnapshot && request.onlyRealtime
+      || request.orderbookOnlySnapshot && request.orderbookOnlyRealtime
+    {
       return .failure(.invalidParameter("isOnlySnapshot and isOnlyRealtime"))
     }
     return .success(request)
+  }
+
+  /// An orderbook code without its unit count: `KRW-BTC.15` → `KRW-BTC`.
+  static func orderbookCode(_ name: String) -> String {
+    guard let dot = name.firstIndex(of: ".") else { return name }
+    return String(name[..<dot])
   }
 }

@@ -2,8 +2,8 @@ import JSON
 
 /// What one Bithumb message means (docs/protocols.md §12), in this order of precedence: an error
 /// (`{"error":{"name":…,"message":…}}`, which the venue follows with a close), a status (the
-/// answer to `PING`, `{"status":"UP"}`), or a typed message (`trade`; `ticker` and `orderbook`
-/// are ignored). Unknown keys are ignored.
+/// answer to `PING`, `{"status":"UP"}`), or a typed message (`trade`; `orderbook`, the top of
+/// book, read as Upbit's, `UpbitOrderbook`; `ticker` is ignored). Unknown keys are ignored.
 enum BithumbMessage {
   static func event(json: JSONValue) -> ProviderEvent {
     guard case .object(let object) = json else {
@@ -31,9 +31,16 @@ enum BithumbMessage {
     guard case .string(let type)? = object["type"] else {
       return .malformed(#"message has no string "type", and no "status" or "error""#)
     }
-    guard type == "trade" else { return .ignored(type) }
     do throws(ShapeError) {
-      return .quotes([try BithumbTrade(object: object).quote])
+      switch type {
+      case "trade": return .quotes([try BithumbTrade(object: object).quote])
+      case "orderbook":
+        guard let top = try UpbitOrderbook.top(of: object) else {
+          return .ignored("orderbook with an empty side")
+        }
+        return .quotes([top.quote])
+      default: return .ignored(type)
+      }
     } catch {
       return .malformed(error.message)
     }

@@ -13,18 +13,29 @@ import WebSocketWire
 /// and closes idle connections: the client sends the text `PING`, answered by `{"status":"UP"}`.
 /// A request it cannot read is answered with `{"error":{"name":…,"message":…}}` and a close.
 /// Codes it does not know are accepted without a word and get nothing.
+///
+/// The top of book is the `orderbook` type, Upbit's message (`UpbitOrderbook`): the same
+/// requests with `"type":"orderbook"`, each message the whole book, its first unit the top.
 public struct BithumbProvider: Provider {
   public let parser: JSONParser
   /// What the venue's timings below are multiplied by (1; tests shorten them: `scaled(by:)`).
   public let timeScale: Double
+  /// Trades (`trade`) or the best bid and ask (`orderbook`).
+  public let stream: MarketStream
 
-  public init(parser: JSONParser = JSONParser(), timeScale: Double = 1) {
+  public init(parser: JSONParser = JSONParser(), timeScale: Double = 1, stream: MarketStream = .trades) {
     self.parser = parser
     self.timeScale = timeScale
+    self.stream = stream
   }
 
   public func scaled(by factor: Double) -> any Provider {
-    BithumbProvider(parser: parser, timeScale: timeScale * factor)
+    BithumbProvider(parser: parser, timeScale: timeScale * factor, stream: stream)
+  }
+
+  /// `orderbook`: the whole book after every change, its first unit the top.
+  public var topOfBook: (any Provider)? {
+    BithumbProvider(parser: parser, timeScale: timeScale, stream: .topOfBook)
   }
 
   public var name: String { "bithumb" }
@@ -76,13 +87,16 @@ public struct BithumbProvider: Provider {
   {
     let codes = VenueJSON.missing(from: [], in: new)
     guard !codes.isEmpty, Set(codes) != Set(old) else { return [] }
-    if old.isEmpty { return [Self.request(ticket: "\(ids.prefix)-\(ids.next())", codes: codes)] }
+    let type = stream == .trades ? "trade" : "orderbook"
+    if old.isEmpty { return [Self.request(ticket: "\(ids.prefix)-\(ids.next())", type: type, codes: codes)] }
     var messages: [WebSocketMessage] = []
     let added = VenueJSON.missing(from: old, in: codes)
     if !added.isEmpty {
-      messages.append(Self.request(ticket: "\(ids.prefix)-\(ids.next())", codes: added, only: .snapshot))
+      messages.append(
+        Self.request(ticket: "\(ids.prefix)-\(ids.next())", type: type, codes: added, only: .snapshot))
     }
-    messages.append(Self.request(ticket: "\(ids.prefix)-\(ids.next())", codes: codes, only: .realtime))
+    messages.append(
+      Self.request(ticket: "\(ids.prefix)-\(ids.next())", type: type, codes: codes, only: .realtime))
     return messages
   }
 
@@ -92,11 +106,16 @@ public struct BithumbProvider: Provider {
   }
 
   /// `[{"ticket":"…"},{"type":"trade","codes":[…]},{"format":"DEFAULT"}]`, with
-  /// `"isOnlySnapshot":true` or `"isOnlyRealtime":true` after the codes when asked.
-  static func request(ticket: String, codes: [String], only: Only? = nil) -> WebSocketMessage {
+  /// `"isOnlySnapshot":true` or `"isOnlyRealtime":true` after the codes when asked; of the top of
+  /// book, `"type":"orderbook"`.
+  static func request(ticket: String, type: String = "trade", codes: [String], only: Only? = nil)
+    -> WebSocketMessage
+  {
     var out: [UInt8] = Array(#"[{"ticket":"#.utf8)
     JSONEscaping.appendQuoted(ticket, to: &out)
-    out += Array(#"},{"type":"trade","codes":["#.utf8)
+    out += Array(#"},{"type":"#.utf8)
+    JSONEscaping.appendQuoted(type, to: &out)
+    out += Array(#","codes":["#.utf8)
     VenueJSON.appendQuotedList(codes, to: &out)
     out += Array("]".utf8)
     switch only {

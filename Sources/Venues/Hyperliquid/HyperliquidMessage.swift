@@ -2,7 +2,7 @@ import JSON
 import TickerSupport
 
 /// What one Hyperliquid message means (docs/protocols.md §7), by its `channel`: `trades` (fills),
-/// `subscriptionResponse` (a request taken), `pong`, `error` (a request refused, in words).
+/// `bbo` (the best bid and offer, `HyperliquidBBO`), `subscriptionResponse` (a request taken), `pong`, `error` (a request refused, in words).
 /// Other channels are ignored, unknown keys too.
 enum HyperliquidMessage {
   static func event(json: JSONValue) -> ProviderEvent {
@@ -15,6 +15,7 @@ enum HyperliquidMessage {
     }
     switch name {
     case "trades": return trades(object["data"])
+    case "bbo": return bbo(object["data"])
     case "subscriptionResponse": return .acknowledged(id: nil)
     case "pong": return .keepalive
     case "error": return .error(error(object["data"]))
@@ -45,6 +46,19 @@ enum HyperliquidMessage {
     return quotes.isEmpty ? .malformed(dropped.joined(separator: "; ")) : .partial(quotes, dropped: dropped)
   }
 
+  /// A `bbo` message's quote; nothing while a side is empty.
+  static func bbo(_ data: JSONValue?) -> ProviderEvent {
+    guard case .object(let object)? = data else { return .malformed(#"a bbo message needs a "data" object"#) }
+    do throws(ShapeError) {
+      guard let quote = try HyperliquidBBO(object: object).quote else {
+        return .ignored("bbo with an empty side")
+      }
+      return .quotes([quote])
+    } catch {
+      return .malformed(error.message)
+    }
+  }
+
   /// `{"channel":"error","data":"Invalid subscription: {\"type\":\"trades\",\"coin\":\"NOPE\"}"}`:
   /// the text says what was refused and quotes it. A subscription to a coin refused names that
   /// coin, taken back alone; `Already subscribed`, `Already unsubscribed` and anything else are
@@ -59,8 +73,8 @@ enum HyperliquidMessage {
     return VenueError(message: message, fatal: false, symbol: already ? nil : refusedCoin(in: message))
   }
 
-  /// The coin of the `trades` subscription an error quotes: the JSON from its first `{` to its
-  /// last `}`, a subscription (`{"type":"trades","coin":…}`) or a whole subscribe request
+  /// The coin of the `trades` or `bbo` subscription an error quotes: the JSON from its first `{`
+  /// to its last `}`, a subscription (`{"type":"trades","coin":…}`) or a whole subscribe request
   /// (`{"method":"subscribe","subscription":{…}}`); nil when it quotes none, or an unsubscribe.
   static func refusedCoin(in message: String) -> String? {
     guard let open = message.firstIndex(of: "{"), let close = message.lastIndex(of: "}"), open < close,
@@ -70,7 +84,8 @@ enum HyperliquidMessage {
       guard quoted["method"]?.stringValue != "unsubscribe" else { return nil }
       quoted = subscription
     }
-    guard quoted["type"]?.stringValue == "trades", case .string(let coin)? = quoted["coin"], !coin.isEmpty
+    guard let type = quoted["type"]?.stringValue, type == "trades" || type == "bbo",
+      case .string(let coin)? = quoted["coin"], !coin.isEmpty
     else { return nil }
     return coin
   }

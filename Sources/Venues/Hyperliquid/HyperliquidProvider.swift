@@ -11,18 +11,30 @@ import WebSocketWire
 /// them as history (`backFillsOnSubscribe`). Hyperliquid closes a connection it has sent nothing
 /// to for 60 s; the client keeps a quiet one with `{"method":"ping"}`, answered by
 /// `{"channel":"pong"}`. Prices and sizes are decimal strings, kept as sent.
+///
+/// The top of book is the `bbo` subscription (`{"type":"bbo","coin":"BTC"}`), acknowledged and
+/// refused like trades: each message the best bid and offer after a block that changed them
+/// (`HyperliquidBBO`). It has no back-fill, so its quotes are never taken as history.
 public struct HyperliquidProvider: Provider {
   public let parser: JSONParser
   /// What the venue's timings below are multiplied by (1; tests shorten them: `scaled(by:)`).
   public let timeScale: Double
+  /// Trades (`trades`) or the best bid and offer (`bbo`).
+  public let stream: MarketStream
 
-  public init(parser: JSONParser = JSONParser(), timeScale: Double = 1) {
+  public init(parser: JSONParser = JSONParser(), timeScale: Double = 1, stream: MarketStream = .trades) {
     self.parser = parser
     self.timeScale = timeScale
+    self.stream = stream
   }
 
   public func scaled(by factor: Double) -> any Provider {
-    HyperliquidProvider(parser: parser, timeScale: timeScale * factor)
+    HyperliquidProvider(parser: parser, timeScale: timeScale * factor, stream: stream)
+  }
+
+  /// `bbo`: the best bid and offer of each coin, after every block that changes them.
+  public var topOfBook: (any Provider)? {
+    HyperliquidProvider(parser: parser, timeScale: timeScale, stream: .topOfBook)
   }
 
   public var name: String { "hyperliquid" }
@@ -84,15 +96,18 @@ public struct HyperliquidProvider: Provider {
   public func subscriptionMessages(from old: [String], to new: [String], ids: inout RequestIDs)
     -> [WebSocketMessage]
   {
-    VenueJSON.missing(from: new, in: old).map { Self.request("unsubscribe", coin: $0) }
-      + VenueJSON.missing(from: old, in: new).map { Self.request("subscribe", coin: $0) }
+    VenueJSON.missing(from: new, in: old).map { Self.request("unsubscribe", coin: $0, stream: stream) }
+      + VenueJSON.missing(from: old, in: new).map { Self.request("subscribe", coin: $0, stream: stream) }
   }
 
-  /// `{"method":"subscribe","subscription":{"type":"trades","coin":"BTC"}}`.
-  static func request(_ method: String, coin: String) -> WebSocketMessage {
+  /// `{"method":"subscribe","subscription":{"type":"trades","coin":"BTC"}}`; of the top of book,
+  /// `"type":"bbo"`.
+  static func request(_ method: String, coin: String, stream: MarketStream = .trades) -> WebSocketMessage {
     var out: [UInt8] = Array(#"{"method":"#.utf8)
     JSONEscaping.appendQuoted(method, to: &out)
-    out += Array(#","subscription":{"type":"trades","coin":"#.utf8)
+    out += Array(
+      (stream == .trades
+        ? #","subscription":{"type":"trades","coin":"# : #","subscription":{"type":"bbo","coin":"#).utf8)
     JSONEscaping.appendQuoted(coin, to: &out)
     out += Array("}}".utf8)
     return .text(String(decoding: out, as: UTF8.self))
@@ -115,8 +130,9 @@ public struct HyperliquidProvider: Provider {
   /// None: Hyperliquid answers a coin it does not list with an error quoting it.
   public var firstQuoteDeadline: Duration? { nil }
 
-  /// The recent trades sent on each subscription are history, not news.
-  public var backFillsOnSubscribe: Bool { true }
+  /// The recent trades sent on each subscription are history, not news. `bbo` sends no history:
+  /// its first quotes are live.
+  public var backFillsOnSubscribe: Bool { stream == .trades }
 
   // MARK: Reading
 

@@ -8,18 +8,29 @@ import WebSocketWire
 /// holding UTF-8 JSON (text frames are accepted too). Upbit never pings: the client sends the
 /// text `PING`, answered by `{"status":"UP"}`. A request Upbit cannot read is answered with
 /// `{"error":{"name":…,"message":…}}` and a close (1000) about 150 ms later.
+///
+/// The top of book is the `orderbook` type: the same request with `"type":"orderbook"`, each
+/// message the whole book (`UpbitOrderbook`), its first unit the best bid and ask.
 public struct UpbitProvider: Provider {
   public let parser: JSONParser
   /// What the venue's timings below are multiplied by (1; tests shorten them: `scaled(by:)`).
   public let timeScale: Double
+  /// Tickers (`ticker`) or the best bid and ask (`orderbook`).
+  public let stream: MarketStream
 
-  public init(parser: JSONParser = JSONParser(), timeScale: Double = 1) {
+  public init(parser: JSONParser = JSONParser(), timeScale: Double = 1, stream: MarketStream = .trades) {
     self.parser = parser
     self.timeScale = timeScale
+    self.stream = stream
   }
 
   public func scaled(by factor: Double) -> any Provider {
-    UpbitProvider(parser: parser, timeScale: timeScale * factor)
+    UpbitProvider(parser: parser, timeScale: timeScale * factor, stream: stream)
+  }
+
+  /// `orderbook`: the whole book after every change, its first unit the top.
+  public var topOfBook: (any Provider)? {
+    UpbitProvider(parser: parser, timeScale: timeScale, stream: .topOfBook)
   }
 
   public var name: String { "upbit" }
@@ -78,14 +89,16 @@ public struct UpbitProvider: Provider {
   {
     let codes = VenueJSON.missing(from: [], in: new)
     guard !codes.isEmpty, Set(codes) != Set(old) else { return [] }
-    return [Self.request(ticket: "\(ids.prefix)-\(ids.next())", codes: codes)]
+    return [Self.request(ticket: "\(ids.prefix)-\(ids.next())", codes: codes, stream: stream)]
   }
 
-  /// `[{"ticket":"…"},{"type":"ticker","codes":[…]},{"format":"SIMPLE"}]`.
-  static func request(ticket: String, codes: [String]) -> WebSocketMessage {
+  /// `[{"ticket":"…"},{"type":"ticker","codes":[…]},{"format":"SIMPLE"}]`; of the top of book,
+  /// `"type":"orderbook"`.
+  static func request(ticket: String, codes: [String], stream: MarketStream = .trades) -> WebSocketMessage {
     var out: [UInt8] = Array(#"[{"ticket":"#.utf8)
     JSONEscaping.appendQuoted(ticket, to: &out)
-    out += Array(#"},{"type":"ticker","codes":["#.utf8)
+    out += Array(
+      (stream == .trades ? #"},{"type":"ticker","codes":["# : #"},{"type":"orderbook","codes":["#).utf8)
     VenueJSON.appendQuotedList(codes, to: &out)
     out += Array(#"]},{"format":"SIMPLE"}]"#.utf8)
     return .text(String(decoding: out, as: UTF8.self))
@@ -129,7 +142,8 @@ public struct UpbitProvider: Provider {
     return event
   }
 
-  /// The specialised decoder's verdict, or nil when the model path must decide.
+  /// The specialised decoder's verdict, or nil when the model path must decide. It reads tickers
+  /// only: an `orderbook` (another type, nested units) is always left to the model path.
   public func fastDecode(_ message: WebSocketMessage) -> ProviderEvent? {
     var quotes: [Quote] = []
     let verdict: UpbitFastPath.Verdict
@@ -176,9 +190,16 @@ public struct UpbitProvider: Provider {
     guard case .string(let type)? = object["ty"] ?? object["type"] else {
       return .malformed(#"message has no string "ty"/"type", and no "status" or "error""#)
     }
-    guard type == "ticker" else { return .ignored(type) }
     do throws(ShapeError) {
-      return .quotes([try UpbitTicker(object: object).quote])
+      switch type {
+      case "ticker": return .quotes([try UpbitTicker(object: object).quote])
+      case "orderbook":
+        guard let top = try UpbitOrderbook.top(of: object) else {
+          return .ignored("orderbook with an empty side")
+        }
+        return .quotes([top.quote])
+      default: return .ignored(type)
+      }
     } catch {
       return .malformed(error.message)
     }
