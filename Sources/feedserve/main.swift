@@ -1,6 +1,6 @@
 // feedserve — FeedServer as a command, for benchmarks and manual testing (not installed for
-// users). Prints "PORT <n>" on stdout once listening (then "TRADES <n>" for a mixed blast), then
-// serves until killed.
+// users). Prints "PORT <n>" on stdout once listening (then "TRADES <n>" for a blast over --symbols),
+// then serves until killed.
 //
 //   feedserve [--port N] [--venue V] [--script FILE.ndjson] [--time-scale X] [--verbatim] [--hold]
 //   feedserve --blast N [--venue V] [--per-connection M] [--reconnect-with drop|CODE] [--verbatim]
@@ -188,6 +188,7 @@ if let blast {
     let ending: ConnectionPlan.Ending
     if let symbols = binanceSymbols {
       let offset = blast - left - n
+      mixedTrades = (mixedTrades ?? 0) + n
       ending = .prebuiltBlast(
         PrebuiltBlast(count: n) { BinanceBlast.message(offset + $0, symbols: symbols, book: book) },
         then: then)

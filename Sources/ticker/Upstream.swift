@@ -77,12 +77,8 @@ struct Upstream: Sendable {
     }
     let recording = RecordingTarget()
     let recorder: Recorder?
-    switch RecordingTarget.open(
-      records ? config.record : nil,
-      venues: [.init(provider: provider.name, symbols: symbols, stream: provider.stream)],
-      recording,
-      diagnostics)
-    {
+    let venue = RecordingHeader.Venue(provider: provider.name, symbols: symbols, stream: provider.stream)
+    switch RecordingTarget.open(records ? config.record : nil, venues: [venue], recording, diagnostics) {
     case .success(let opened): recorder = opened
     case .failure(let stop):
       demo?.stop()
