@@ -6,6 +6,8 @@
 #   bash Benchmarks/hotpath.sh            every trade (1 symbol), the default debounce (1,000 symbols),
 #                                         and every trade of 10-trade messages (W9's shape)
 #   HOTPATH=path/to/hotpath bash Benchmarks/hotpath.sh     another build of it (to compare two trees)
+#   HOTPATH_VENUES=1 bash Benchmarks/hotpath.sh           also W10's Binance trades and book tickers
+#                                                         (1,000 symbols, the default debounce)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${HOTPATH:-}" ]; then
@@ -20,10 +22,13 @@ ir() {  # instructions of one run: ir N MODE [SYMBOLS]
   sed -n 's/.*Collected : *//p' "$out/log"
 }
 
-for workload in "every-trade 1 1" "default 1000 1" "every-trade 1 10"; do
+workloads=("every-trade 1 1 finnhub" "default 1000 1 finnhub" "every-trade 1 10 finnhub")
+if [ -n "${HOTPATH_VENUES:-}" ]; then workloads+=("default 1000 1 binance" "default 1000 1 binance-book"); fi
+for workload in "${workloads[@]}"; do
   set -- $workload
-  setup=$(( $(ir 40000 setup "$2" "$3") - $(ir 20000 setup "$2" "$3") ))
-  run=$(( $(ir 40000 "$1" "$2" "$3") - $(ir 20000 "$1" "$2" "$3") ))
+  setup=$(( $(ir 40000 setup "$2" "$3" "$4") - $(ir 20000 setup "$2" "$3" "$4") ))
+  run=$(( $(ir 40000 "$1" "$2" "$3" "$4") - $(ir 20000 "$1" "$2" "$3" "$4") ))
   trades=$([ "$3" = 1 ] || echo ", $3 trades a message")
-  echo "hotpath $1 ($2 symbol$([ "$2" = 1 ] || echo s)$trades): $(( (run - setup) / 20000 )) instructions a message"
+  venue=$([ "$4" = finnhub ] || echo ", $4")
+  echo "hotpath $1 ($2 symbol$([ "$2" = 1 ] || echo s)$trades$venue): $(( (run - setup) / 20000 )) instructions a message"
 done

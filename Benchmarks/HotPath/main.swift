@@ -1,6 +1,9 @@
 // hotpath — the ticker's per-message work without I/O or threads, for instruction counts:
 //
-//   valgrind --tool=callgrind .build/release/hotpath 40000 [every-trade|default|setup] [symbols] [trades]
+//   valgrind --tool=callgrind .build/release/hotpath 40000 [every-trade|default|setup] [symbols] [trades] [venue]
+//
+// venue: `finnhub` (the default), `binance` (one trade a message, as `feedserve --venue binance
+// --symbols K` sends them) or `binance-book` (its book tickers, `--book`, through `--bid-ask`).
 //
 // Per-message cost = (Ir at N=40000 − Ir at N=20000) / 20000, minus the same for `setup`.
 //
@@ -31,10 +34,36 @@ let mode = CommandLine.arguments.count > 2 ? CommandLine.arguments[2] : "every-t
 let symbolCount = CommandLine.arguments.count > 3 ? max(1, Int(CommandLine.arguments[3]) ?? 1) : 1
 /// Trades per message (W9's 10 trades a message: `every-trade 1 10`).
 let tradesPerMessage = CommandLine.arguments.count > 4 ? max(1, Int(CommandLine.arguments[4]) ?? 1) : 1
+/// Finnhub's trades, or Binance's trades or book tickers (W10).
+let venue = CommandLine.arguments.count > 5 ? CommandLine.arguments[5] : "finnhub"
 let symbols =
-  symbolCount == 1 ? ["BINANCE:BTCUSDT"] : (0..<symbolCount).map { "BINANCE:SYM\($0)USDT" }
+  venue != "finnhub"
+  ? (0..<symbolCount).map { "SYM\($0)USDT" }
+  : symbolCount == 1 ? ["BINANCE:BTCUSDT"] : (0..<symbolCount).map { "BINANCE:SYM\($0)USDT" }
+let provider: any Provider =
+  switch venue {
+  case "binance-book": BinanceProvider().topOfBook!
+  case "binance": BinanceProvider()
+  default: FinnhubProvider()
+  }
+
+/// The i-th message of `feedserve --blast N --venue binance --symbols K [--book]` (`BinanceBlast`).
+func binanceMessage(_ i: Int, book: Bool) -> String {
+  let symbol = symbols[i % symbols.count]
+  let cents = 9_500_000 + (i * 7919) % 20_000
+  func decimal(_ cents: Int) -> String { "\(cents / 100).\(cents % 100 < 10 ? "0" : "")\(cents % 100)000000" }
+  let stream = symbol.lowercased() + (book ? "@bookTicker" : "@trade")
+  let data =
+    book
+    ? #"{"u":\#(75_966_016_591 + i),"s":"\#(symbol)","b":"\#(decimal(cents))","B":"0.00063000","#
+      + #""a":"\#(decimal(cents + 1 + i % 7))","A":"0.01000000"}"#
+    : #"{"e":"trade","E":\#(1_789_404_776_251 + i),"s":"\#(symbol)","t":\#(5_206_081_234 + i),"#
+      + #""p":"\#(decimal(cents))","q":"0.00063000","T":\#(1_789_404_776_250 + i),"m":true,"M":true}"#
+  return #"{"stream":"\#(stream)","data":\#(data)}"#
+}
 
 func message(_ i: Int) -> String {
+  if venue != "finnhub" { return binanceMessage(i, book: venue == "binance-book") }
   let cents = 9_500_000 + (i * 7919) % 20_000
   let price =
     cents % 100 == 0 ? "\(cents / 100)" : "\(cents / 100).\(cents % 100 < 10 ? "0" : "")\(cents % 100)"
@@ -69,7 +98,7 @@ func run(_ wire: [UInt8], mode: String) throws {
   var parser = FrameParser(role: .client, maximumFrameSize: 16 << 20)
   var assembler = MessageAssembler(maximumMessageSize: 16 << 20)
   var machine = FeedMachine<ContinuousClock.Instant>(
-    provider: FinnhubProvider(), symbols: symbols,
+    provider: provider, symbols: symbols,
     mode: mode == "every-trade" ? .everyTrade : PriceStageMode(debounce: .milliseconds(500)))
   var formatter = TextFormatter(useColor: false)
   var output: [UInt8] = []
