@@ -22,9 +22,10 @@
 // --trades A-B (or N), --symbols K: blast messages of A to B trades each (pseudo-random), spread
 //   over K symbols (BINANCE:BTCUSDT, BINANCE:ETHUSDT, …; see BlastMix), instead of one-trade
 //   messages. --seed S picks the sequence (default 1); each connection k uses seed S+k.
-// --venue binance --symbols K: one-trade Binance messages spread over K symbols (SYM0USDT,
-//   SYM1USDT, …; BinanceBlast), each symbol's price moving every time; with --book, book tickers
-//   (`<symbol>@bookTicker`) instead of trades. Built before listening.
+// --venue V --symbols K: for a venue with a blast of its own over symbols (Binance: SYM0USDT,
+//   SYM1USDT, …), one-trade messages spread over K symbols, each symbol's price moving every
+//   time; with --book, its top-of-book updates (Binance's `<symbol>@bookTicker`) instead of
+//   trades. Built before listening.
 // --verbatim: do not wait for a subscribe (for clients that send none, e.g. websocat), answer
 //   nothing, enforce nothing; with --venue, the blast is still in that venue's format.
 // --await N: the replay (and the blast) starts at the Nth subscription request instead of the first
@@ -150,11 +151,14 @@ while !arguments.isEmpty {
   }
 }
 
-let binanceSymbols = venue.provider.name == "binance" && tradesRange == nil && !hostile ? symbolCount : nil
-if book && binanceSymbols == nil {
-  fail("--book makes Binance book tickers only: --venue binance --symbols K")
+// A venue's own blast over --symbols (Binance's), where it has one.
+let venueSymbols =
+  !defaultVenue && tradesRange == nil && !hostile && venue.blastMessage(0, symbols: 1, book: book) != nil
+  ? symbolCount : nil
+if book && venueSymbols == nil {
+  fail("--book needs --venue V --symbols K, V a venue with a blast of its book")
 }
-if !defaultVenue, binanceSymbols == nil, hostile || tradesRange != nil || symbolCount != nil {
+if !defaultVenue, venueSymbols == nil, hostile || tradesRange != nil || symbolCount != nil {
   fail("--hostile, --trades and --symbols make \(ProviderCatalog.defaultProvider.displayName) messages only")
 }
 
@@ -186,11 +190,11 @@ if let blast {
     left -= n
     let then = left > 0 ? reconnect : hold ? .hold : normal
     let ending: ConnectionPlan.Ending
-    if let symbols = binanceSymbols {
+    if let symbols = venueSymbols {
       let offset = blast - left - n
       mixedTrades = (mixedTrades ?? 0) + n
       ending = .prebuiltBlast(
-        PrebuiltBlast(count: n) { BinanceBlast.message(offset + $0, symbols: symbols, book: book) },
+        PrebuiltBlast(count: n) { venue.blastMessage(offset + $0, symbols: symbols, book: book) ?? "" },
         then: then)
     } else if mixed {
       // Each connection continues the trade times where the previous one's could end at most.

@@ -141,6 +141,12 @@ enum ServeCommand {
     case .success(let opened): (header, providers) = opened
     case .failure(let stop): return stop.code
     }
+    if let book = header.venues.first(where: { $0.stream == .topOfBook }) {
+      context.diagnostics.error(
+        "cannot serve \(path): it records \(book.name)'s best bids and asks, and serve's clients take "
+          + "trades (Finnhub's API); replay it with ticker --replay")
+      return .usage
+    }
     // Of several venues, each venue's reports name it, and clients qualify their symbols.
     let diagnostics = providers.map {
       header.isSeveral ? context.diagnostics.about($0.displayName) : context.diagnostics

@@ -56,7 +56,7 @@ struct HyperliquidBBOEmulatorTests {
     let quote = try Self.quote(block[0])
     #expect(quote.symbol == "BTC" && quote.time == 3)
     #expect(
-      quote.bid.text == "97190.28" && quote.ask?.price.text == "97209.72" && quote.bidSize?.text == "0.1")
+      quote.bid.text == "97198.06" && quote.ask?.price.text == "97201.94" && quote.bidSize?.text == "0.1")
     #expect(
       hyperliquid.outgoing(HyperliquidEmulatorTests.trades(fill("ETH", "3000.0", 4)), at: VenueTest.at(3))
         .isEmpty)

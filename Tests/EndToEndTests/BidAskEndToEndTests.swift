@@ -106,6 +106,9 @@ struct BidAskEndToEndTests {
         + Self.dropValues(of: ["--provider", "-s", "--asset", "--venues"], in: flags))
     #expect(replay.status == 0, "\(replay.stderr)")
     #expect(live.stdoutLines.count >= 12)
+    // serve's clients take Finnhub's trades: a recording of quotes is not served as trades.
+    let served = try await TickerProcess.run(["serve", "--replay", file])
+    #expect(served.status == 64 && served.stderr.contains("best bids and asks"), "\(served.stderr)")
     guard flags.contains("--asset") else {
       #expect(replay.stdout == live.stdout)
       return
@@ -126,7 +129,10 @@ struct BidAskEndToEndTests {
   @Test("--control stdin adds and removes book subscriptions while the quotes flow")
   func control() async throws {
     let ticker = try RunningTicker(
-      ["--demo", "--provider", "binance", "-s", "BTCUSDT", "--bid-ask", "--every-trade", "--control", "stdin"],
+      [
+        "--demo", "--provider", "binance", "-s", "BTCUSDT", "--bid-ask", "--every-trade", "--control",
+        "stdin",
+      ],
       environment: TickerProcess.cleanEnvironment(), stdin: true)
     #expect(await ticker.lines(1).first?.split(separator: "\t").dropFirst().first == "BTCUSDT")
     ticker.send("+ETHUSDT\n-BTCUSDT\n")

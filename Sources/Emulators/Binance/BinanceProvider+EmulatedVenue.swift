@@ -33,6 +33,10 @@ extension BinanceProvider: EmulatedVenue {
       + #""p":"\#(price)","q":"0.00063000","T":\#(time),"m":true,"M":true}}"#
   }
 
+  static func blastMessage(_ i: Int, symbols: Int, book: Bool) -> String? {
+    BinanceBlast.message(i, symbols: symbols, book: book)
+  }
+
   /// Seeds for the fuzz harness over the catalog (Fuzz/make-corpus.py adds every message of the
   /// demo session): edge cases of the venue's shapes, and symbols as a user might type them.
   static var fuzzSeeds: [(name: String, text: String)] {

@@ -55,6 +55,9 @@ protocol EmulatedVenue: Provider {
   ) -> any VenueEmulator
   /// The i-th message of the venue's blast: distinct prices and times, one market.
   static func blastMessage(_ i: Int) -> String
+  /// The i-th message of a blast over `symbols` symbols, each moving at every message of it: a
+  /// trade, or with `book` a top-of-book update (W10); nil where the venue has none.
+  static func blastMessage(_ i: Int, symbols: Int, book: Bool) -> String?
   /// The frames the blast goes in (Upbit's are binary).
   static var blastOpcode: Opcode { get }
   /// Upgrade requests the venue accepts from one address in any `window` under `rules` (OKX: 3
@@ -63,6 +66,7 @@ protocol EmulatedVenue: Provider {
 }
 
 extension EmulatedVenue {
+  static func blastMessage(_ i: Int, symbols: Int, book: Bool) -> String? { nil }
   static func connectionLimit(_ rules: Rules) -> (count: Int, window: Duration)? { nil }
   static func idleDeadline(_ rules: Rules) -> Double? { nil }
 }

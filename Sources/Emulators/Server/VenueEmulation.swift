@@ -85,6 +85,11 @@ public struct VenueEmulation: Sendable, Hashable, CustomStringConvertible {
   public var fuzzSeeds: [(name: String, text: String)] { type(of: venue).fuzzSeeds }
   /// The i-th message of its blast.
   public func blastMessage(_ i: Int) -> String { type(of: venue).blastMessage(i) }
+  /// The i-th message of a blast over `symbols` symbols (a trade, or with `book` a top-of-book
+  /// update); nil when the venue has no such blast (`feedserve --symbols K [--book]`).
+  public func blastMessage(_ i: Int, symbols: Int, book: Bool) -> String? {
+    type(of: venue).blastMessage(i, symbols: symbols, book: book)
+  }
   /// The frames its blast goes in.
   public var blastOpcode: Opcode { type(of: venue).blastOpcode }
 
