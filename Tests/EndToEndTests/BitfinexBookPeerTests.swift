@@ -5,8 +5,7 @@ import Venues
 
 /// `ticker --bid-ask` on Bitfinex: its `ticker` channels against an independent peer
 /// (`Tests/Support/book_peer.py` playing `Tests/Fixtures/book/bitfinex.json`: channel ids from
-/// the `subscribed` answers, JSON numbers as Bitfinex prints them, heartbeats), and against the
-/// demo's emulated Bitfinex.
+/// the `subscribed` answers, JSON numbers as Bitfinex prints them, heartbeats).
 @Suite(
   "ticker --bid-ask against an independent Bitfinex peer", .requires(.pythonWebsockets),
   .timeLimit(.minutes(2)),
@@ -24,16 +23,10 @@ struct BitfinexBookPeerTests {
 
   @Test("the built ticker: BID, ASK and their sizes as sent, one row per ticker, heartbeats silent")
   func builtTicker() async throws {
-    let (peer, port) = try await LinePeer.python(
-      "book_peer.py", [Fixture.directory.appendingPathComponent("book/bitfinex.json").path])
-    let result = try await TickerProcess.run(
-      [
-        "--provider", "bitfinex", "--url", "ws://127.0.0.1:\(port)/ws/2", "-s", "tBTCUSD,tETHUSD",
-        "--bid-ask",
-        "--every-trade", "--format", "tsv", "--count", "5",
-      ], environment: TickerProcess.cleanEnvironment())
+    let (result, peer) = try await BookPeerRun.run(
+      "bitfinex", path: "/ws/2", symbols: "tBTCUSD,tETHUSD", count: 5)
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdoutLines.first == "time\tsymbol\tbid\task\tbid_size\task_size", "\(result.stdout)")
+    #expect(result.stdoutLines.first == BookPeerRun.header, "\(result.stdout)")
     let (rows, timed) = Self.rows(result.stdoutLines)
     #expect(timed, "\(result.stdout)")
     #expect(
@@ -50,24 +43,5 @@ struct BitfinexBookPeerTests {
     }
     #expect(!peer.all.contains { $0.contains(#""trades""#) }, "\(peer.all)")
     await peer.finish()
-  }
-
-  @Test("--demo: the emulated Bitfinex's tickers, five rows with the bid under the ask")
-  func demo() async throws {
-    let result = try await TickerProcess.run(
-      ["--demo", "--bid-ask", "--provider", "bitfinex", "--every-trade", "--format", "tsv", "--count", "5"],
-      environment: TickerProcess.cleanEnvironment())
-    #expect(result.status == 0, "\(result.stderr)")
-    let rows = result.stdoutLines.filter { !$0.hasPrefix("time\t") }
-    #expect(rows.count == 5, "\(result.stdout)")
-    for row in rows {
-      let columns = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-      guard columns.count == 6, let bid = Price(columns[2]), let ask = Price(columns[3]) else {
-        Issue.record("not a book row: \(row)")
-        continue
-      }
-      #expect(bid < ask, "\(row)")
-      #expect(columns[1] == "tBTCUSD", "\(row)")
-    }
   }
 }

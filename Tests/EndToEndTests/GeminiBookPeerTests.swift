@@ -3,21 +3,16 @@ import TestSupport
 import Testing
 
 /// `ticker --bid-ask` on Gemini: the built ticker against the independent book peer
-/// (`Tests/Support/book_peer.py`) playing Gemini's recorded `l2` session, and against its own demo.
+/// (`Tests/Support/book_peer.py`) playing Gemini's recorded `l2` session.
 @Suite("ticker --bid-ask against Gemini's l2 book", .requires(.pythonWebsockets), .timeLimit(.minutes(2)))
 struct GeminiBookPeerTests {
   @Test("the book peer: a row for the whole book and each move of its top, trades not printed")
   func builtTicker() async throws {
-    let fixture = Fixture.directory.appendingPathComponent("book/gemini.json").path
-    let (peer, port) = try await LinePeer.python("book_peer.py", [fixture])
-    let result = try await TickerProcess.run(
-      [
-        "--provider", "gemini", "--url", "ws://127.0.0.1:\(port)/v2/marketdata", "-s", "btcusd", "--bid-ask",
-        "--every-trade", "--format", "tsv", "--count", "6",
-      ], environment: TickerProcess.cleanEnvironment())
+    let (result, peer) = try await BookPeerRun.run(
+      "gemini", path: "/v2/marketdata", symbols: "btcusd", count: 6)
     #expect(result.status == 0, "\(result.stderr)")
     let lines = result.stdoutLines
-    #expect(lines.first == "time\tsymbol\tbid\task\tbid_size\task_size", "\(result.stdout)")
+    #expect(lines.first == BookPeerRun.header, "\(result.stdout)")
     // Gemini's l2_updates carry no time: each row has the time it arrived.
     let rows = lines.dropFirst().map { $0.split(separator: "\t", maxSplits: 1).map(String.init) }
     #expect(rows.allSatisfy { $0.count == 2 && $0[0].hasSuffix("Z") && $0[0].count == 24 }, "\(rows)")
@@ -36,25 +31,5 @@ struct GeminiBookPeerTests {
         $0 == #"GOT {"type":"subscribe","subscriptions":[{"name":"l2","symbols":["BTCUSD"]}]}"#
       } != nil, "\(peer.all)")
     await peer.finish()
-  }
-
-  @Test("--demo --bid-ask: five rows, each bid below its ask")
-  func demo() async throws {
-    let result = try await TickerProcess.run(
-      ["--demo", "--bid-ask", "--provider", "gemini", "--every-trade", "--format", "tsv", "--count", "5"],
-      environment: TickerProcess.cleanEnvironment())
-    #expect(result.status == 0, "\(result.stderr)")
-    let lines = result.stdoutLines
-    #expect(lines.first == "time\tsymbol\tbid\task\tbid_size\task_size", "\(result.stdout)")
-    let rows = lines.dropFirst().map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
-    #expect(rows.count == 5, "\(result.stdout)")
-    for row in rows {
-      #expect(row.count == 6 && row[1] == "BTCUSD", "\(row)")
-      guard row.count == 6, let bid = Double(row[2]), let ask = Double(row[3]) else {
-        Issue.record("not a row of bid and ask: \(row)")
-        continue
-      }
-      #expect(bid < ask, "\(row)")
-    }
   }
 }

@@ -19,27 +19,10 @@ struct BinanceBookTicker: Sendable, Equatable {
       throw ShapeError(#""s" must be a non-empty string"#)
     }
     self.symbol = symbol
-    bid = try Self.price(object, "b")
-    ask = try Self.price(object, "a")
-    bidSize = try Self.size(object, "B")
-    askSize = try Self.size(object, "A")
-  }
-
-  private static func price(_ object: JSONObject, _ key: String) throws(ShapeError) -> Price {
-    guard case .string(let text)? = object[key], let price = Price(text) else {
-      throw ShapeError(#""\#(key)" must be a decimal string"#)
-    }
-    return price
-  }
-
-  private static func size(_ object: JSONObject, _ key: String) throws(ShapeError) -> Price? {
-    switch object[key] {
-    case nil, .null?: return nil
-    case .string(let text)?:
-      guard let size = Price(text) else { throw ShapeError(#""\#(key)" is not a decimal number"#) }
-      return size
-    default: throw ShapeError(#""\#(key)" must be a decimal string"#)
-    }
+    bid = try VenueJSON.decimalString(object, "b")
+    ask = try VenueJSON.decimalString(object, "a")
+    bidSize = try VenueJSON.optionalDecimalString(object, "B")
+    askSize = try VenueJSON.optionalDecimalString(object, "A")
   }
 
   var quote: Quote { Quote(symbol: symbol, bid: bid, bidSize: bidSize, ask: ask, askSize: askSize, time: 0) }

@@ -20,28 +20,11 @@ struct CoinbaseBookTicker: Sendable, Equatable {
       throw ShapeError(#""product_id" must be a non-empty string"#)
     }
     productID = product
-    bid = try Self.price(object, "best_bid")
-    ask = try Self.price(object, "best_ask")
-    bidSize = try Self.size(object, "best_bid_size")
-    askSize = try Self.size(object, "best_ask_size")
+    bid = try VenueJSON.decimalString(object, "best_bid")
+    ask = try VenueJSON.decimalString(object, "best_ask")
+    bidSize = try VenueJSON.optionalDecimalString(object, "best_bid_size")
+    askSize = try VenueJSON.optionalDecimalString(object, "best_ask_size")
     time = try Self.time(object)
-  }
-
-  private static func price(_ object: JSONObject, _ key: String) throws(ShapeError) -> Price {
-    guard case .string(let text)? = object[key], let price = Price(text) else {
-      throw ShapeError(#""\#(key)" must be a decimal string"#)
-    }
-    return price
-  }
-
-  private static func size(_ object: JSONObject, _ key: String) throws(ShapeError) -> Price? {
-    switch object[key] {
-    case nil, .null?: return nil
-    case .string(let text)?:
-      guard let size = Price(text) else { throw ShapeError(#""\#(key)" is not a decimal number"#) }
-      return size
-    default: throw ShapeError(#""\#(key)" must be a decimal string"#)
-    }
   }
 
   private static func time(_ object: JSONObject) throws(ShapeError) -> Int64 {

@@ -78,6 +78,25 @@ enum VenueJSON {
     }
     return out
   }
+
+  /// The member `key` of `object`, a decimal string (`"97250.01000000"`), exactly.
+  static func decimalString(_ object: JSONObject, _ key: String) throws(ShapeError) -> Price {
+    guard case .string(let text)? = object[key], let price = Price(text) else {
+      throw ShapeError(#""\#(key)" must be a decimal string"#)
+    }
+    return price
+  }
+
+  /// `decimalString` of a member that may be absent or null (a size the venue may leave out).
+  static func optionalDecimalString(_ object: JSONObject, _ key: String) throws(ShapeError) -> Price? {
+    switch object[key] {
+    case nil, .null?: return nil
+    case .string(let text)?:
+      guard let size = Price(text) else { throw ShapeError(#""\#(key)" is not a decimal number"#) }
+      return size
+    default: throw ShapeError(#""\#(key)" must be a decimal string"#)
+    }
+  }
 }
 
 extension JSONByteScanner {

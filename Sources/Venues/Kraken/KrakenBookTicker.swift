@@ -13,13 +13,7 @@ struct KrakenBookTicker: Sendable, Equatable {
   var askSize: Price
   var time: Int64
 
-  /// Why an entry cannot become a quote.
-  enum Problem: Error, Equatable {
-    /// Malformed: a field of the wrong type or spelling.
-    case shape(ShapeError)
-    /// No `bid` or no `ask` (or null): one side of the book is empty.
-    case emptySide
-  }
+  typealias Problem = BookEntryProblem
 
   init(object: JSONObject) throws(Problem) {
     guard case .string(let symbol)? = object["symbol"], !symbol.isEmpty else {

@@ -13,13 +13,7 @@ struct OKXBookTicker: Sendable, Equatable {
   var askSize: Price
   var time: Int64
 
-  /// Why an entry cannot become a quote.
-  enum Problem: Error, Equatable {
-    /// Malformed: a field missing, of the wrong type or spelling.
-    case shape(ShapeError)
-    /// A side without a level: nothing to show until both have one.
-    case emptySide
-  }
+  typealias Problem = BookEntryProblem
 
   init(object: JSONObject, instrument: String) throws(Problem) {
     guard case .string(let text)? = object["ts"], let time = Int64(text) else {
