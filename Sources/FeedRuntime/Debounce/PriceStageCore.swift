@@ -64,7 +64,7 @@ struct PriceStageCore: Sendable {
     quotes.withUnsafeMutableBufferPointer { $0.reverse() }
     while let quote = quotes.popLast() {
       let index = stateIndex(for: quote.symbol)
-      let held = states[index].hold(ifFresh: quote, at: now, interval: interval, maxWait: maxWait)
+      let held = states[index].hold(ifFresh: consume quote, at: now, interval: interval, maxWait: maxWait)
       guard let deadline = held, !rescan else { continue }
       if let current = earliest, current.index == index {
         rescan = deadline != current.deadline  // the earliest moved (later): find the new one

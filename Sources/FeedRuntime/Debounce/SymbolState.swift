@@ -43,23 +43,21 @@ struct SymbolState: Sendable {
     ifFresh quote: consuming Quote, at now: Duration, interval: Duration, maxWait: Duration
   ) -> Duration? {
     guard !isStale(quote) else { return nil }
-    hold(quote, at: now)
+    hold(consume quote, at: now)
     return deadline(interval: interval, maxWait: maxWait)
   }
 
   /// Debounce: `quote` becomes the pending one unless it is older (by trade time) than it.
-  mutating func hold(_ quote: consuming Quote, at now: Duration) {
+  @inline(__always) mutating func hold(_ quote: consuming Quote, at now: Duration) {
+    lastArrivalAt = now
     if let currentTime = pendingTime {
-      if quote.time >= currentTime {
-        pendingTime = quote.time
-        held = quote
-      }
+      guard quote.time >= currentTime else { return }
     } else {
-      pendingTime = quote.time
-      held = quote
       firstPendingAt = now
     }
-    lastArrivalAt = now
+    pendingTime = quote.time
+    // One move into place: two assignments of `quote` made the optimiser copy it first.
+    held = consume quote
   }
 
   func deadline(interval: Duration, maxWait: Duration) -> Duration? {

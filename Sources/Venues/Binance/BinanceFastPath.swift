@@ -13,6 +13,13 @@ import JSON
 enum BinanceFastPath {
   /// The trade in `bytes`, or nil when the model path must decide.
   static func trade(_ bytes: UnsafeRawBufferPointer) -> Quote? {
+    var inTable = false
+    return trade(bytes, table: nil, inTable: &inTable)
+  }
+
+  /// `trade(_:)`, its symbol taken from `table` where it is there (`inTable` then true): no new
+  /// string, and no second look-up by the subscription filter.
+  static func trade(_ bytes: UnsafeRawBufferPointer, table: SymbolTable?, inTable: inout Bool) -> Quote? {
     var s = JSONByteScanner(bytes: bytes)
     var bare = Fields()
     var wrapped: Quote?
@@ -31,7 +38,7 @@ enum BinanceFastPath {
       if key.count == 1 {
         guard bare.read(bytes[key.start], from: &s) else { return nil }
       } else if key.equals("data", in: bytes) {
-        guard !sawData, let quote = event(&s) else { return nil }
+        guard !sawData, let quote = event(&s, table: table, inTable: &inTable) else { return nil }
         sawData = true
         wrapped = quote
       } else if key.equals("stream", in: bytes) {
@@ -48,11 +55,11 @@ enum BinanceFastPath {
     if sawStream || sawData {
       return sawStream && sawData && bare.seen == 0 ? wrapped : nil
     }
-    return bare.quote(in: bytes)
+    return bare.quote(in: bytes, table: table, inTable: &inTable)
   }
 
   /// A bare trade object, `{"e":"trade",…}`.
-  static func event(_ s: inout JSONByteScanner) -> Quote? {
+  static func event(_ s: inout JSONByteScanner, table: SymbolTable?, inTable: inout Bool) -> Quote? {
     var fields = Fields()
     guard s.take(UInt8(ascii: "{")) else { return nil }
     s.skipSpace()
@@ -67,7 +74,7 @@ enum BinanceFastPath {
       s.skipSpace()
     } while s.take(UInt8(ascii: ","))
     guard s.take(UInt8(ascii: "}")) else { return nil }
-    return fields.quote(in: s.bytes)
+    return fields.quote(in: s.bytes, table: table, inTable: &inTable)
   }
 
   /// The members of a trade event, or of a book ticker (`{"u":…,"s":…,"b":…,"B":…,"a":…,"A":…}`,
@@ -159,19 +166,30 @@ enum BinanceFastPath {
       return true
     }
 
-    func quote(in bytes: UnsafeRawBufferPointer) -> Quote? {
+    func quote(in bytes: UnsafeRawBufferPointer, table: SymbolTable?, inTable: inout Bool) -> Quote? {
       if bookSeen != 0 {
         // A book ticker has no `e`, and its prices are `b` and `a`.
         guard seen & (Self.type | Self.price | Self.quantity | Self.time) == 0, seen & Self.symbol != 0,
           let bid, let ask
         else { return nil }
-        return Quote(
-          symbol: symbolSpan.string(in: bytes), bid: bid, bidSize: bidSize, ask: ask, askSize: askSize,
-          time: 0)
+        let symbol = symbol(in: bytes, table: table, inTable: &inTable)
+        return Quote(symbol: symbol, bid: bid, bidSize: bidSize, ask: ask, askSize: askSize, time: 0)
       }
       let needed = Self.type | Self.symbol | Self.price | Self.time
       guard seen & needed == needed, let price else { return nil }
-      return Quote(symbol: symbolSpan.string(in: bytes), price: price, volume: quantity, time: time)
+      let symbol = symbol(in: bytes, table: table, inTable: &inTable)
+      return Quote(symbol: symbol, price: price, volume: quantity, time: time)
+    }
+
+    /// The table's own string for the symbol where it is there; else a new one.
+    private func symbol(in bytes: UnsafeRawBufferPointer, table: SymbolTable?, inTable: inout Bool) -> String
+    {
+      if let known = table?.symbol(matching: symbolSpan.slice(of: bytes)) {
+        inTable = true
+        return known
+      }
+      inTable = false
+      return symbolSpan.string(in: bytes)
     }
   }
 }

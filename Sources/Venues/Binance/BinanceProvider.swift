@@ -135,6 +135,36 @@ public struct BinanceProvider: Provider {
     return event
   }
 
+  /// The hot path with the subscribed symbols: a quote's symbol is the table's own string
+  /// where it is there, and `allInTable` says so (no second look-up by the filter).
+  public func decode(
+    _ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote], symbols: SymbolTable,
+    allInTable: inout Bool
+  ) -> ProviderEvent? {
+    var inTable = false
+    let quote: Quote?
+    switch message {
+    case .text(var text):
+      quote = text.withUTF8 {
+        BinanceFastPath.trade(UnsafeRawBufferPointer($0), table: symbols, inTable: &inTable)
+      }
+    case .binary(let bytes):
+      quote = bytes.withUnsafeBytes { BinanceFastPath.trade($0, table: symbols, inTable: &inTable) }
+    }
+    if let quote {
+      quotes.append(quote)
+      allInTable = inTable
+      return nil
+    }
+    allInTable = false
+    let event = decodeThroughModel(message)
+    if case .quotes(let decoded) = event {
+      quotes.append(contentsOf: decoded)
+      return nil
+    }
+    return event
+  }
+
   /// The specialised decoder's verdict, or nil when the model path must decide.
   public func fastDecode(_ message: WebSocketMessage) -> ProviderEvent? {
     let quote: Quote?
