@@ -69,8 +69,17 @@ public struct Price: Sendable, Hashable, Comparable, CustomStringConvertible {
       var i = 0
       let negative = n > 0 && bytes[0] == UInt8(ascii: "-")
       if negative { i = 1 }
+      // One pass: the digits are validated and accumulated together.
+      var mantissa: UInt64 = 0
+      var significant = 0
       let intStart = i
-      while i < n, bytes[i] &- 0x30 < 10 { i += 1 }
+      while i < n {
+        let d = bytes[i] &- 0x30
+        guard d < 10 else { break }
+        significant &+= (significant | Int(d)) != 0 ? 1 : 0
+        mantissa = mantissa &* 10 &+ UInt64(d)
+        i += 1
+      }
       let intEnd = i
       guard intEnd > intStart, !(intEnd - intStart > 1 && bytes[intStart] == UInt8(ascii: "0")) else {
         return nil
@@ -79,16 +88,15 @@ public struct Price: Sendable, Hashable, Comparable, CustomStringConvertible {
       if i < n {
         guard bytes[i] == UInt8(ascii: "."), i + 1 < n else { return nil }
         i += 1
-        while i < n, bytes[i] &- 0x30 < 10 { i += 1 }
+        while i < n {
+          let d = bytes[i] &- 0x30
+          guard d < 10 else { break }
+          significant &+= (significant | Int(d)) != 0 ? 1 : 0
+          mantissa = mantissa &* 10 &+ UInt64(d)
+          i += 1
+        }
         guard i == n, i > intEnd + 1 else { return nil }  // an exponent or junk: general path
         fracEnd = n
-      }
-      var mantissa: UInt64 = 0
-      var significant = 0
-      for k in intStart..<fracEnd where k != intEnd {
-        let d = bytes[k] &- 0x30
-        if significant > 0 || d != 0 { significant += 1 }
-        mantissa = mantissa &* 10 &+ UInt64(d)
       }
       return Price(
         plainText: text ?? Self.text(ofDigits: raw), mantissa: mantissa,
