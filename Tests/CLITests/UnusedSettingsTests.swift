@@ -21,6 +21,15 @@ import Testing
       ])
   }
 
+  @Test("one setting applies, several apply: --bid-ask under serve")
+  func oneSetting() throws {
+    let given = try config(["--provider", "binance", "--bid-ask", "--port", "0"])
+    #expect(
+      UnusedSettings.warnings(given, source: .venue, serving: true) == [
+        "--bid-ask applies only when printing prices, not to ticker serve"
+      ])
+  }
+
   @Test("printing: the serve-only settings are named")
   func printing() throws {
     let given = try config(["--port", "9", "--bind", "::1", "--max-clients", "2", "--format", "csv"])

@@ -8,16 +8,17 @@ public enum UnusedSettings {
   public static func warnings(_ config: TickerConfig, source: RunSource, serving: Bool) -> [String] {
     if serving {
       return names(config, source) { !$0.outputs.contains(.serve) }.map {
-        ["\($0) apply only when printing prices, not to ticker serve"]
+        ["\($0) \(verb($0)) only when printing prices, not to ticker serve"]
       } ?? []
     }
-    return names(config, source) { $0.outputs == [.serve] }.map { ["\($0) apply only to ticker serve"] } ?? []
+    return names(config, source) { $0.outputs == [.serve] }.map { ["\($0) \(verb($0)) only to ticker serve"] }
+      ?? []
   }
 
   /// The warning for a run whose board draws on the terminal, where what shapes lines does nothing.
   public static func boardWarning(_ config: TickerConfig, source: RunSource) -> String? {
     names(config, source) { $0.outputs.contains(.lines) && !$0.outputs.contains(.board) }.map {
-      "--board shows every trade as a board on this terminal: \($0) apply only when stdout is not a terminal"
+      "--board shows every trade as a board on this terminal: \($0) \(verb($0)) only when stdout is not a terminal"
     }
   }
 
@@ -33,6 +34,11 @@ public enum UnusedSettings {
   public static func spreadWarning(_ config: TickerConfig, venues: Int) -> String? {
     guard config.spread, venues < 2, config.sources["--spread"] == .commandLine else { return nil }
     return "--spread compares the prices of several venues; this run follows one, so it adds no records"
+  }
+
+  /// "applies" for one setting's name, "apply" for several (`names` joins them with commas).
+  private static func verb(_ names: String) -> String {
+    names.utf8.contains(UInt8(ascii: ",")) ? "apply" : "applies"
   }
 
   /// The settings given on the command line for `source` whose scope `matches`, joined; nil for none.
