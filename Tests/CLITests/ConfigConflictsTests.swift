@@ -50,6 +50,25 @@ import Testing
     #expect(try conflicts(flags: ["--provider", "binance", "--bid-ask", "--format", "tsv"]).isEmpty)
   }
 
+  @Test("--source: the filters typed for the run are said to do nothing; saved ones are not used")
+  func filtersUnderSource() throws {
+    let typed = try conflicts(flags: [
+      "--source", "nats://127.0.0.1:4222", "--debounce", "2", "--max-wait", "3",
+    ])
+    #expect(
+      typed == [
+        ConfigConflicts.Conflict(
+          fatal: false,
+          message: "--debounce, --max-wait do nothing with --source: the publisher debounced and "
+            + "deduplicated its lines already, and each one it sent is printed; set them on the publisher")
+      ])
+    let one = try conflicts(flags: ["--source", "nats://127.0.0.1:4222", "--every-trade"])
+    #expect(one.map { $0.message.hasPrefix("--every-trade does nothing with --source: ") } == [true])
+    #expect(one.first?.message.hasSuffix("set it on the publisher") == true)
+    #expect(try conflicts(file: ["--debounce", "2"], flags: ["--source", "nats://127.0.0.1:4222"]).isEmpty)
+    #expect(try conflicts(flags: ["--debounce", "2"]).isEmpty)
+  }
+
   @Test func oneFromASavedSourceWarns() throws {
     let found = try conflicts(file: ["--debounce", "2"], flags: ["--every-trade"])
     #expect(found.count == 1)

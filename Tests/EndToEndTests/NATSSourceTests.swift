@@ -200,7 +200,9 @@ struct NATSSourceTests {
       if let symbol = PublishNATSTests.symbol(of: line) { last[symbol] = line }
     }
     #expect(last.count == 3, "\(first.stdoutLines)")
-    let consumer = try await Self.consumer(server, symbols + ["--count", "\(3 + 15)"])
+    // The publisher's filter is its own: a consumer given one is told it does nothing.
+    let consumer = try await Self.consumer(
+      server, symbols.filter { $0 != "--every-trade" } + ["--count", "\(3 + 15)"])
     // At once: the three last prices, nothing else (no publisher is running).
     let seeded = await consumer.lines(3)
     #expect(Set(seeded) == Set(last.values), "\(seeded)")

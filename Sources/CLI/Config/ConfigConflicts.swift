@@ -120,6 +120,20 @@ public enum ConfigConflicts {
       pair(
         "--source", "--record",
         "--record keeps a venue's own messages, and a --source run has none: record on the publisher")
+      // The publisher's lines are already filtered: a consumer prints each one it gets. Typed for
+      // this run, the filter is said to do nothing; saved ones are simply not used.
+      let filters = ["--debounce", "--max-wait", "--every-trade"].filter {
+        config.sources[$0] == .commandLine
+      }
+      if !filters.isEmpty {
+        let names = filters.joined(separator: ", ")
+        found.append(
+          Conflict(
+            fatal: false,
+            message: "\(names) \(filters.count == 1 ? "does" : "do") nothing with --source: the publisher "
+              + "debounced and deduplicated its lines already, and each one it sent is printed; set "
+              + "\(filters.count == 1 ? "it" : "them") on the publisher"))
+      }
     }
 
     /// Secrets on the command line, NATS settings with no NATS to use them, two keys.
