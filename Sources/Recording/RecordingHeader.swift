@@ -20,6 +20,14 @@ public struct RecordingHeader: Sendable, Equatable {
       self.stream = stream
     }
 
+    /// The provider that decodes this venue's frames: the catalog's, or its top-of-book variant
+    /// (Kraken's and Coinbase's tickers are read as trades or as quotes by what the run
+    /// followed); nil for a venue the catalog does not know.
+    public var decoder: (any Provider)? {
+      guard let named = ProviderCatalog.provider(named: provider) else { return nil }
+      return stream == .trades ? named : named.topOfBook
+    }
+
     /// The venue as messages name it: `binance`, or `binance (top of book)`.
     public var name: String { stream == .trades ? provider : provider + " (top of book)" }
   }

@@ -134,11 +134,7 @@ public final class Replay: QuoteFeed {
     }
     var providers: [any Provider] = []
     for venue in header.venues {
-      // A run of the best bid and ask is decoded as its channel's (Kraken's and Coinbase's
-      // tickers are read as trades or as quotes by what the run followed).
-      guard let named = ProviderCatalog.provider(named: venue.provider),
-        let provider = venue.stream == .trades ? named : named.topOfBook
-      else {
+      guard let provider = venue.decoder else {
         throw .notARecording("unknown provider \(JSONEscaping.quoted(venue.name))")
       }
       providers.append(provider)

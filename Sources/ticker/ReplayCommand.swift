@@ -112,9 +112,7 @@ enum ReplayCommand {
     }
     var providers: [any Provider] = []
     for venue in header.venues {
-      guard let venueProvider = ProviderCatalog.provider(named: venue.provider),
-        let provider = venue.stream == .trades ? venueProvider : venueProvider.topOfBook
-      else {
+      guard let provider = venue.decoder else {
         context.diagnostics.error(
           "cannot replay \(path): a recording of an unknown venue \"\(venue.name)\"")
         return .failure(Stop(code: .refused))

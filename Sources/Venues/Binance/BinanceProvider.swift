@@ -118,12 +118,8 @@ public struct BinanceProvider: Provider {
   }
 
   public func decode(_ message: WebSocketMessage, appendingQuotesTo quotes: inout [Quote]) -> ProviderEvent? {
-    let quote: Quote?
-    switch message {
-    case .text(var text): quote = text.withUTF8 { BinanceFastPath.trade(UnsafeRawBufferPointer($0)) }
-    case .binary(let bytes): quote = bytes.withUnsafeBytes { BinanceFastPath.trade($0) }
-    }
-    if let quote {
+    var inTable = false
+    if let quote = Self.fast(message, table: nil, inTable: &inTable) {
       quotes.append(quote)
       return nil
     }
@@ -142,16 +138,7 @@ public struct BinanceProvider: Provider {
     allInTable: inout Bool
   ) -> ProviderEvent? {
     var inTable = false
-    let quote: Quote?
-    switch message {
-    case .text(var text):
-      quote = text.withUTF8 {
-        BinanceFastPath.trade(UnsafeRawBufferPointer($0), table: symbols, inTable: &inTable)
-      }
-    case .binary(let bytes):
-      quote = bytes.withUnsafeBytes { BinanceFastPath.trade($0, table: symbols, inTable: &inTable) }
-    }
-    if let quote {
+    if let quote = Self.fast(message, table: symbols, inTable: &inTable) {
       quotes.append(quote)
       allInTable = inTable
       return nil
@@ -167,12 +154,18 @@ public struct BinanceProvider: Provider {
 
   /// The specialised decoder's verdict, or nil when the model path must decide.
   public func fastDecode(_ message: WebSocketMessage) -> ProviderEvent? {
-    let quote: Quote?
+    var inTable = false
+    return Self.fast(message, table: nil, inTable: &inTable).map { .quotes([$0]) }
+  }
+
+  /// `BinanceFastPath` on the message's bytes where they are.
+  private static func fast(_ message: WebSocketMessage, table: SymbolTable?, inTable: inout Bool) -> Quote? {
     switch message {
-    case .text(var text): quote = text.withUTF8 { BinanceFastPath.trade(UnsafeRawBufferPointer($0)) }
-    case .binary(let bytes): quote = bytes.withUnsafeBytes { BinanceFastPath.trade($0) }
+    case .text(var text):
+      text.withUTF8 { BinanceFastPath.trade(UnsafeRawBufferPointer($0), table: table, inTable: &inTable) }
+    case .binary(let bytes):
+      bytes.withUnsafeBytes { BinanceFastPath.trade($0, table: table, inTable: &inTable) }
     }
-    return quote.map { .quotes([$0]) }
   }
 
   /// Decodes through `JSONValue` and `BinanceMessage`: the reference path.
