@@ -15,6 +15,9 @@ import PackageDescription
 //                     keeps any source alive
 //   WebSocketServer   the server role: upgrade, the frame reader and writer
 //   NATS              the NATS client protocol on the transport
+//   Monitoring        what operators watch a long run with: the metrics and health endpoint (HTTP
+//                     on the transport's event loop), the Prometheus text format, the process's own
+//                     figures from /proc, and systemd's notification protocol
 //   URLSessionEngine  the URLSessionWebSocketTask engine; the only module that links FoundationNetworking.
 //                     On Linux the ticker does not link it: it is the plugin libTickerURLSession.so,
 //                     loaded with dlopen only when the URLSession engine is wanted (C ABI in
@@ -59,6 +62,7 @@ let package = Package(
     .target(name: "WebSocketClient", dependencies: ["TickerSupport", "Transport", "WebSocketWire"]),
     .target(name: "WebSocketServer", dependencies: ["TickerSupport", "Transport", "WebSocketWire"]),
     .target(name: "NATS", dependencies: ["TickerSupport", "JSON", "Transport"]),
+    .target(name: "Monitoring", dependencies: ["TickerSupport", "Transport", "WebSocketWire"]),
     .target(name: "TickerPluginABI"),
     .target(
       name: "URLSessionEngine",
@@ -121,7 +125,7 @@ let package = Package(
       dependencies: [
         "TickerSupport", "JSON", "Transport", "WebSocketWire", "WebSocketClient", "WebSocketServer", "Venues",
         "FeedRuntime", "Outputs", "Recording", "Gateway", "NATS", "NATSBridge", "CLI", "Emulators",
-        "EnginePlugin",
+        "EnginePlugin", "Monitoring",
         .target(name: "URLSessionEngine", condition: .when(platforms: [.macOS])),
         .target(name: "CMallocShim", condition: .when(platforms: [.linux])),
       ]
@@ -137,6 +141,9 @@ let package = Package(
     .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
     .testTarget(name: "TickerSupportTests", dependencies: ["TickerSupport", "TestSupport"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+    .testTarget(
+      name: "MonitoringTests",
+      dependencies: ["TickerSupport", "Transport", "WebSocketWire", "Monitoring", "TestSupport"]),
     .testTarget(
       name: "WebSocketClientTests",
       dependencies: [
@@ -213,7 +220,8 @@ let package = Package(
         "Transport", "WebSocketWire", "NATSBridge",
         "TickerSupport", "JSON", "WebSocketClient", "WebSocketServer", "URLSessionEngine", "EnginePlugin",
         "Venues",
-        "FeedRuntime", "Outputs", "Recording", "Gateway", "NATS", "CLI", "Emulators", "TestSupport",
+        "FeedRuntime", "Outputs", "Recording", "Gateway", "NATS", "CLI", "Emulators", "Monitoring",
+        "TestSupport",
       ]
     ),
   ],

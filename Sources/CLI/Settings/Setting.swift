@@ -73,6 +73,7 @@ public enum SettingGroup: String, Sendable, CaseIterable {
   case connection = "CONNECTION"
   case reconnect = "RECONNECT AND KEEPALIVE"
   case serve = "SERVE (ticker serve)"
+  case service = "SERVICE"
   case general = "GENERAL"
 }
 

@@ -8,7 +8,7 @@ import Venues
 /// default).
 public enum Settings {
   public static let all: [Setting] =
-    feed + filtering + output + alerts + recording + connection + reconnect + serve + general
+    feed + filtering + output + alerts + recording + connection + reconnect + serve + service + general
 
   static let feed: [Setting] = [
     .value(
@@ -292,6 +292,32 @@ public enum Settings {
       group: .serve, valueName: "N", help: "ticker serve: more clients are refused with HTTP 503",
       parser: ValueParsers.clients
     ).scoped(outputs: [.serve]),
+  ]
+
+  static let service: [Setting] = [
+    .value(
+      \.metrics, key: "metrics", flags: ["--metrics"], environment: "TICKER_METRICS", group: .service,
+      valueName: "HOST:PORT",
+      help: "serve Prometheus metrics at /metrics and health at /healthz over HTTP on HOST:PORT (a port "
+        + "alone: 127.0.0.1); anything but loopback needs --metrics-token",
+      parser: ValueParsers.metricsAddress.orNil, defaultText: "off"),
+    .value(
+      \.metricsToken, key: "metricsToken", flags: ["--metrics-token"], environment: "TICKER_METRICS_TOKEN",
+      group: .service, valueName: "TOKEN",
+      help: "--metrics: scrapers must send it as Authorization: Bearer TOKEN",
+      parser: ValueParsers.token.orNil, defaultText: "none"),
+    .value(
+      \.staleAfter, key: "staleAfter", flags: ["--stale-after"], environment: "TICKER_STALE_AFTER",
+      group: .service, valueName: "SECONDS",
+      help: "report a followed symbol without a price for this long, its venue connected and sending "
+        + "(stderr, the board, metrics, /healthz)",
+      parser: ValueParsers.seconds(allowZero: false).orNil, defaultText: "off"
+    ).scoped(sources: [.venue]),
+    .value(
+      \.logFormat, key: "logFormat", flags: ["--log-format"], environment: "TICKER_LOG_FORMAT",
+      group: .service, valueName: "FORMAT",
+      help: "diagnostics on stderr: text for people, json for one object a line (journald, Loki, jq)",
+      parser: ValueParsers.choice(LogFormat.self)),
   ]
 
   static let general: [Setting] = [

@@ -56,6 +56,13 @@ enum ValueParsers {
     json: { $0.stringValue.flatMap(SettingValue.listenAddress) }, show: { $0 },
     jsonText: { JSONEscaping.quoted($0) })
 
+  /// `--metrics`: `HOST:PORT`, `[V6]:PORT` or a port alone.
+  static let metricsAddress = ValueParser<MetricsAddress>(
+    requirement:
+      "must be HOST:PORT with an IP address to listen on (127.0.0.1:9464, [::1]:9464) or a port alone",
+    text: MetricsAddress.parse, json: { $0.stringValue.flatMap(MetricsAddress.parse) },
+    show: { $0.description }, jsonText: { JSONEscaping.quoted($0.description) })
+
   static let bool = ValueParser<Bool>(
     requirement: SettingValue.booleanRequirement, text: SettingValue.boolean,
     json: { $0.boolValue }, show: { String($0) }, jsonText: { String($0) })
