@@ -78,6 +78,7 @@ let package = Package(
       name: "Outputs",
       dependencies: [
         "TickerSupport", "JSON", "Transport", "WebSocketWire", "WebSocketClient", "Venues", "FeedRuntime",
+        "Monitoring",
       ]),
     .target(
       name: "Recording",
@@ -169,7 +170,8 @@ let package = Package(
     .testTarget(
       name: "OutputsTests",
       dependencies: [
-        "TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime", "Outputs", "TestSupport",
+        "TickerSupport", "JSON", "WebSocketClient", "Venues", "FeedRuntime", "Outputs", "Monitoring",
+        "TestSupport",
       ]),
     .testTarget(
       name: "RecordingTests",

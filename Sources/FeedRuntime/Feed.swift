@@ -40,6 +40,10 @@ public final class Feed: QuoteFeed {
     /// Whether the run ends once every followed symbol was refused one by one (the ticker: nothing
     /// could ever print). `serve` keeps running: its clients come and go.
     public var endsWhenEverySymbolRefused = true
+    /// `--stale-after`: report a followed symbol without a price for this long (nil: never).
+    public var staleAfter: Duration?
+    /// Keep each symbol's last price for `statistics()` (`--metrics`).
+    public var tracksSymbols = false
 
     public init(
       provider: any Provider, source: any MessageSource,
@@ -73,6 +77,8 @@ public final class Feed: QuoteFeed {
   private let session: SourceSession
   private let clock: any Clock<Duration>
   private let report: @Sendable (FeedReport) -> Void
+  /// Reads the running shell's figures (set when `run()` starts).
+  private let statisticsReader = Mutex<(@Sendable () -> FeedStatistics)?>(nil)
 
   /// - Parameters:
   ///   - bus: a group's bus to publish on (quotes stamped with `venue`), which the group ends;
@@ -124,11 +130,26 @@ public final class Feed: QuoteFeed {
     let machine = FeedMachine<C.Instant>(
       provider: settings.provider, symbols: settings.symbols, mode: settings.mode,
       ticketPrefix: settings.ticketPrefix, alerts: settings.alerts,
-      endsWhenEverySymbolRefused: settings.endsWhenEverySymbolRefused, venue: venue)
+      endsWhenEverySymbolRefused: settings.endsWhenEverySymbolRefused, venue: venue,
+      activity: FeedActivity(staleAfter: settings.staleAfter, tracksSymbols: settings.tracksSymbols))
     let shell = FeedShell(
       machine: machine, clock: clock, session: session, bus: bus, finishesBus: ownsBus,
       closeTimeout: settings.closeTimeout, recorder: settings.recorder, report: report)
+    let silenceLimit = settings.session.silenceTimeout
+    statisticsReader.withLock { reader in
+      reader = {
+        var statistics = shell.statistics()
+        statistics.silenceLimit = silenceLimit
+        return statistics
+      }
+    }
     return await shell.run()
+  }
+
+  /// The feed's figures now (`--metrics`, `/healthz`); nil before `run()` started. Safe from any
+  /// thread; takes the feed's lock briefly.
+  public func statistics() -> FeedStatistics? {
+    statisticsReader.withLock { $0 }?()
   }
 
   /// Adds symbols (as typed: each is made canonical for the venue; an invalid one is reported

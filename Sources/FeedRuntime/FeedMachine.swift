@@ -55,6 +55,8 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
   private let keepsNewest: Bool
   /// Which venue of a group the quotes are from (`Quote.venue`); 0 for a feed alone.
   private let venue: UInt8
+  /// Counters, the venue's last message, each symbol's last price and `--stale-after`.
+  public private(set) var activity: FeedActivity<Instant>
 
   /// The subscription state of the open connection.
   private struct Connection: Sendable {
@@ -84,9 +86,10 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
   public init(
     provider: any Provider, symbols: [String], mode: PriceStageMode = .default,
     ticketPrefix: String = "ticker", alerts: [AlertBook.Rule] = [], endsWhenEverySymbolRefused: Bool = true,
-    venue: UInt8 = 0
+    venue: UInt8 = 0, activity: FeedActivity<Instant> = FeedActivity()
   ) {
     self.venue = venue
+    self.activity = activity
     self.endsWhenEverySymbolRefused = endsWhenEverySymbolRefused
     self.provider = provider
     decodesInContext = provider.usesDecodingContext || provider.backFillsOnSubscribe
@@ -143,17 +146,20 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
           flushQuotes(at: now, into: &actions)
           return (actions, index)
         }
-        decode(message, into: &actions)
+        activity.message(at: now)
+        decode(message, at: now, into: &actions)
       case .post, .ended:
         flushQuotes(at: now, into: &actions)
         return (actions, index)
       case .connected(let attempt):
         flushQuotes(at: now, into: &actions)
+        activity.connected(at: now, symbols: filter.table.symbols)
         actions.append(.report(.connected(attempt: attempt, symbols: subscriptions.symbols)))
       case .disconnected(let reason, let attempt, let retryIn):
         flushQuotes(at: now, into: &actions)
         connection = nil
         lastAttempt = attempt
+        activity.disconnected(reason)
         actions.append(.report(.disconnected(reason: reason, attempt: attempt, retryIn: retryIn)))
       }
       index += 1
@@ -170,7 +176,7 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
     var actions: [FeedAction] = []
     quotes.removeAll(keepingCapacity: true)
     quotes.append(contentsOf: chunk)
-    keepSubscribed(from: 0, filtered: false, into: &actions)
+    keepSubscribed(from: 0, filtered: false, at: now, into: &actions)
     flushQuotes(at: now, into: &actions)
     return actions
   }
@@ -180,10 +186,11 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
   public mutating func large(_ message: WebSocketMessage, at now: Instant) -> (
     chunks: (any QuoteChunks)?, actions: [FeedAction]
   ) {
+    activity.message(at: now)
     guard let large = provider.decodeLarge(message) else {
       var actions: [FeedAction] = []
       quotes.removeAll(keepingCapacity: true)
-      decode(message, into: &actions)
+      decode(message, at: now, into: &actions)
       flushQuotes(at: now, into: &actions)
       return (nil, actions)
     }
@@ -245,7 +252,12 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
       // Its pending price is printed before its state goes.
       if let quote = stage.remove(server) { released.append(quote) }
     }
-    if !released.isEmpty { actions.append(.publish(released)) }
+    if !released.isEmpty {
+      activity.output(released.count)
+      actions.append(.publish(released))
+    }
+    activity.unfollowed(change.removed.map(provider.serverSymbol(for:)))
+    activity.followed(change.added.map(provider.serverSymbol(for:)), at: now)
     for symbol in change.added {
       let server = provider.serverSymbol(for: symbol)
       filter.insert(server)
@@ -274,7 +286,11 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
   public mutating func tick(at now: Instant) -> [FeedAction] {
     var actions: [FeedAction] = []
     let due = stage.tick(at: now)
-    if !due.isEmpty { actions.append(.publish(due)) }
+    if !due.isEmpty {
+      activity.output(due.count)
+      actions.append(.publish(due))
+    }
+    activity.check(at: now, into: &actions)
     if var open = connection, let keepalive = provider.keepalive, let next = open.nextKeepalive, next <= now {
       open.outbox.append(keepalive.message)
       open.nextKeepalive = now.advanced(by: keepalive.interval)
@@ -302,6 +318,7 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
       }
     }
     if let first = firstQuoteDue.values.min() { deadlines.append(first) }
+    if let check = activity.deadline { deadlines.append(check) }
     return deadlines.min()
   }
 
@@ -325,9 +342,10 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
 
   // MARK: Reading messages
 
-  private mutating func decode(_ message: WebSocketMessage, into actions: inout [FeedAction]) {
+  private mutating func decode(_ message: WebSocketMessage, at now: Instant, into actions: inout [FeedAction])
+  {
     if decodesInContext {
-      decodeInContext(message, into: &actions)
+      decodeInContext(message, at: now, into: &actions)
       return
     }
     let start = quotes.count
@@ -343,13 +361,15 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
     }
     // Quotes the decoder matched against the filter's own table need no second look-up.
     if quotes.count > start {
-      keepSubscribed(from: start, filtered: allInTable && !evented, into: &actions)
+      keepSubscribed(from: start, filtered: allInTable && !evented, at: now, into: &actions)
     }
   }
 
   /// `decode` for a venue whose messages need what the connection said before: through
   /// `decode(_:context:)`, the first quotes of a back-filled symbol taken as history.
-  private mutating func decodeInContext(_ message: WebSocketMessage, into actions: inout [FeedAction]) {
+  private mutating func decodeInContext(
+    _ message: WebSocketMessage, at now: Instant, into actions: inout [FeedAction]
+  ) {
     var event = provider.decode(message, context: &context)
     if provider.backFillsOnSubscribe, !context.historyDue.isEmpty, case .quotes(let decoded) = event {
       let (past, live) = (
@@ -362,7 +382,7 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
     }
     let start = quotes.count
     interpret(event, into: &actions)
-    if quotes.count > start { keepSubscribed(from: start, filtered: false, into: &actions) }
+    if quotes.count > start { keepSubscribed(from: start, filtered: false, at: now, into: &actions) }
   }
 
   /// History the venue sent: each symbol's newest trade, when it is newer than any the symbol
@@ -405,7 +425,9 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
 
   /// Drops quotes of symbols not subscribed from `quotes[start...]` (reported), and notes the
   /// first quote of symbols waiting for one.
-  private mutating func keepSubscribed(from start: Int, filtered: Bool, into actions: inout [FeedAction]) {
+  private mutating func keepSubscribed(
+    from start: Int, filtered: Bool, at now: Instant, into actions: inout [FeedAction]
+  ) {
     if !filtered {
       let (removed, example) = filter.retain(&quotes, from: start)
       if removed > 0, let example {
@@ -418,6 +440,7 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
         quoted.insert(quote.symbol)
       }
     }
+    activity.received(quotes[start...], at: now, into: &actions)
   }
 
   private mutating func flushQuotes(at now: Instant, into actions: inout [FeedAction]) {
@@ -455,7 +478,10 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
       }
     }
     let out = stage.receive(taking: &quotes, at: now)
-    if !out.isEmpty { actions.append(.publish(out)) }
+    if !out.isEmpty {
+      activity.output(out.count)
+      actions.append(.publish(out))
+    }
     if ending {
       untilMet = true
       actions.append(.stop(.stopped(.untilMet), beforeClose: []))
@@ -572,6 +598,7 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
       filter.remove(server)
       firstQuoteDue[server] = nil
       _ = stage.remove(server)
+      activity.unfollowed([server])
     }
     actions.append(.report(.changeRefused(error, symbols: change.removed)))
   }

@@ -31,6 +31,11 @@ public enum FeedReport: Sendable, Equatable {
   /// A subscribed symbol gave no quote within the venue's first-quote deadline (Upbit accepts
   /// codes it does not know without a word).
   case noQuoteYet(symbol: String, after: Duration)
+  /// `--stale-after`: a followed symbol had no price for `after` while its venue was connected
+  /// and sending (reported once, until it recovers).
+  case stale(symbol: String, after: Duration)
+  /// A stale symbol's price came, `after` its silence began.
+  case recovered(symbol: String, after: Duration)
   /// An `--alert` or `--until` condition became true.
   case alert(AlertBook.Firing)
 }

@@ -64,6 +64,14 @@ final class FeedShell<C: Clock>: Sendable where C.Duration == Duration {
     }
   }
 
+  /// The machine's figures as of now.
+  func statistics() -> FeedStatistics {
+    let now = clock.now
+    return storage.withState { state in
+      state.machine.activity.statistics(at: now, subscribed: state.machine.subscriptions.symbols.count)
+    }
+  }
+
   /// The sender: sends what the outbox holds, in order, until it is finished.
   private func send() async {
     while let items = try? await outbox.nextBatch() {

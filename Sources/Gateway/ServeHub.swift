@@ -33,6 +33,9 @@ public final class ServeHub: Sendable {
   private let state: Mutex<State>
   private let distributor = Mutex<Task<Void, Never>?>(nil)
   private let pinger = Mutex<Task<Void, Never>?>(nil)
+  /// Frames queued to clients, and clients dropped for being too slow (`--metrics`).
+  private let framesQueued = Atomic<Int>(0)
+  private let slowDrops = Atomic<Int>(0)
 
   private struct State: Sendable {
     var clients: [Int: ServeClient] = [:]
@@ -64,6 +67,11 @@ public final class ServeHub: Sendable {
 
   /// The bound port.
   public var port: Int { listener.port }
+
+  /// Clients connected, frames queued to them, and clients dropped for being too slow, so far.
+  public var counts: (clients: Int, frames: Int, slowDrops: Int) {
+    (clientCount, framesQueued.load(ordering: .relaxed), slowDrops.load(ordering: .relaxed))
+  }
 
   /// The clients connected now.
   public var clientCount: Int { state.withLock { $0.clients.count } }
@@ -181,7 +189,10 @@ public final class ServeHub: Sendable {
   }
 
   private func deliver(_ frame: [UInt8], to client: ServeClient) {
-    if client.send(frame: frame) == .full {
+    let offer = client.send(frame: frame)
+    if offer == .queued { framesQueued.add(1, ordering: .relaxed) }
+    if offer == .full {
+      slowDrops.add(1, ordering: .relaxed)
       client.close(
         CloseStatus(code: .policyViolation, reason: "too slow: send queue full"),
         why: "too slow (\(options.queueMessages)-message queue full)", discarding: true)

@@ -157,6 +157,12 @@ public final class NATSPublisher: Sendable {
   /// Messages dropped so far (buffer overflow and upstream).
   public var dropped: Int { state.withLock { $0.buffer.dropped + $0.droppedUpstream } }
 
+  /// Published (written to the connection), waiting in the buffer, and dropped, so far
+  /// (`--metrics`).
+  public var counts: (published: Int, buffered: Int, dropped: Int) {
+    state.withLock { ($0.published, $0.buffer.count, $0.buffer.dropped + $0.droppedUpstream) }
+  }
+
   /// Stops: what is buffered is sent if connected (waiting at most `finishTimeout` for the
   /// server to confirm it), then the connection is closed. Returns the summary (nil if the
   /// thread was still busy connecting when the time ran out: it is then abandoned).

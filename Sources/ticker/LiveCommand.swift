@@ -67,10 +67,13 @@ enum LiveCommand {
           var settings = upstreams[index].feedSettings(
             config, mode: output.stageMode, alerts: alerts[index], diagnostics: diagnostics[index])
           settings.symbols = symbols
-          return Feed(settings, bus: bus, venue: venue) { [board = output.board, writer = writers[index]] in
+          let feed = Feed(settings, bus: bus, venue: venue) {
+            [board = output.board, writer = writers[index]] in
             writer.write($0)
             board?.report($0)
           }
+          output.monitor.attach(feed, venue: index)
+          return feed
         }
       },
       ended: { index, outcome in

@@ -20,6 +20,8 @@ struct OutputPlan: Sendable {
   let diagnostics: Diagnostics
   /// `--on-alert`'s command, when there is an alert to run it for.
   let alertCommand: AlertCommand?
+  /// What `--metrics`, `/healthz` and the watchdog read: the run's feeds and sections.
+  let monitor: RunMonitor
   /// How long the run waits, as it ends, for `--on-alert` commands still running.
   static let alertCommandGrace = Duration.seconds(5)
 
@@ -35,6 +37,7 @@ struct OutputPlan: Sendable {
     self.provider = provider
     self.symbols = symbols
     self.venues = venues
+    monitor = RunMonitor(venues: (venues.isEmpty ? [provider] : venues).map(\.name))
     let config = context.config
     if let warning = UnusedSettings.onAlertWarning(config) { context.diagnostics.warning(warning) }
     // The board draws only on a terminal that can place the cursor; elsewhere lines (never an
@@ -100,7 +103,7 @@ struct OutputPlan: Sendable {
     let publishing = context.config.publish.map { url in
       Publishing.start(
         to: url, config: context.config, key: context.natsKey, feed: feed,
-        providers: venues.isEmpty ? [provider] : venues, diagnostics: diagnostics)
+        providers: venues.isEmpty ? [provider] : venues, monitor: monitor, diagnostics: diagnostics)
     }
     let outcome = await feed.run()
     await output.value

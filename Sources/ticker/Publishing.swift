@@ -10,15 +10,24 @@ import Venues
 enum Publishing {
   static func start(
     to url: NATSURL, config: TickerConfig, key: NATSKeyAuth?, feed: any QuoteFeed, providers: [any Provider],
-    diagnostics: Diagnostics
+    monitor: RunMonitor, diagnostics: Diagnostics
   ) -> Task<Void, Never> {
     let reports = NATSReportWriter(diagnostics: diagnostics, url: url)
+    let connected = ConnectedFlag()
     let publisher = NATSPublisher(
       .init(
         url: url, version: String(HelpText.version.split(separator: " ").last ?? ""),
         bufferCapacity: config.publishBuffer, stream: config.publishStream, caCertificateFile: config.cacert,
         key: key),
-      report: { reports.write($0) })
+      report: { event in
+        switch event {
+        case .connected: connected.value.store(true, ordering: .relaxed)
+        case .connectFailed, .lost, .finished: connected.value.store(false, ordering: .relaxed)
+        case .serverError, .stream: break
+        }
+        reports.write(event)
+      })
+    monitor.watch(publisher, connected: connected)
     return PublishOutput.start(
       on: feed, publisher: publisher, providers: providers.map(\.name), limit: config.count,
       tooLong: { [diagnostics] symbol in

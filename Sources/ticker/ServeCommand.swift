@@ -66,10 +66,13 @@ enum ServeCommand {
     let pinned = venues.indices.flatMap { index in
       (startWith[index] ?? []).map { index == 0 ? $0 : venues[index].name + "/" + $0 }
     }
-    let code = await serve(context, venues: venues, pinned: pinned, diagnostics: diagnostics) { report, hub in
+    let monitor = RunMonitor(venues: venues.map(\.name), onlyStarted: true)
+    let code = await serve(
+      context, venues: venues, pinned: pinned, diagnostics: diagnostics, monitor: monitor
+    ) { report, hub in
       FeedGroup(
         venues: venues, startWith: startWith, opening: .whenAsked,
-        opener: opener(context, members, diagnostics, upstreams, report: report),
+        opener: opener(context, members, diagnostics, upstreams, monitor: monitor, report: report),
         ended: { index, outcome in
           _ = ErrorReport.report(outcome, provider: venues[index], diagnostics[index])
         },
@@ -105,7 +108,8 @@ enum ServeCommand {
   /// new one; every trade, kept open when all its symbols are refused (clients may ask again).
   private static func opener(
     _ context: RunContext, _ members: [VenuePlan.Member], _ diagnostics: [Diagnostics],
-    _ upstreams: UpstreamStore, report: @escaping @Sendable (_ venue: Int, FeedReport) -> Void
+    _ upstreams: UpstreamStore, monitor: RunMonitor,
+    report: @escaping @Sendable (_ venue: Int, FeedReport) -> Void
   ) -> FeedGroup.Opener {
     { index in
       var upstream = upstreams.take(at: index)
@@ -124,6 +128,7 @@ enum ServeCommand {
         var settings = settings
         settings.symbols = symbols
         let feed = Feed(settings, bus: bus, venue: venue) { report(index, $0) }
+        monitor.attach(feed, venue: index)
         upstream.recording.feed = feed
         return feed
       }
@@ -167,7 +172,9 @@ enum ServeCommand {
     context.diagnostics.info(
       "serving the recording \(ReplayCommand.describe(path, header, providers, config.speed)); "
         + "it plays when the first client subscribes")
-    let code = await serve(context, venues: providers, pinned: [], diagnostics: diagnostics) { report, _ in
+    let code = await serve(
+      context, venues: providers, pinned: [], diagnostics: diagnostics, monitor: RunMonitor(venues: [])
+    ) { report, _ in
       relay.bind(report)
       return DeferredSource(replay)
     }
@@ -183,7 +190,7 @@ enum ServeCommand {
   /// symbols follow `venues`' rules.
   static func serve(
     _ context: RunContext, venues: [any Provider], pinned: [String],
-    diagnostics venueDiagnostics: [Diagnostics],
+    diagnostics venueDiagnostics: [Diagnostics], monitor: RunMonitor,
     makeSource: (@escaping @Sendable (_ venue: Int, FeedReport) -> Void, LateBound<ServeHub>) ->
       any QuoteSource
   ) async -> ExitCode {
@@ -213,6 +220,7 @@ enum ServeCommand {
       return .cannotListen
     }
     bound.bind(hub)
+    monitor.watch(hub)
     announce(hub, context, provider: provider, pinned: pinned)
     hub.start()
     let signals = SignalWatcher { sig in

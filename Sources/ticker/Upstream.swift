@@ -132,7 +132,7 @@ struct Upstream: Sendable {
   func feedSettings(
     _ config: TickerConfig, mode: PriceStageMode, alerts: [AlertBook.Rule] = [], diagnostics: Diagnostics
   ) -> Feed.Settings {
-    Feed.Settings(
+    var settings = Feed.Settings(
       provider: provider, source: source(diagnostics),
       connectOptions: ConnectOptions(
         headers: [("User-Agent", HelpText.version.replacingAll(" ", with: "/"))]
@@ -147,6 +147,9 @@ struct Upstream: Sendable {
         pongTimeout: config.pongTimeout,
         silenceTimeout: Self.silenceTimeout(config)),
       mode: mode, symbols: symbols, ticketPrefix: Self.ticketPrefix(), alerts: alerts, recorder: recorder)
+    settings.staleAfter = config.staleAfter
+    settings.tracksSymbols = config.metrics != nil
+    return settings
   }
 
   /// A venue that stops sending is dead; a bus may be quiet for as long as the publisher's

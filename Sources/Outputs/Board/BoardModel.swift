@@ -71,6 +71,8 @@ public struct BoardModel<Instant: InstantProtocol>: Sendable where Instant.Durat
   public private(set) var rows: [Row] = []
   private var rowIndex: [String: Int] = [:]
   public var connection: BoardConnection = .connecting
+  /// Symbols reported stale (`--stale-after`) and not recovered: the status line counts them.
+  public var stale: Set<String> = []
   /// The latest diagnostic (already escaped for a terminal) and when it came: the status line
   /// shows it for `messageLifetime`.
   public private(set) var message: (text: String, since: Instant)?

@@ -136,6 +136,10 @@ public final class BoardOutput: Sendable {
         state.model.connection = .reconnecting(attempt: attempt)
       case .subscriptionChanged(_, _, let symbols), .currentSet(let symbols):
         state.model.setSymbols(symbols.map(provider.serverSymbol(for:)), at: now)
+      case .stale(let symbol, _):
+        state.model.stale.insert(symbol)
+      case .recovered(let symbol, _):
+        state.model.stale.remove(symbol)
       case .changeRefused(_, let refused):
         let gone = Set(refused.map(provider.serverSymbol(for:)))
         state.model.setSymbols(state.model.rows.map(\.symbol).filter { !gone.contains($0) }, at: now)

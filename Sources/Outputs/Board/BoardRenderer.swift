@@ -99,7 +99,7 @@ public struct BoardRenderer: Sendable {
     while lines.count < size.rows - 1 { lines.append("") }
     lines.append(
       Self.status(
-        venue: model.venue, connection: model.connection, count: model.rows.count,
+        venue: model.venue, connection: model.connection, count: model.rows.count, stale: model.stale.count,
         message: model.message(at: now),
         wallClock: wallClock, limit: limit))
     return BoardFrame(lines: lines)
@@ -194,10 +194,13 @@ public struct BoardRenderer: Sendable {
   /// The status line: the venue(s), the connection, how many symbols, the time; the latest
   /// message, else the hint. The cross-venue board's too.
   static func status(
-    venue: String, connection: BoardConnection, count: Int, message: String?, wallClock: Int64, limit: Int
+    venue: String, connection: BoardConnection, count: Int, stale: Int = 0, message: String?,
+    wallClock: Int64,
+    limit: Int
   ) -> String {
     var text =
       "\(venue) · \(connection.text) · \(count) symbol\(count == 1 ? "" : "s") · "
+      + (stale > 0 ? "\(stale) stale · " : "")
       + Self.timeOfDay(wallClock, withMilliseconds: false) + " UTC"
     if let message {
       text += " · " + message

@@ -108,6 +108,7 @@ public struct CrossVenueRenderer: Sendable {
     lines.append(
       BoardRenderer.status(
         venue: status.venue, connection: status.connection, count: board.rows.count,
+        stale: status.stale.count,
         message: status.message(at: now), wallClock: wallClock, limit: limit))
     return BoardFrame(lines: lines)
   }

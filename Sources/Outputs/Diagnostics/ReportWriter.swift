@@ -83,6 +83,13 @@ public final class ReportWriter<Instant: InstantProtocol>: Sendable where Instan
       diagnostics.warning(
         "no quote for \(symbol) within \(FailureText.seconds(after)): \(provider.displayName) accepts "
           + "symbols it does not know without an error; check the spelling")
+    case .stale(let symbol, let after):
+      warn(
+        "stale symbols",
+        "no price for \(symbol) for \(FailureText.seconds(after)) while \(provider.displayName) is connected "
+          + "and sending (--stale-after)")
+    case .recovered(let symbol, let after):
+      warn("recovered symbols", "\(symbol) has prices again, after \(FailureText.seconds(after))", note: true)
     case .alert(let firing):
       diagnostics.alert(Self.describe(firing), bell: bell)
       alertCommand?.fire(AlertCommand.Alert(firing, provider: provider.name))
@@ -125,12 +132,14 @@ public final class ReportWriter<Instant: InstantProtocol>: Sendable where Instan
     }
   }
 
-  private func warn(_ kind: String, _ text: @autoclosure () -> String) {
+  /// A warning (or, with `note`, a plain line), rate-limited by kind.
+  private func warn(_ kind: String, _ text: @autoclosure () -> String, note: Bool = false) {
     let instant = now()
     let decision = tally.withLock { $0.limiter.record(kind, at: instant) }
     guard decision.emit else { return }
     let held = decision.suppressedBefore
-    diagnostics.warning(text() + (held > 0 ? " (\(held) more like this not shown)" : ""))
+    let line = text() + (held > 0 ? " (\(held) more like this not shown)" : "")
+    if note { diagnostics.note(line) } else { diagnostics.warning(line) }
   }
 
   /// Counts without printing unless `--verbose`.
