@@ -146,14 +146,15 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
           flushQuotes(at: now, into: &actions)
           return (actions, index)
         }
-        activity.message(at: now)
+        activity.messages &+= 1
+        activity.lastMessageWall = received
         decode(message, at: now, into: &actions)
       case .post, .ended:
         flushQuotes(at: now, into: &actions)
         return (actions, index)
       case .connected(let attempt):
         flushQuotes(at: now, into: &actions)
-        activity.connected(at: now, symbols: filter.table.symbols)
+        activity.connected(at: now, wall: received, symbols: filter.table.symbols)
         actions.append(.report(.connected(attempt: attempt, symbols: subscriptions.symbols)))
       case .disconnected(let reason, let attempt, let retryIn):
         flushQuotes(at: now, into: &actions)
@@ -186,7 +187,8 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
   public mutating func large(_ message: WebSocketMessage, at now: Instant) -> (
     chunks: (any QuoteChunks)?, actions: [FeedAction]
   ) {
-    activity.message(at: now)
+    activity.messages &+= 1
+    activity.lastMessageWall = received
     guard let large = provider.decodeLarge(message) else {
       var actions: [FeedAction] = []
       quotes.removeAll(keepingCapacity: true)
@@ -440,7 +442,8 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
         quoted.insert(quote.symbol)
       }
     }
-    activity.received(quotes[start...], at: now, into: &actions)
+    activity.pricesReceived &+= quotes.count - start
+    if activity.tracksSymbols { activity.track(quotes, from: start, at: now, into: &actions) }
   }
 
   private mutating func flushQuotes(at now: Instant, into actions: inout [FeedAction]) {

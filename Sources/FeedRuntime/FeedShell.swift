@@ -66,9 +66,10 @@ final class FeedShell<C: Clock>: Sendable where C.Duration == Duration {
 
   /// The machine's figures as of now.
   func statistics() -> FeedStatistics {
-    let now = clock.now
+    let (now, wall) = (clock.now, wallClock())
     return storage.withState { state in
-      state.machine.activity.statistics(at: now, subscribed: state.machine.subscriptions.symbols.count)
+      state.machine.activity.statistics(
+        at: now, wall: wall, subscribed: state.machine.subscriptions.symbols.count)
     }
   }
 

@@ -27,12 +27,13 @@ import WebSocketWire
     Self.connect(&m, at: .zero)
     _ = m.handle(
       [.message(quote("A", "1", 1)), .message(quote("B", "2", 2)), .message(quote("Z", "3", 3))], at: .at(1))
+    m.received = 2_000  // the wall clock the shell stamps each batch with
     _ = m.handle([.message(.text("hello"))], at: .at(2))
     _ = m.handle([.disconnected(reason: .silence(.seconds(5)), attempt: 1, retryIn: .zero)], at: .at(3))
     _ = m.handle(
       [.disconnected(reason: .peerClosed(CloseStatus(code: .goingAway)), attempt: 2, retryIn: .zero)],
       at: .at(4))
-    let s = m.activity.statistics(at: .at(6), subscribed: 2)
+    let s = m.activity.statistics(at: .at(6), wall: 6_000, subscribed: 2)
     #expect(s.messages == 4)
     #expect(s.pricesReceived == 2)  // Z is not followed
     #expect(s.pricesOutput == 2)
@@ -53,10 +54,10 @@ import WebSocketWire
       reports += m.tick(at: .at(Double(second) + 0.5)).reports
     }
     #expect(reports == [.stale(symbol: "A", after: .seconds(10.5))])
-    #expect(m.activity.statistics(at: .at(26), subscribed: 2).staleSymbols == ["A"])
+    #expect(m.activity.statistics(at: .at(26), wall: 26_000, subscribed: 2).staleSymbols == ["A"])
     let back = m.handle([.message(quote("A", "7", 26))], at: .at(26))
     #expect(back.actions.reports == [.recovered(symbol: "A", after: .seconds(26))])
-    #expect(m.activity.statistics(at: .at(26), subscribed: 2).staleSymbols == [])
+    #expect(m.activity.statistics(at: .at(26), wall: 26_000, subscribed: 2).staleSymbols == [])
   }
 
   @Test func nothingIsStaleWhileTheVenueItselfIsSilentOrGone() {
@@ -79,7 +80,8 @@ import WebSocketWire
     Self.connect(&m, at: .zero)
     _ = m.handle(.remove(["B"]), at: .at(1))
     _ = m.handle(.add(["C"]), at: .at(2))
-    #expect(m.activity.statistics(at: .at(3), subscribed: 2).symbols.map(\.symbol) == ["A", "C"])
+    #expect(
+      m.activity.statistics(at: .at(3), wall: 3_000, subscribed: 2).symbols.map(\.symbol) == ["A", "C"])
   }
 
   @Test func theCheckRunsOnItsOwnDeadline() {

@@ -11,10 +11,16 @@ public struct FeedActivity<Instant: InstantProtocol>: Sendable where Instant.Dur
   public let staleAfter: Duration?
   /// Whether each symbol's last price is kept (metrics or `--stale-after`).
   public let tracksSymbols: Bool
-  public private(set) var messages = 0
-  public private(set) var pricesReceived = 0
+  public internal(set) var messages = 0
+  public internal(set) var pricesReceived = 0
   public private(set) var pricesOutput = 0
-  public private(set) var lastMessage: Instant?
+  /// When the last message came, by the wall clock (milliseconds since the epoch; 0: none yet):
+  /// an integer store a message, where the generic instant would cost a value witness call.
+  public internal(set) var lastMessageWall: Int64 = 0
+  /// The last stale check at which the venue had sent something since the one before (or its
+  /// connection opened): whether it is "sending" is judged from these checks.
+  private var lastHeard: Instant?
+  private var messagesAtCheck = 0
   public private(set) var connected = false
   public private(set) var everConnected = false
   /// Disconnects, by `DisconnectReason.label`.
@@ -35,17 +41,14 @@ public struct FeedActivity<Instant: InstantProtocol>: Sendable where Instant.Dur
   /// The next instant the stale check must run.
   public var deadline: Instant? { nextCheck }
 
-  mutating func message(at now: Instant) {
-    messages &+= 1
-    lastMessage = now
-  }
-
   mutating func output(_ count: Int) { pricesOutput &+= count }
 
-  mutating func connected(at now: Instant, symbols: [String]) {
+  mutating func connected(at now: Instant, wall: Int64, symbols: [String]) {
     connected = true
     everConnected = true
-    lastMessage = now
+    lastMessageWall = wall
+    lastHeard = now
+    messagesAtCheck = messages
     guard tracksSymbols else { return }
     for symbol in symbols { owed[symbol] = max(owed[symbol] ?? now, now) }
     armCheck(at: now)
@@ -70,12 +73,11 @@ public struct FeedActivity<Instant: InstantProtocol>: Sendable where Instant.Dur
     }
   }
 
-  /// Subscribed quotes arrived at `now`: the reports of symbols that were stale and are not now.
-  mutating func received(_ quotes: ArraySlice<Quote>, at now: Instant, into actions: inout [FeedAction]) {
-    pricesReceived &+= quotes.count
-    guard tracksSymbols else { return }
+  /// Subscribed quotes (`quotes[start...]`) arrived at `now`, each symbol's price is noted, and
+  /// the symbols that were stale and are not now reported.
+  mutating func track(_ quotes: [Quote], from start: Int, at now: Instant, into actions: inout [FeedAction]) {
     var previous: String?
-    for quote in quotes where quote.symbol != previous {
+    for quote in quotes[start...] where quote.symbol != previous {
       previous = quote.symbol
       lastPrice[quote.symbol] = now
       owed[quote.symbol] = now
@@ -90,7 +92,12 @@ public struct FeedActivity<Instant: InstantProtocol>: Sendable where Instant.Dur
   mutating func check(at now: Instant, into actions: inout [FeedAction]) {
     guard let staleAfter, let due = nextCheck, due <= now else { return }
     nextCheck = now.advanced(by: Self.checkInterval(staleAfter))
-    guard connected, let lastMessage, lastMessage.duration(to: now) < staleAfter else { return }
+    guard connected else { return }
+    if messages != messagesAtCheck {
+      messagesAtCheck = messages
+      lastHeard = now
+    }
+    guard let lastHeard, lastHeard.duration(to: now) < staleAfter else { return }
     for (symbol, since) in owed.sorted(by: { $0.key < $1.key })
     where stale[symbol] == nil && since.duration(to: now) >= staleAfter {
       stale[symbol] = since
@@ -109,8 +116,8 @@ public struct FeedActivity<Instant: InstantProtocol>: Sendable where Instant.Dur
     min(max(staleAfter / 4, .milliseconds(50)), .seconds(1))
   }
 
-  /// The figures as of `now`.
-  public func statistics(at now: Instant, subscribed: Int) -> FeedStatistics {
+  /// The figures as of `now` (`wall`: the wall clock's milliseconds then).
+  public func statistics(at now: Instant, wall: Int64, subscribed: Int) -> FeedStatistics {
     let symbols = owed.keys.sorted().map { symbol in
       FeedStatistics.Symbol(
         symbol: symbol, sinceLastPrice: lastPrice[symbol].map { $0.duration(to: now) },
@@ -118,7 +125,8 @@ public struct FeedActivity<Instant: InstantProtocol>: Sendable where Instant.Dur
     }
     return FeedStatistics(
       connected: connected, everConnected: everConnected,
-      sinceLastMessage: lastMessage.map { $0.duration(to: now) }, messages: messages,
+      sinceLastMessage: lastMessageWall == 0 ? nil : .milliseconds(max(0, wall - lastMessageWall)),
+      messages: messages,
       pricesReceived: pricesReceived, pricesOutput: pricesOutput, reconnects: reconnects,
       subscribed: subscribed, symbols: symbols, staleAfter: staleAfter)
   }

@@ -1,0 +1,3 @@
+import CLI
+
+enum MetricsEndpointPending { static func refusal(_ config: TickerConfig) -> String? { nil } }
