@@ -43,7 +43,7 @@ enum ErrorReport {
     let code = finalCode(outcome, provider: provider, diagnostics)
     guard awaitingUntil, code == .ok, outcome != .stopped(.untilMet) else { return code }
     if outcome != .stopped(.readerGone) {
-      diagnostics.note("the run ended before any --until condition held")
+      diagnostics.note("the run ended before any --until condition held", event: .untilNotMet)
     }
     return .untilNotMet
   }
@@ -59,30 +59,33 @@ enum ErrorReport {
     case .stopped(.readerGone):
       return .ok  // `ticker | head -3`: quietly done.
     case .stopped(.writeFailed(let errno)):
-      diagnostics.error("cannot write to stdout: \(FailureText.systemError(errno))")
+      diagnostics.error("cannot write to stdout: \(FailureText.systemError(errno))", event: .writeFailed)
       return .ioError
     case .stopped(.signal(let sig)):
       return sig == 2 ? .interrupted : .terminated
     case .serverClosed(let status):
       let text = status.map { "\($0)" } ?? "no status"
       if status?.code == .normalClosure {
-        diagnostics.note("the server closed the connection (\(text))")
+        diagnostics.note("the server closed the connection (\(text))", event: .serverClosed)
         return .ok
       }
-      diagnostics.error("the server closed the connection (\(text))")
+      diagnostics.error("the server closed the connection (\(text))", event: .serverClosed)
       return .unavailable
     case .failed(let error):
-      diagnostics.error(FailureText.describe(error, provider: provider))
+      diagnostics.error(FailureText.describe(error, provider: provider), event: .connectFailed)
       return exitCode(for: error)
     case .refused(let error):
       let name = error.name.map { "\($0): " } ?? ""
-      diagnostics.error("\(provider.displayName) refused the subscription: \(name)\(error.message)")
+      diagnostics.error(
+        "\(provider.displayName) refused the subscription: \(name)\(error.message)",
+        event: .subscriptionRefused)
       return .refused
     case .retriesExhausted(let attempts, let last):
       let tries =
         attempts == 0
         ? "no reconnect allowed (--max-retries 0)" : "gave up after \(attempts) reconnect attempt(s)"
-      diagnostics.error("\(tries): \(FailureText.describe(last, provider: provider))")
+      diagnostics.error(
+        "\(tries): \(FailureText.describe(last, provider: provider))", event: .retriesExhausted)
       return .retriesExhausted
     }
   }

@@ -36,7 +36,7 @@ struct RunContext: Sendable {
     switch NATSKeyFile.load(config) {
     case .success(let key): natsKey = key
     case .failure(let failure):
-      early.error(failure.message)
+      early.error(failure.message, event: .configError)
       return .failure(Stop(code: failure.code))
     }
     let secrets =
@@ -45,12 +45,15 @@ struct RunContext: Sendable {
       + (config.source?.secrets ?? []) + (natsKey?.secrets ?? [])
     var context = RunContext(
       config: config, arguments: arguments, environment: environment,
-      diagnostics: Diagnostics(secrets: secrets, verbose: config.verbose), serving: command.serve,
+      diagnostics: Diagnostics(secrets: secrets, verbose: config.verbose, format: config.logFormat),
+      serving: command.serve,
       natsKey: natsKey)
     if let code = URLSessionAccess.runCompanionIfWanted(config, arguments: arguments, context.diagnostics) {
       return .failure(Stop(code: code))
     }
-    if let warning = loaded.permissionWarning { context.diagnostics.warning(warning) }
+    if let warning = loaded.permissionWarning {
+      context.diagnostics.warning(warning, event: .configPermissions)
+    }
     if let stop = context.check() { return .failure(stop) }
     // Having warned (ConfigConflicts): --demo, only ever given on the command line, outranks a
     // saved --source; a --source run records nothing.
@@ -65,18 +68,18 @@ struct RunContext: Sendable {
   private func check() -> Stop? {
     // OpenSSL reads the CA file at connect time; a FIFO there would hang every connection.
     if let cacert = config.cacert, let problem = WholeFile.problemReading(cacert) {
-      diagnostics.error("cannot use the CA file \(cacert): \(problem)")
+      diagnostics.error("cannot use the CA file \(cacert): \(problem)", event: .configError)
       return Stop(code: .noInput)
     }
     for conflict in ConfigConflicts.check(config) {
       if conflict.fatal {
-        diagnostics.error("\(conflict)")
+        diagnostics.error("\(conflict)", event: .usageError)
         return Stop(code: .usage)
       }
-      diagnostics.warning("\(conflict)")
+      diagnostics.warning("\(conflict)", event: .settingConflict)
     }
     if serving, let refusal = ServeCommand.refusal(config) {
-      diagnostics.error(refusal)
+      diagnostics.error(refusal, event: .usageError)
       return Stop(code: .usage)
     }
     if let refusal = MetricsEndpointPending.refusal(config) {
@@ -84,7 +87,7 @@ struct RunContext: Sendable {
       return Stop(code: .usage)
     }
     for warning in UnusedSettings.warnings(config, source: source, serving: serving) {
-      diagnostics.warning(warning)
+      diagnostics.warning(warning, event: .unusedSetting)
     }
     return nil
   }
@@ -109,7 +112,7 @@ struct LoadedConfig {
       if let location = ConfigLocation.resolve(explicitPath: command.configPath, environment: environment) {
         file = try ConfigFile.load(location)
         let fileToken = file.resolved.token
-        diagnostics = Diagnostics(secrets: early.secrets + [fileToken ?? ""], verbose: false)
+        diagnostics = early.adding(secrets: [fileToken ?? ""])
         if fileToken != nil, let mode = ConfigPermissions.mode(of: location.path) {
           permissionWarning = ConfigPermissions.warning(path: location.path, mode: mode)
         }
@@ -118,8 +121,8 @@ struct LoadedConfig {
       let config = TickerConfig.resolve(file: file, environment: env, flags: command.config)
       return .success(LoadedConfig(config: config, permissionWarning: permissionWarning))
     } catch {
-      if let permissionWarning { diagnostics.warning(permissionWarning) }
-      diagnostics.error("\(error)")
+      if let permissionWarning { diagnostics.warning(permissionWarning, event: .configPermissions) }
+      diagnostics.error("\(error)", event: .configError)
       switch error {
       case .fileNotFound, .unreadable: return .failure(Stop(code: .noInput))
       default: return .failure(Stop(code: .config))

@@ -10,12 +10,13 @@ enum Ticker {
   static func run(arguments: [String], environment: [String: String]) async -> ExitCode {
     let stdout = FileDescriptorWriter(fd: 1)
     let early = Diagnostics(
-      secrets: ProviderCatalog.tokenVariables.compactMap { environment[$0] }, verbose: false)
+      secrets: ProviderCatalog.tokenVariables.compactMap { environment[$0] }, verbose: false,
+      format: LogFormat.early(arguments: arguments, environment: environment))
     let command: ParsedCommand
     do {
       command = try ArgumentParser.parse(arguments)
     } catch {
-      early.error("\(error)")
+      early.error("\(error)", event: .usageError)
       return .usage
     }
     if let text = informational(command) {

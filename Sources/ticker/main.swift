@@ -23,7 +23,10 @@ ignoreSIGPIPE()
 // socket) would take its number, and prices or diagnostics would go into the connection. Each
 // closed one is reopened on /dev/null first; a closed stdout then ends the run (exit 74).
 if StandardStreams.reopenClosed().contains(1) {
-  Diagnostics(secrets: [], verbose: false).error("stdout is closed: there is nowhere to print prices")
+  let format = LogFormat.early(
+    arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessEnvironment.current())
+  Diagnostics(secrets: [], verbose: false, format: format).error(
+    "stdout is closed: there is nowhere to print prices", event: .stdoutClosed)
   exit(ExitCode.ioError.rawValue)
 }
 #if canImport(CMallocShim)

@@ -18,7 +18,9 @@ public struct NegotiationReportingEngine: WebSocketEngine {
     -> any MessageConnection
   {
     let connection = try await base.connect(to: url, options: options)
-    diagnostics.info(Self.describe(connection.extensions, offered: options.compression, engine: base.name))
+    diagnostics.info(
+      Self.describe(connection.extensions, offered: options.compression, engine: base.name),
+      event: .compression)
     return connection
   }
 

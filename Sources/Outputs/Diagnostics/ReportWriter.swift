@@ -2,6 +2,7 @@ import FeedRuntime
 import Synchronization
 import TickerSupport
 import Venues
+import WebSocketClient
 
 /// Turns `FeedReport`s into lines on stderr (through `Diagnostics`). What a server can repeat
 /// (errors, malformed messages, unsubscribed trades) is counted and rate-limited: at most a burst
@@ -39,61 +40,114 @@ public final class ReportWriter<Instant: InstantProtocol>: Sendable where Instan
   public func write(_ report: FeedReport) {
     switch report {
     case .connected(let attempt, let symbols):
+      let fields: [LogField] = [.int("attempt", attempt), .strings("symbols", symbols)]
       if attempt == 0 {
-        diagnostics.info("connected; subscribed to \(symbols.joined(separator: ", "))")
+        diagnostics.info(
+          "connected; subscribed to \(symbols.joined(separator: ", "))", event: .connected, fields: fields)
       } else {
-        diagnostics.note("reconnected (attempt \(attempt)); subscribed again to \(symbols.count) symbol(s)")
+        diagnostics.note(
+          "reconnected (attempt \(attempt)); subscribed again to \(symbols.count) symbol(s)",
+          event: .connected,
+          fields: fields)
       }
     case .disconnected(let reason, let attempt, let retryIn):
       diagnostics.warning(
-        "\(FailureText.describe(reason, provider: provider)); reconnect attempt \(attempt) in \(FailureText.seconds(retryIn))"
-      )
+        "\(FailureText.describe(reason, provider: provider)); reconnect attempt \(attempt) in \(FailureText.seconds(retryIn))",
+        event: .disconnected,
+        fields: [
+          .string("reason", Self.kind(reason)), .int("attempt", attempt),
+          .seconds("retry_in_seconds", retryIn),
+        ])
     case .venueError(let error):
-      warn("server errors", "server error\(Self.name(error)): \(error.message)")
+      warn(
+        "server errors", "server error\(Self.name(error)): \(error.message)", event: .venueError,
+        fields: Self.code(error))
     case .changeRefused(let error, let symbols):
       diagnostics.warning(
         "\(provider.displayName) refused the change\(Self.name(error)): \(error.message); "
-          + "no longer subscribed to \(symbols.joined(separator: ", "))")
+          + "no longer subscribed to \(symbols.joined(separator: ", "))", event: .changeRefused,
+        fields: Self.code(error) + [.strings("symbols", symbols)])
     case .closingSoon(let why):
-      diagnostics.note("\(provider.displayName) is about to close the connection (\(why)); reconnecting")
+      diagnostics.note(
+        "\(provider.displayName) is about to close the connection (\(why)); reconnecting", event: .closingSoon
+      )
     case .partial(let dropped, let count):
       warn(
         "malformed trade entries",
         "dropped malformed entries: \(dropped.joined(separator: "; "))"
-          + (count > dropped.count ? "; and \(count - dropped.count) more" : ""))
+          + (count > dropped.count ? "; and \(count - dropped.count) more" : ""), event: .partial,
+        fields: [.int("count", count)])
     case .malformed(let why):
-      warn("malformed messages", "malformed message: \(why)")
+      warn("malformed messages", "malformed message: \(why)", event: .malformed)
     case .ignored(let type):
-      count("ignored messages", verbose: "ignored a message of type \"\(type)\"")
+      count(
+        "ignored messages", verbose: "ignored a message of type \"\(type)\"", event: .ignored,
+        fields: [.string("type", type)])
     case .notSubscribed(let count, let example):
       self.count(
         "messages with trades for symbols not subscribed",
-        verbose: "dropped \(count) trade(s) for symbols not subscribed (such as \"\(example)\")")
+        verbose: "dropped \(count) trade(s) for symbols not subscribed (such as \"\(example)\")",
+        event: .notSubscribed, fields: [.int("count", count), .string("symbol", example)])
+    case .subscriptionChanged, .currentSet, .controlError, .noQuoteYet, .stale, .recovered, .alert:
+      writeOther(report)
+    }
+  }
+
+  /// The reports that are not about the connection: the subscription, control lines, alerts.
+  private func writeOther(_ report: FeedReport) {
+    switch report {
     case .subscriptionChanged(let added, let removed, let now):
       var parts: [String] = []
       if !added.isEmpty { parts.append("subscribed to \(added.joined(separator: ", "))") }
       if !removed.isEmpty { parts.append("unsubscribed from \(removed.joined(separator: ", "))") }
       if parts.isEmpty { parts.append("nothing to change") }
-      diagnostics.note(parts.joined(separator: "; ") + "; following \(Self.list(now))")
+      diagnostics.note(
+        parts.joined(separator: "; ") + "; following \(Self.list(now))", event: .subscriptionChanged,
+        fields: [.strings("added", added), .strings("removed", removed), .strings("symbols", now)])
     case .currentSet(let symbols):
-      diagnostics.note("following \(Self.list(symbols))")
+      diagnostics.note(
+        "following \(Self.list(symbols))", event: .currentSet, fields: [.strings("symbols", symbols)])
     case .controlError(let error):
-      diagnostics.warning("control: \(error)")
+      diagnostics.warning("control: \(error)", event: .controlError)
     case .noQuoteYet(let symbol, let after):
       diagnostics.warning(
         "no quote for \(symbol) within \(FailureText.seconds(after)): \(provider.displayName) accepts "
-          + "symbols it does not know without an error; check the spelling")
+          + "symbols it does not know without an error; check the spelling", event: .noQuoteYet,
+        fields: [.string("symbol", symbol), .seconds("after_seconds", after)])
     case .stale(let symbol, let after):
       warn(
         "stale symbols",
         "no price for \(symbol) for \(FailureText.seconds(after)) while \(provider.displayName) is connected "
-          + "and sending (--stale-after)")
+          + "and sending (--stale-after)", event: .stale,
+        fields: [.string("symbol", symbol), .seconds("after_seconds", after)])
     case .recovered(let symbol, let after):
-      warn("recovered symbols", "\(symbol) has prices again, after \(FailureText.seconds(after))", note: true)
+      warn(
+        "recovered symbols", "\(symbol) has prices again, after \(FailureText.seconds(after))",
+        event: .recovered,
+        fields: [.string("symbol", symbol), .seconds("after_seconds", after)], note: true)
     case .alert(let firing):
-      diagnostics.alert(Self.describe(firing), bell: bell)
+      diagnostics.alert(
+        Self.describe(firing), bell: bell,
+        fields: [.string("symbol", firing.quote.symbol), .string("condition", firing.rule.written)])
       alertCommand?.fire(AlertCommand.Alert(firing, provider: provider.name))
+    default:
+      return
     }
+  }
+
+  /// `reason` of a `disconnected` line: what kind of end it was.
+  static func kind(_ reason: DisconnectReason) -> String {
+    switch reason {
+    case .failed: "failed"
+    case .peerClosed: "peer_closed"
+    case .pongTimeout: "pong_timeout"
+    case .silence: "silence"
+    case .requested: "requested"
+    }
+  }
+
+  private static func code(_ error: VenueError) -> [LogField] {
+    error.name.map { [.string("code", $0)] } ?? []
   }
 
   /// `BINANCE:BTCUSDT>100000: 100000.01 at 2026-01-17T13:18:52.976Z`; a move also says how far
@@ -125,25 +179,37 @@ public final class ReportWriter<Instant: InstantProtocol>: Sendable where Instan
     for (kind, held) in limiter.pendingSuppressed.sorted(by: { $0.key < $1.key })
     where !counted.contains(kind) {
       let total = limiter.totals[kind] ?? held
-      diagnostics.warning("\(total) \(kind) in all (\(held) not shown)")
+      diagnostics.warning(
+        "\(total) \(kind) in all (\(held) not shown)", event: .summary,
+        fields: [.int("total", total), .int("not_shown", held)])
     }
     for kind in counted.sorted() {
-      diagnostics.info("\(limiter.totals[kind] ?? 0) \(kind) in all")
+      let total = limiter.totals[kind] ?? 0
+      diagnostics.info("\(total) \(kind) in all", event: .summary, fields: [.int("total", total)])
     }
   }
 
   /// A warning (or, with `note`, a plain line), rate-limited by kind.
-  private func warn(_ kind: String, _ text: @autoclosure () -> String, note: Bool = false) {
+  private func warn(
+    _ kind: String, _ text: @autoclosure () -> String, event: LogEvent, fields: [LogField] = [],
+    note: Bool = false
+  ) {
     let instant = now()
     let decision = tally.withLock { $0.limiter.record(kind, at: instant) }
     guard decision.emit else { return }
     let held = decision.suppressedBefore
     let line = text() + (held > 0 ? " (\(held) more like this not shown)" : "")
-    if note { diagnostics.note(line) } else { diagnostics.warning(line) }
+    if note {
+      diagnostics.note(line, event: event, fields: fields)
+    } else {
+      diagnostics.warning(line, event: event, fields: fields)
+    }
   }
 
   /// Counts without printing unless `--verbose`.
-  private func count(_ kind: String, verbose text: @autoclosure () -> String) {
+  private func count(
+    _ kind: String, verbose text: @autoclosure () -> String, event: LogEvent, fields: [LogField] = []
+  ) {
     let instant = now()
     let decision = tally.withLock { tally in
       tally.counted.insert(kind)
@@ -151,7 +217,8 @@ public final class ReportWriter<Instant: InstantProtocol>: Sendable where Instan
     }
     guard diagnostics.verbose, decision.emit else { return }
     let held = decision.suppressedBefore
-    diagnostics.info(text() + (held > 0 ? " (\(held) more like this not shown)" : ""))
+    diagnostics.info(
+      text() + (held > 0 ? " (\(held) more like this not shown)" : ""), event: event, fields: fields)
   }
 
   private static func name(_ error: VenueError) -> String {
