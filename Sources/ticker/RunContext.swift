@@ -82,10 +82,6 @@ struct RunContext: Sendable {
       diagnostics.error(refusal, event: .usageError)
       return Stop(code: .usage)
     }
-    if let refusal = MetricsEndpointPending.refusal(config) {
-      diagnostics.error(refusal)
-      return Stop(code: .usage)
-    }
     for warning in UnusedSettings.warnings(config, source: source, serving: serving) {
       diagnostics.warning(warning, event: .unusedSetting)
     }

@@ -1,3 +1,0 @@
-import CLI
-
-enum MetricsEndpointPending { static func refusal(_ config: TickerConfig) -> String? { nil } }
