@@ -46,6 +46,21 @@ import Testing
       ])
   }
 
+  @Test("the status line counts stale symbols (--stale-after), and stops once they recover")
+  func staleCount() {
+    var board = Self.session()
+    board.stale = ["IC MARKETS:1", "AAPL"]
+    var renderer = BoardRenderer(useColor: false)
+    let size = TerminalSize(columns: 100, rows: 8)
+    #expect(
+      renderer.render(board, size: size, at: .ms(5_200), wallClock: Self.t0 + 7_024).lines.last
+        == "Finnhub (demo) · connected · 3 symbols · 2 stale · 13:19:00 UTC                        Ctrl-C quits")
+    board.stale = []
+    #expect(
+      renderer.render(board, size: size, at: .ms(5_200), wallClock: Self.t0 + 7_024).lines.last
+        == "Finnhub (demo) · connected · 3 symbols · 13:19:00 UTC                                  Ctrl-C quits")
+  }
+
   @Test("80 × 6: the sparkline narrows")
   func eighty() {
     #expect(
