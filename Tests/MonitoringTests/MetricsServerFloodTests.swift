@@ -63,7 +63,7 @@ import Transport
         open.append(fd)
         // A write to a connection the server already closed may fail: that is the point.
         if open.count % 2 == 0 {
-          _ = half.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+          _ = half.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, noSignal) }
         }
       }
       let start = ContinuousClock.now
@@ -75,6 +75,12 @@ import Transport
     }
     return answered
   }
+
+  #if canImport(Glibc)
+    static let noSignal = Int32(MSG_NOSIGNAL)
+  #else
+    static let noSignal: Int32 = 0  // Darwin: SO_NOSIGPIPE on the socket instead
+  #endif
 
   struct ConnectFailed: Error {
     var errno: Int32
@@ -88,6 +94,10 @@ import Transport
       let fd = socket(AF_INET, SOCK_STREAM, 0)
     #endif
     guard fd >= 0 else { throw ConnectFailed(errno: errno) }
+    #if canImport(Darwin)
+      var one: Int32 = 1
+      _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+    #endif
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = UInt16(port).bigEndian

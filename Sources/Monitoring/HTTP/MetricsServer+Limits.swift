@@ -2,7 +2,7 @@ extension MetricsServer {
   /// What one client, or many, may cost the endpoint (see docs/metrics.md).
   public struct Limits: Sendable, Equatable {
     /// The request head's bytes at most, request line included: past them the answer is 414 (no
-    /// line end yet) or 431, and nothing more is read.
+    /// line end yet) or 431, and nothing more is read. At least 64.
     public var maximumHeadSize: Int
     /// The whole head must have come within this much of the accept, however it trickles in.
     public var headTimeout: Duration
@@ -10,7 +10,7 @@ extension MetricsServer {
     public var writeTimeout: Duration
     /// Connections held at once. A new one beyond them closes the oldest connection still waiting
     /// for its head; when every one is writing its response instead, the new one is answered 503
-    /// and closed.
+    /// and closed. At least 1.
     public var maximumConnections: Int
 
     public init(

@@ -1,11 +1,4 @@
-import Synchronization
 import Transport
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// Every connection of the metrics endpoint on one `EventLoop` thread: accepting (within the
 /// connection limit), reading each head (bounded in bytes and time), answering it, writing the
