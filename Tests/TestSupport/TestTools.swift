@@ -35,6 +35,7 @@ package enum TestTools {
   package static var natsServer: String? {
     firstExecutable(["/usr/sbin/nats-server", "/usr/bin/nats-server", "/usr/local/bin/nats-server"])
   }
+  package static var promtool: String? { firstExecutable(["/usr/bin/promtool", "/usr/local/bin/promtool"]) }
   package static var tmux: String? { firstExecutable(["/usr/bin/tmux", "/usr/local/bin/tmux"]) }
 
   /// The URLSession harness's settings (LIBCURL_DIR, PRELOAD, CLIENT, LIBCURL_VERSION), when it
