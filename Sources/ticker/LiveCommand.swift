@@ -1,5 +1,6 @@
 import CLI
 import FeedRuntime
+import Monitoring
 import Outputs
 import Recording
 import Synchronization
@@ -51,6 +52,12 @@ enum LiveCommand {
     let config = context.config
     let providers = plan.members.map(\.provider)
     let output = outputPlan(context, plan)
+    let metrics: MetricsServer?
+    switch MetricsEndpoint.start(context, output.monitor) {
+    case .success(let server): metrics = server
+    case .failure(let stop): return stop.code
+    }
+    defer { metrics?.stop() }
     // One venue says nothing of which venue; several prefix each venue's words with its name.
     let diagnostics = providers.map {
       plan.isSeveral ? output.diagnostics.about($0.displayName) : output.diagnostics

@@ -37,7 +37,9 @@ struct OutputPlan: Sendable {
     self.provider = provider
     self.symbols = symbols
     self.venues = venues
-    monitor = RunMonitor(venues: (venues.isEmpty ? [provider] : venues).map(\.name))
+    // A replay has no connection to judge: its metrics are the process's and the outputs'.
+    monitor = RunMonitor(
+      venues: context.source == .venue ? (venues.isEmpty ? [provider] : venues).map(\.name) : [])
     let config = context.config
     if let warning = UnusedSettings.onAlertWarning(config) { context.diagnostics.warning(warning) }
     // The board draws only on a terminal that can place the cursor; elsewhere lines (never an

@@ -1,5 +1,6 @@
 import CLI
 import FeedRuntime
+import Monitoring
 import Outputs
 import Recording
 import TickerSupport
@@ -55,6 +56,12 @@ enum ReplayCommand {
         venues: providers)
       : OutputPlan(
         context, provider: provider, venue: provider.displayName + " (replay)", symbols: header.symbols)
+    let metrics: MetricsServer?
+    switch MetricsEndpoint.start(context, plan.monitor) {
+    case .success(let server): metrics = server
+    case .failure(let stop): return stop.code
+    }
+    defer { metrics?.stop() }
     let reports = plan.reportWriter()
     let replay: Replay
     do {

@@ -82,6 +82,10 @@ struct RunContext: Sendable {
       diagnostics.error(refusal, event: .usageError)
       return Stop(code: .usage)
     }
+    if let refusal = MetricsEndpoint.refusal(config) {
+      diagnostics.error(refusal, event: .usageError)
+      return Stop(code: .usage)
+    }
     for warning in UnusedSettings.warnings(config, source: source, serving: serving) {
       diagnostics.warning(warning, event: .unusedSetting)
     }

@@ -47,7 +47,7 @@ final class RunMonitor: Sendable {
     var text = PrometheusText()
     FeedMetrics.write(venueFigures, into: &text)
     for section in sections.withLock({ $0 }) { section(&text) }
-    // PROCESS-METRICS-PENDING
+    ProcessMetrics.append(to: &text)
     return text.text
   }
 

@@ -1,6 +1,7 @@
 import CLI
 import FeedRuntime
 import Gateway
+import Monitoring
 import Outputs
 import Recording
 import Synchronization
@@ -207,6 +208,12 @@ enum ServeCommand {
         reports[venue].write(report)
         bound.value?.upstream(report, venue: venue)
       }, bound)
+    let metrics: MetricsServer?
+    switch MetricsEndpoint.start(context, monitor) {
+    case .success(let server): metrics = server
+    case .failure(let stop): return stop.code
+    }
+    defer { metrics?.stop() }
     let hub: ServeHub
     do {
       hub = try ServeHub(
@@ -229,7 +236,15 @@ enum ServeCommand {
     }
     defer { signals.cancel() }
     let outcome = await feed.run()
-    // Every quote the upstream gave is handed out before the clients are closed.
+    await closeClients(hub)
+    for writer in reports { writer.summary() }
+    // Of several venues, the one whose end ended the run says how.
+    let ended = (feed as? FeedGroup)?.lastEnded ?? 0
+    return ErrorReport.report(outcome, provider: venues[ended], venueDiagnostics[ended])
+  }
+
+  /// The upstream ended: every quote it gave is handed out, then the clients are closed.
+  private static func closeClients(_ hub: ServeHub) async {
     await hub.drained()
     await withCheckedContinuation { done in
       DedicatedThread.start {
@@ -239,10 +254,6 @@ enum ServeCommand {
         done.resume()
       }
     }
-    for writer in reports { writer.summary() }
-    // Of several venues, the one whose end ended the run says how.
-    let ended = (feed as? FeedGroup)?.lastEnded ?? 0
-    return ErrorReport.report(outcome, provider: venues[ended], venueDiagnostics[ended])
   }
 
   /// The address on stdout (for scripts), and what is served on stderr.

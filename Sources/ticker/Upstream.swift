@@ -148,6 +148,7 @@ struct Upstream: Sendable {
         silenceTimeout: Self.silenceTimeout(config)),
       mode: mode, symbols: symbols, ticketPrefix: Self.ticketPrefix(), alerts: alerts, recorder: recorder)
     settings.staleAfter = config.staleAfter
+    settings.tracksSymbols = config.metrics != nil
     return settings
   }
 

@@ -15,6 +15,8 @@ package enum TestTool: String, CaseIterable, Sendable, CustomStringConvertible {
   case natsServer
   /// `promtool` (Debian's `prometheus`): `promtool check metrics` judges the exposition.
   case promtool
+  /// The Prometheus server (Debian's `prometheus`), scraping the ticker's `--metrics`.
+  case prometheus
   /// `nats-py` in `.build/venv`, the independent NATS client.
   case natsPy
   /// `tmux`, the terminal the board is looked at in.
@@ -33,6 +35,7 @@ package enum TestTool: String, CaseIterable, Sendable, CustomStringConvertible {
     case .nodeWS: "Node's ws (Debian's node-ws, \(TestTools.nodeWS))"
     case .natsServer: "nats-server (Debian's nats-server)"
     case .promtool: "promtool (Debian's prometheus)"
+    case .prometheus: "prometheus (Debian's prometheus)"
     case .natsPy: "nats-py in .build/venv"
     case .tmux: "tmux"
     case .zsh: "zsh"
@@ -52,6 +55,7 @@ package enum TestTool: String, CaseIterable, Sendable, CustomStringConvertible {
       return files.isExecutableFile(atPath: TestTools.node) && files.fileExists(atPath: TestTools.nodeWS)
     case .natsServer: return TestTools.natsServer != nil
     case .promtool: return TestTools.promtool != nil
+    case .prometheus: return TestTools.prometheus != nil
     case .natsPy: return TestTools.venvImports("nats")
     case .tmux: return TestTools.tmux != nil
     case .zsh: return files.isExecutableFile(atPath: "/usr/bin/zsh")

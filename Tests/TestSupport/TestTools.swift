@@ -36,6 +36,9 @@ package enum TestTools {
     firstExecutable(["/usr/sbin/nats-server", "/usr/bin/nats-server", "/usr/local/bin/nats-server"])
   }
   package static var promtool: String? { firstExecutable(["/usr/bin/promtool", "/usr/local/bin/promtool"]) }
+  package static var prometheus: String? {
+    firstExecutable(["/usr/bin/prometheus", "/usr/local/bin/prometheus"])
+  }
   package static var tmux: String? { firstExecutable(["/usr/bin/tmux", "/usr/local/bin/tmux"]) }
 
   /// The URLSession harness's settings (LIBCURL_DIR, PRELOAD, CLIENT, LIBCURL_VERSION), when it

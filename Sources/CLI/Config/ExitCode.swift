@@ -41,7 +41,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
       codes: [.usage], brief: "usage error or missing token",
       meaning: "usage error: bad option or value (an unusable `--publish` URL, or credentials in it on the "
         + "command line, included), a symbol the venue cannot have, or no token (`\(ProviderCatalog.tokenVariable)`) where the "
-        + "provider needs one; `ticker serve --bind` beyond loopback without `--serve-token`"),
+        + "provider needs one; `ticker serve --bind` beyond loopback without `--serve-token`, or `--metrics` beyond loopback "
+        + "without `--metrics-token`"),
     Entry(
       codes: [.refused], brief: "venue refused, or a bad recording",
       meaning: "the venue refused the subscription itself (a request it calls an error, a refused first "
@@ -60,9 +61,10 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         + "see `--max-retries` and exit 75)"),
     Entry(codes: [.software], brief: "internal error", meaning: "internal error (a bug)"),
     Entry(
-      codes: [.cannotListen], brief: "serve: cannot listen (port in use)",
-      meaning: "`ticker serve` cannot listen on its address and port: the port is in use (another `ticker "
-        + "serve`?), the address is not one of this machine's, or a port below 1024 needs privileges"),
+      codes: [.cannotListen], brief: "serve or --metrics: cannot listen (port in use)",
+      meaning: "`ticker serve`, or `--metrics`, cannot listen on its address and port: the port is in use "
+        + "(another `ticker serve`?), the address is not one of this machine's, or a port below 1024 needs "
+        + "privileges"),
     Entry(
       codes: [.cannotCreate], brief: "cannot create the --record file",
       meaning:

@@ -90,6 +90,10 @@ public struct TickerConfig: Sendable, Equatable {
   public var serveToken: String? = nil
   /// `ticker serve`: clients beyond this many are refused (HTTP 503).
   public var maxClients: Int = 256
+  /// `--metrics`: where Prometheus metrics (`/metrics`) and health (`/healthz`) are served.
+  public var metrics: MetricsAddress? = nil
+  /// `--metrics-token`: what a scraper must send as `Authorization: Bearer` (needed beyond loopback).
+  public var metricsToken: String? = nil
   /// `--stale-after`: a followed symbol with no price for this long, its venue connected and
   /// sending, is reported as stale.
   public var staleAfter: Duration? = nil

@@ -296,10 +296,21 @@ public enum Settings {
 
   static let service: [Setting] = [
     .value(
+      \.metrics, key: "metrics", flags: ["--metrics"], environment: "TICKER_METRICS", group: .service,
+      valueName: "HOST:PORT",
+      help: "serve Prometheus metrics at /metrics and health at /healthz over HTTP on HOST:PORT (a port "
+        + "alone: 127.0.0.1); anything but loopback needs --metrics-token",
+      parser: ValueParsers.metricsAddress.orNil, defaultText: "off"),
+    .value(
+      \.metricsToken, key: "metricsToken", flags: ["--metrics-token"], environment: "TICKER_METRICS_TOKEN",
+      group: .service, valueName: "TOKEN",
+      help: "--metrics: scrapers must send it as Authorization: Bearer TOKEN",
+      parser: ValueParsers.token.orNil, defaultText: "none"),
+    .value(
       \.staleAfter, key: "staleAfter", flags: ["--stale-after"], environment: "TICKER_STALE_AFTER",
       group: .service, valueName: "SECONDS",
       help: "report a followed symbol without a price for this long, its venue connected and sending "
-        + "(on stderr, once, and again when it recovers; the board counts them)",
+        + "(stderr, the board, metrics, /healthz)",
       parser: ValueParsers.seconds(allowZero: false).orNil, defaultText: "off"
     ).scoped(sources: [.venue]),
     .value(

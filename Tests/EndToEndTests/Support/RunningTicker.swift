@@ -20,6 +20,8 @@ final class RunningTicker: @unchecked Sendable {
   private final class Collected: Sendable {
     let stderrText = Mutex("")
     let stderrDone = DispatchSemaphore(value: 0)
+    /// Signalled after each chunk of stderr (and at its end): `waitForStderr` wakes on it.
+    let stderrChunk = DispatchSemaphore(value: 0)
   }
   private let collected = Collected()
 
@@ -45,8 +47,10 @@ final class RunningTicker: @unchecked Sendable {
         if data.isEmpty { break }
         bytes += data
         collected.stderrText.withLock { $0 = String(decoding: bytes, as: UTF8.self) }
+        collected.stderrChunk.signal()
       }
       collected.stderrDone.signal()
+      collected.stderrChunk.signal()
     }
   }
 
@@ -96,6 +100,16 @@ final class RunningTicker: @unchecked Sendable {
 
   func signal(_ sig: Int32) { process.signal(sig) }
 
+  /// From now on stdout is read and thrown away on a thread of its own, so that a ticker left
+  /// running never blocks on a full pipe (`waitForLines` and `allLines` must not be used after).
+  func discardStdout() {
+    guard let handle = stdoutHandle else { return }
+    stdoutFD = -1
+    Thread.detachNewThread {
+      while !handle.availableData.isEmpty {}
+    }
+  }
+
   /// How the ticker ended (an exit status or a signal); nil while it runs.
   var termination: Spawned.Termination? { process.termination }
 
@@ -112,6 +126,21 @@ final class RunningTicker: @unchecked Sendable {
 
   /// stderr so far.
   var stderrSoFar: String { collected.stderrText.withLock { $0 } }
+
+  /// Waits until stderr so far satisfies `done`, stderr ends, or `seconds` pass (a hang guard);
+  /// stderr as it then is. Wakes on each chunk the ticker writes, not on a clock.
+  func waitForStderr(within seconds: Double = 30, until done: (String) -> Bool) -> String {
+    let limit = DispatchTime.now() + seconds
+    while true {
+      let text = stderrSoFar
+      if done(text) { return text }
+      if collected.stderrChunk.wait(timeout: limit) == .timedOut { return stderrSoFar }
+      if collected.stderrDone.wait(timeout: .now()) == .success {
+        collected.stderrDone.signal()
+        return stderrSoFar
+      }
+    }
+  }
 
   /// The process's resident set size in KiB (`VmRSS` in /proc), nil once it has exited.
   func residentKilobytes() -> Int? { statusField("VmRSS:") }

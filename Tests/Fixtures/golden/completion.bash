@@ -46,6 +46,8 @@ _ticker() {
     --bind) return ;;
     --serve-token) return ;;
     --max-clients) return ;;
+    --metrics) return ;;
+    --metrics-token) return ;;
     --stale-after) return ;;
     --log-format) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
     --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -54,6 +56,6 @@ _ticker() {
     COMPREPLY=($(compgen -W "completions serve" -- "$cur"))
     return
   fi
-  COMPREPLY=($(compgen -W "--provider --symbol -s --url --asset --venues --source --demo --count --control --bid-ask --debounce --max-wait --every-trade --format --timestamps --color --no-color --board --spread --publish --publish-buffer --publish-stream --nats-nkey --nats-creds --alert --until --on-alert --record --replay --speed --engine --cacert --connect-timeout --max-message-size --compression --max-retries --max-backoff --ping-interval --pong-timeout --silence-timeout --port --bind --serve-token --max-clients --stale-after --log-format --verbose -v --config --help -h --version" -- "$cur"))
+  COMPREPLY=($(compgen -W "--provider --symbol -s --url --asset --venues --source --demo --count --control --bid-ask --debounce --max-wait --every-trade --format --timestamps --color --no-color --board --spread --publish --publish-buffer --publish-stream --nats-nkey --nats-creds --alert --until --on-alert --record --replay --speed --engine --cacert --connect-timeout --max-message-size --compression --max-retries --max-backoff --ping-interval --pong-timeout --silence-timeout --port --bind --serve-token --max-clients --metrics --metrics-token --stale-after --log-format --verbose -v --config --help -h --version" -- "$cur"))
 }
 complete -F _ticker ticker

@@ -49,7 +49,9 @@ _arguments -s \
     ''--bind'[ticker serve\: the address to listen on; anything but loopback needs --serve-token]:value: ' \
     ''--serve-token'[ticker serve\: clients must pass it as ?token= (never the upstream'\''s token)]:value: ' \
     ''--max-clients'[ticker serve\: more clients are refused with HTTP 503]:value: ' \
-    ''--stale-after'[report a followed symbol without a price for this long, its venue connected and sending (on stderr, once, and again when it recovers; the board counts them)]:value: ' \
+    ''--metrics'[serve Prometheus metrics at /metrics and health at /healthz over HTTP on HOST\:PORT (a port alone\: 127.0.0.1); anything but loopback needs --metrics-token]:value: ' \
+    ''--metrics-token'[--metrics\: scrapers must send it as Authorization\: Bearer TOKEN]:value: ' \
+    ''--stale-after'[report a followed symbol without a price for this long, its venue connected and sending (stderr, the board, metrics, /healthz)]:value: ' \
     ''--log-format'[diagnostics on stderr\: text for people, json for one object a line (journald, Loki, jq)]:value:(text json)' \
     '(--verbose -v)'{--verbose,-v}'[say what happens on stderr (engine choice, connection, what was dropped)]' \
     ''--config'[settings file (JSON; see config.example.json); also $TICKER_CONFIG]:file:_files' \
