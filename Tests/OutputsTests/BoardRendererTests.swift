@@ -54,11 +54,13 @@ import Testing
     let size = TerminalSize(columns: 100, rows: 8)
     #expect(
       renderer.render(board, size: size, at: .ms(5_200), wallClock: Self.t0 + 7_024).lines.last
-        == "Finnhub (demo) · connected · 3 symbols · 2 stale · 13:19:00 UTC                        Ctrl-C quits")
+        == "Finnhub (demo) · connected · 3 symbols · 2 stale · 13:19:00 UTC                        Ctrl-C quits"
+    )
     board.stale = []
     #expect(
       renderer.render(board, size: size, at: .ms(5_200), wallClock: Self.t0 + 7_024).lines.last
-        == "Finnhub (demo) · connected · 3 symbols · 13:19:00 UTC                                  Ctrl-C quits")
+        == "Finnhub (demo) · connected · 3 symbols · 13:19:00 UTC                                  Ctrl-C quits"
+    )
   }
 
   @Test("80 × 6: the sparkline narrows")
