@@ -58,6 +58,8 @@ enum LiveCommand {
     let writers = providers.map { output.reportWriter(venue: plan.isSeveral ? $0 : nil) }
     let codes = Mutex<[ExitCode]>([])
     let control = plan.isSeveral ? output.reportWriter() : writers[0]
+    // systemd: readiness, status and the watchdog from the venues' reports (docs/service.md).
+    let service = ServiceSupervisor.start(context, diagnostics: output.diagnostics, venues: providers)
     let group = FeedGroup(
       venues: providers, defaultVenue: config.provider,
       startWith: Dictionary(uniqueKeysWithValues: plan.members.enumerated().map { ($0, $1.symbols) }),
@@ -70,6 +72,7 @@ enum LiveCommand {
           return Feed(settings, bus: bus, venue: venue) { [board = output.board, writer = writers[index]] in
             writer.write($0)
             board?.report($0)
+            service?.report(venue: index, $0)
           }
         }
       },
@@ -80,6 +83,12 @@ enum LiveCommand {
       },
       report: { control.write($0) })
     recording.feed = group
+    // SIGHUP: the config file's subscription again.
+    let reload = ConfigReload.watch(context, .feeds(group), service: service, diagnostics: output.diagnostics)
+    defer {
+      reload.cancel()
+      service?.stopping()
+    }
     let outcome = await output.run(group) {
       if config.control == .stdin { ControlReader.start(fd: 0, feed: group) }
     }
