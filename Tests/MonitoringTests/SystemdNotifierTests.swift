@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 import TickerSupport
 
@@ -113,58 +114,5 @@ struct SystemdNotifierTests {
     #expect(cut.utf8.count == 200)
     #expect(cut == String(repeating: "é", count: 100))
     #expect(SystemdMessage.status("x\nREADY=1").text == "STATUS=x READY=1")
-  }
-}
-
-/// A datagram socket bound where a test's `NOTIFY_SOCKET` points, as systemd's is.
-final class NotifyReceiver {
-  /// What `NOTIFY_SOCKET` is set to.
-  let name: String
-  private let fd: Int32
-  private let directory: String?
-
-  static func inTemporaryDirectory() throws -> NotifyReceiver {
-    var template = Array("/tmp/ticker-notify-XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else { throw Errno(errno) }
-    let directory = String(cString: made)
-    return try NotifyReceiver(name: directory + "/notify", directory: directory)
-  }
-
-  convenience init(abstract: String) throws {
-    try self.init(name: "@" + abstract, directory: nil)
-  }
-
-  private init(name: String, directory: String?) throws {
-    self.name = name
-    self.directory = directory
-    fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-    guard fd >= 0 else { throw Errno(errno) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let bytes = name.hasPrefix("@") ? [0] + Array(name.utf8.dropFirst()) : Array(name.utf8) + [0]
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-    let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + bytes.count)
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-    }
-    guard bound == 0 else { throw Errno(errno) }
-  }
-
-  deinit {
-    close(fd)
-    if let directory {
-      unlink(name)
-      rmdir(directory)
-    }
-  }
-
-  /// The next datagram's text, or nil when none comes within `milliseconds` (a hang guard).
-  func receive(within milliseconds: Int32 = 10_000) -> String? {
-    var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-    guard poll(&descriptor, 1, milliseconds) == 1 else { return nil }
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    let count = recv(fd, &buffer, buffer.count, 0)
-    guard count >= 0 else { return nil }
-    return String(decoding: buffer[..<count], as: UTF8.self)
   }
 }
