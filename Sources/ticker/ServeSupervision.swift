@@ -28,7 +28,8 @@ struct ServeSupervision: Sendable {
 
   /// Clients can connect: ready.
   func listening(host: String, port: Int) {
-    service?.ready(headline: "serving on ws://\(host.contains(":") ? "[\(host)]" : host):\(port)/")
+    let bracketed = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
+    service?.ready(headline: "serving on ws://\(bracketed):\(port)/")
   }
 
   /// The run ends (`STOPPING=1`).
