@@ -65,6 +65,8 @@ enum LiveCommand {
     let writers = providers.map { output.reportWriter(venue: plan.isSeveral ? $0 : nil) }
     let codes = Mutex<[ExitCode]>([])
     let control = plan.isSeveral ? output.reportWriter() : writers[0]
+    // systemd: readiness, status and the watchdog from the venues' reports (docs/service.md).
+    let service = ServiceSupervisor.start(context, diagnostics: output.diagnostics, venues: providers)
     let group = FeedGroup(
       venues: providers, defaultVenue: config.provider,
       startWith: Dictionary(uniqueKeysWithValues: plan.members.enumerated().map { ($0, $1.symbols) }),
@@ -78,6 +80,7 @@ enum LiveCommand {
             [board = output.board, writer = writers[index]] in
             writer.write($0)
             board?.report($0)
+            service?.report(venue: index, $0)
           }
           output.monitor.attach(feed, venue: index)
           return feed
@@ -90,6 +93,12 @@ enum LiveCommand {
       },
       report: { control.write($0) })
     recording.feed = group
+    // SIGHUP: the config file's subscription again.
+    let reload = ConfigReload.watch(context, .feeds(group), service: service, diagnostics: output.diagnostics)
+    defer {
+      reload.cancel()
+      service?.stopping()
+    }
     let outcome = await output.run(group) {
       if config.control == .stdin { ControlReader.start(fd: 0, feed: group) }
     }

@@ -202,11 +202,15 @@ enum ServeCommand {
         diagnostics: venueDiagnostics[index], provider: venues[index], now: { ContinuousClock.now },
         bell: false)
     }
+    // systemd and SIGHUP (docs/service.md).
+    let service = ServeSupervision.start(context, diagnostics: diagnostics, venues: venues, pinned: pinned)
+    defer { service.stop() }
     let bound = LateBound<ServeHub>()
     let feed = makeSource(
       { venue, report in
         reports[venue].write(report)
         bound.value?.upstream(report, venue: venue)
+        service.report(venue: venue, report)
       }, bound)
     let metrics: MetricsServer?
     switch MetricsEndpoint.start(context, monitor) {
@@ -230,6 +234,7 @@ enum ServeCommand {
     monitor.watch(hub)
     announce(hub, context, provider: provider, pinned: pinned)
     hub.start()
+    service.listening(host: config.bind, port: hub.port)
     let signals = SignalWatcher { sig in
       hub.shutdown(CloseStatus(code: .goingAway, reason: "ticker serve is stopping"))
       feed.stop(.signal(sig))
