@@ -66,7 +66,8 @@ enum LiveCommand {
     let codes = Mutex<[ExitCode]>([])
     let control = plan.isSeveral ? output.reportWriter() : writers[0]
     // systemd: readiness, status and the watchdog from the venues' reports (docs/service.md).
-    let service = ServiceSupervisor.start(context, diagnostics: output.diagnostics, venues: providers)
+    let service = ServiceSupervisor.start(
+      context, diagnostics: output.diagnostics, venues: providers, isAlive: { output.monitor.isAlive() })
     let group = FeedGroup(
       venues: providers, defaultVenue: config.provider,
       startWith: Dictionary(uniqueKeysWithValues: plan.members.enumerated().map { ($0, $1.symbols) }),

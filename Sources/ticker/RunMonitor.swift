@@ -54,6 +54,21 @@ final class RunMonitor: Sendable {
   /// Why the run is not well, a line each; empty when every venue is connected, sending, and
   /// without stale symbols.
   func problems() -> [String] { FeedMetrics.problems(venueFigures) }
+
+  /// The systemd watchdog's question: is every venue counted (all by default) connected and has
+  /// its feed taken a message within the silence limit? A feed whose task is stuck (stdout's
+  /// reader gone quiet) stops taking messages, and so stops being alive. Stale symbols do not
+  /// count: a restart would not make a halted market trade.
+  func isAlive(counting counted: Set<Int>? = nil) -> Bool {
+    let feeds = self.feeds.withLock { $0 }
+    for index in venues.indices where counted?.contains(index) ?? true {
+      guard let statistics = feeds[index]?.statistics(), statistics.connected else { return false }
+      if let limit = statistics.silenceLimit, let age = statistics.sinceLastMessage, age > limit {
+        return false
+      }
+    }
+    return true
+  }
 }
 
 extension RunMonitor {

@@ -203,7 +203,8 @@ enum ServeCommand {
         bell: false)
     }
     // systemd and SIGHUP (docs/service.md).
-    let service = ServeSupervision.start(context, diagnostics: diagnostics, venues: venues, pinned: pinned)
+    let service = ServeSupervision.start(
+      context, diagnostics: diagnostics, venues: venues, pinned: pinned, monitor: monitor)
     defer { service.stop() }
     let bound = LateBound<ServeHub>()
     let feed = makeSource(

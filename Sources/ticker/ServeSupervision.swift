@@ -12,11 +12,13 @@ struct ServeSupervision: Sendable {
   let reload: ConfigReload
 
   static func start(
-    _ context: RunContext, diagnostics: Diagnostics, venues: [any Provider], pinned: [String]
+    _ context: RunContext, diagnostics: Diagnostics, venues: [any Provider], pinned: [String],
+    monitor: RunMonitor
   ) -> ServeSupervision {
+    let counted = pinnedVenues(pinned, venues)
     let service = ServiceSupervisor.start(
-      context, diagnostics: diagnostics, venues: venues, counted: pinnedVenues(pinned, venues),
-      readyOnConnection: false)
+      context, diagnostics: diagnostics, venues: venues, counted: counted, readyOnConnection: false,
+      isAlive: { monitor.isAlive(counting: counted) })
     let reload = ConfigReload.watch(
       context, .nothing("serve follows what its clients ask for: a reload changes nothing"),
       service: service, diagnostics: diagnostics)

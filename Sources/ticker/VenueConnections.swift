@@ -5,8 +5,8 @@ import WebSocketClient
 /// has connected once (readiness), whether it is connected now (the watchdog's question), and the
 /// status line that says so.
 ///
-/// Until the run's health model answers the watchdog, "alive" is "every venue counted is
-/// connected": the session already ends a connection that sends no message for the silence limit
+/// Without another answer (`ServiceSupervisor.start`'s `isAlive`; the commands pass the run's
+/// `RunMonitor`), "alive" is "every venue counted is connected": the session already ends a connection that sends no message for the silence limit
 /// (`--silence-timeout`), or no pong, and the venue reports it disconnected until a new
 /// connection is subscribed. Venues that are not counted (those `serve` opens when a client asks)
 /// still show in the status line.
