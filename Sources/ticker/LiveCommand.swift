@@ -44,20 +44,23 @@ enum LiveCommand {
     )
   }
 
-  /// The run itself, its upstreams open.
+  /// The run itself, its upstreams open, `--metrics` served throughout.
   private static func run(
     _ context: RunContext, _ plan: VenuePlan, _ upstreams: [Upstream], alerts: [[AlertBook.Rule]],
     recording: RecordingTarget
   ) async -> ExitCode {
+    let output = outputPlan(context, plan)
+    return await MetricsEndpoint.serving(context, output.monitor) {
+      await run(context, plan, upstreams, output, alerts: alerts, recording: recording)
+    }
+  }
+
+  private static func run(
+    _ context: RunContext, _ plan: VenuePlan, _ upstreams: [Upstream], _ output: OutputPlan,
+    alerts: [[AlertBook.Rule]], recording: RecordingTarget
+  ) async -> ExitCode {
     let config = context.config
     let providers = plan.members.map(\.provider)
-    let output = outputPlan(context, plan)
-    let metrics: MetricsServer?
-    switch MetricsEndpoint.start(context, output.monitor) {
-    case .success(let server): metrics = server
-    case .failure(let stop): return stop.code
-    }
-    defer { metrics?.stop() }
     // One venue says nothing of which venue; several prefix each venue's words with its name.
     let diagnostics = providers.map {
       plan.isSeveral ? output.diagnostics.about($0.displayName) : output.diagnostics

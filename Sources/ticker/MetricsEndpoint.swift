@@ -17,8 +17,21 @@ enum MetricsEndpoint {
       + "set --metrics-token (or TICKER_METRICS_TOKEN) so that scrapers must send it, or listen on 127.0.0.1"
   }
 
+  /// Runs `run` with the endpoint up when `--metrics` is set; a failure to listen is said and
+  /// ends the run before it starts (exit 71).
+  static func serving(_ context: RunContext, _ monitor: RunMonitor, during run: () async -> ExitCode) async
+    -> ExitCode
+  {
+    switch start(context, monitor) {
+    case .failure(let stop): return stop.code
+    case .success(let server):
+      defer { server?.stop() }
+      return await run()
+    }
+  }
+
   /// Listens when `--metrics` is set (nil otherwise); a failure to listen is said and stops the run.
-  static func start(_ context: RunContext, _ monitor: RunMonitor) -> Result<MetricsServer?, Stop> {
+  private static func start(_ context: RunContext, _ monitor: RunMonitor) -> Result<MetricsServer?, Stop> {
     let config = context.config
     guard let address = config.metrics else { return .success(nil) }
     let server: MetricsServer

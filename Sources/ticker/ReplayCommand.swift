@@ -56,12 +56,19 @@ enum ReplayCommand {
         venues: providers)
       : OutputPlan(
         context, provider: provider, venue: provider.displayName + " (replay)", symbols: header.symbols)
-    let metrics: MetricsServer?
-    switch MetricsEndpoint.start(context, plan.monitor) {
-    case .success(let server): metrics = server
-    case .failure(let stop): return stop.code
+    return await MetricsEndpoint.serving(context, plan.monitor) {
+      await play(path, context, plan, header: header, providers: providers, alerts: alerts)
     }
-    defer { metrics?.stop() }
+  }
+
+  /// The replay itself, its outputs planned.
+  private static func play(
+    _ path: String, _ context: RunContext, _ plan: OutputPlan, header: RecordingHeader,
+    providers: [any Provider],
+    alerts: [[AlertBook.Rule]]
+  ) async -> ExitCode {
+    let config = context.config
+    let provider = providers[0]
     let reports = plan.reportWriter()
     let replay: Replay
     do {

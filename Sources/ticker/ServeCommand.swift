@@ -195,6 +195,19 @@ enum ServeCommand {
     makeSource: (@escaping @Sendable (_ venue: Int, FeedReport) -> Void, LateBound<ServeHub>) ->
       any QuoteSource
   ) async -> ExitCode {
+    await MetricsEndpoint.serving(context, monitor) {
+      await serveHub(
+        context, venues: venues, pinned: pinned, diagnostics: venueDiagnostics, monitor: monitor,
+        makeSource: makeSource)
+    }
+  }
+
+  private static func serveHub(
+    _ context: RunContext, venues: [any Provider], pinned: [String],
+    diagnostics venueDiagnostics: [Diagnostics], monitor: RunMonitor,
+    makeSource: (@escaping @Sendable (_ venue: Int, FeedReport) -> Void, LateBound<ServeHub>) ->
+      any QuoteSource
+  ) async -> ExitCode {
     let (config, diagnostics) = (context.config, context.diagnostics)
     let provider = venues[0]
     let reports = venues.indices.map { index in
@@ -213,12 +226,6 @@ enum ServeCommand {
         bound.value?.upstream(report, venue: venue)
         service.report(venue: venue, report)
       }, bound)
-    let metrics: MetricsServer?
-    switch MetricsEndpoint.start(context, monitor) {
-    case .success(let server): metrics = server
-    case .failure(let stop): return stop.code
-    }
-    defer { metrics?.stop() }
     let hub: ServeHub
     do {
       hub = try ServeHub(
