@@ -22,7 +22,7 @@ import Transport
     // The clients' descriptors are this process's, beside every other test's: at most three
     // quarters of the limit (raised to its hard limit first). The limit here is 20,000, so all
     // 10,000 are opened; a lower one opens fewer, and the test says how many.
-    let count = min(Self.wanted, Self.raisedDescriptorLimit() * 3 / 4 - 256)
+    let count = min(Self.wanted, PlainSocket.raisedDescriptorLimit() * 3 / 4 - 256)
     #expect(count >= 1000, "the descriptor limit allows \(count) connections only")
     let server = try MetricsServer(
       limits: MetricsServer.Limits(headTimeout: .seconds(300), maximumConnections: 64),
@@ -31,7 +31,9 @@ import Transport
     defer { server.stop() }
     let port = server.port
     let answered = try await offPool {
-      try Self.flood(port: port, count: count, accepted: { server.statistics.accepted })
+      try PlainSocket.exclusively {
+        try Self.flood(port: port, count: count, accepted: { server.statistics.accepted })
+      }
     }
     #expect(answered == Array(repeating: 200, count: Self.waves))
     let statistics = server.statistics
@@ -59,11 +61,11 @@ import Transport
     var fresh = 0
     while open.count < count {
       for _ in 0..<min(100, count - open.count) {
-        let fd = try connectPlain(port: port)
+        let fd = try PlainSocket.connect(port: port)
         open.append(fd)
         // A write to a connection the server already closed may fail: that is the point.
         if open.count % 2 == 0 {
-          _ = half.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, noSignal) }
+          _ = half.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, PlainSocket.noSignal) }
         }
       }
       let start = ContinuousClock.now
@@ -74,61 +76,5 @@ import Transport
       }
     }
     return answered
-  }
-
-  #if canImport(Glibc)
-    static let noSignal = Int32(MSG_NOSIGNAL)
-  #else
-    static let noSignal: Int32 = 0  // Darwin: SO_NOSIGPIPE on the socket instead
-  #endif
-
-  struct ConnectFailed: Error {
-    var errno: Int32
-  }
-
-  /// A blocking TCP connection to 127.0.0.1:`port`.
-  private static func connectPlain(port: Int) throws -> Int32 {
-    #if canImport(Glibc)
-      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #else
-      let fd = socket(AF_INET, SOCK_STREAM, 0)
-    #endif
-    guard fd >= 0 else { throw ConnectFailed(errno: errno) }
-    #if canImport(Darwin)
-      var one: Int32 = 1
-      _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-    #endif
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = UInt16(port).bigEndian
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    let status = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard status == 0 else {
-      let code = errno
-      close(fd)
-      throw ConnectFailed(errno: code)
-    }
-    return fd
-  }
-
-  /// Raises this process's soft descriptor limit to its hard one; the soft limit then.
-  private static func raisedDescriptorLimit() -> Int {
-    var limit = rlimit()
-    #if canImport(Glibc)
-      let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-    #else
-      let resource = RLIMIT_NOFILE
-    #endif
-    guard getrlimit(resource, &limit) == 0 else { return 1024 }
-    if limit.rlim_cur < limit.rlim_max {
-      var raised = limit
-      raised.rlim_cur = limit.rlim_max
-      if setrlimit(resource, &raised) == 0 { limit = raised }
-    }
-    return Int(clamping: min(limit.rlim_cur, 1 << 20))
   }
 }
