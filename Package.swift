@@ -25,7 +25,7 @@ import PackageDescription
 //                     maps Foundation, FoundationNetworking or ICU. macOS links it directly.
 //   Venues            Provider, Quote, Price; a folder per venue: decoding, encoding, limits
 //   FeedRuntime       the feed: machine, shell, quote bus, subscriptions, debounce, alerts, control
-//   Outputs           formatters, the board, stdout, diagnostics
+//   Outputs           formatters, the board, stdout, diagnostics, the feeds' metrics and health
 //   Recording         the one recording format: recorder, reader, replay, server scripts
 //   NATSBridge        NATS as the feed sees it: the publish output and the source
 //   Gateway           `ticker serve`: admission, fan-out, the connections' event loop

@@ -7,7 +7,7 @@ import Testing
 
 /// `--metrics`: the built ticker's `/metrics` scraped by a real Prometheus server and judged by
 /// `promtool`, and its `/healthz` as the feed connects, goes quiet and comes back.
-@Suite("ticker end to end: metrics and health", .serialized)
+@Suite("ticker end to end: metrics and health", .serialized, .requires(.prometheus, .promtool))
 struct MetricsEndToEndTests {
   static let token = "sk-e2e-metrics-token-0099"
 
@@ -51,7 +51,6 @@ struct MetricsEndToEndTests {
     "Prometheus scrapes the venue connected, then disconnected once its server goes silent; promtool accepts it"
   )
   func prometheusScrapes() async throws {
-    try TestTools.require([.prometheus])
     let server = try Self.finnhub()
     let (ticker, port) = try Self.ticker(server)
     defer { ticker.signal(SIGTERM) }
