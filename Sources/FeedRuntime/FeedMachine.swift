@@ -259,7 +259,7 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
       actions.append(.publish(released))
     }
     activity.unfollowed(change.removed.map(provider.serverSymbol(for:)))
-    activity.followed(change.added.map(provider.serverSymbol(for:)), at: now)
+    activity.followed(change.added.map(provider.serverSymbol(for:)), wall: received)
     for symbol in change.added {
       let server = provider.serverSymbol(for: symbol)
       filter.insert(server)
@@ -292,7 +292,7 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
       activity.output(due.count)
       actions.append(.publish(due))
     }
-    activity.check(at: now, into: &actions)
+    activity.check(at: now, wall: received, into: &actions)
     if var open = connection, let keepalive = provider.keepalive, let next = open.nextKeepalive, next <= now {
       open.outbox.append(keepalive.message)
       open.nextKeepalive = now.advanced(by: keepalive.interval)
@@ -443,7 +443,7 @@ public struct FeedMachine<Instant: InstantProtocol>: Sendable where Instant.Dura
       }
     }
     activity.pricesReceived &+= quotes.count - start
-    if activity.tracksSymbols { activity.track(quotes, from: start, at: now, into: &actions) }
+    if activity.tracksSymbols { activity.track(quotes, from: start, wall: received, into: &actions) }
   }
 
   private mutating func flushQuotes(at now: Instant, into actions: inout [FeedAction]) {

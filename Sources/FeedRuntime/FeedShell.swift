@@ -158,6 +158,9 @@ final class FeedShell<C: Clock>: Sendable where C.Duration == Duration {
   }
 
   private func handle(_ value: any Sendable, at now: C.Instant) async {
+    // Ticks and commands see the wall clock too (the activity's stale checks and follows).
+    let wall = wallClock()
+    storage.withState { $0.machine.received = wall }
     switch value {
     case let opened as FeedPost.Opened:
       let messages = storage.withState { state in

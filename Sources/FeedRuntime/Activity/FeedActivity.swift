@@ -25,13 +25,20 @@ public struct FeedActivity<Instant: InstantProtocol>: Sendable where Instant.Dur
   public private(set) var everConnected = false
   /// Disconnects, by `DisconnectReason.label`.
   public private(set) var reconnects: [String: Int] = [:]
-  /// Since when each followed symbol (server spelling) has been owed a price: its last price, or
-  /// when it was followed or its connection opened, whichever is later.
-  private var owed: [String: Instant] = [:]
-  private var lastPrice: [String: Instant] = [:]
+  /// Per followed symbol (server spelling), by the wall clock (milliseconds since the epoch, the
+  /// stamp the shell gives each batch): since when it has been owed a price (when it was followed,
+  /// or its connection opened), and its last price.
+  private var owedSince: [String: Int64] = [:]
+  private var lastPrice: [String: Int64] = [:]
+  /// The symbol last noted and when: another price of it within `resolution` is not noted again
+  /// (a firehose of one symbol costs a comparison a price, not a table update).
+  private var recent: (symbol: String, wall: Int64)?
   /// Symbols reported stale and not yet recovered, with when their silence began.
-  public private(set) var stale: [String: Instant] = [:]
+  public private(set) var stale: [String: Int64] = [:]
   private var nextCheck: Instant?
+
+  /// How finely a symbol's last price is kept, in milliseconds.
+  static var resolution: Int64 { 100 }
 
   public init(staleAfter: Duration? = nil, tracksSymbols: Bool = false) {
     self.staleAfter = staleAfter
@@ -50,7 +57,7 @@ public struct FeedActivity<Instant: InstantProtocol>: Sendable where Instant.Dur
     lastHeard = now
     messagesAtCheck = messages
     guard tracksSymbols else { return }
-    for symbol in symbols { owed[symbol] = max(owed[symbol] ?? now, now) }
+    for symbol in symbols { owedSince[symbol] = max(owedSince[symbol] ?? wall, wall) }
     armCheck(at: now)
   }
 
@@ -59,37 +66,39 @@ public struct FeedActivity<Instant: InstantProtocol>: Sendable where Instant.Dur
     reconnects[reason.label, default: 0] += 1
   }
 
-  mutating func followed(_ symbols: [String], at now: Instant) {
+  mutating func followed(_ symbols: [String], wall: Int64) {
     guard tracksSymbols else { return }
-    for symbol in symbols where owed[symbol] == nil { owed[symbol] = now }
+    for symbol in symbols where owedSince[symbol] == nil { owedSince[symbol] = wall }
   }
 
   mutating func unfollowed(_ symbols: [String]) {
     guard tracksSymbols else { return }
     for symbol in symbols {
-      owed[symbol] = nil
+      owedSince[symbol] = nil
       lastPrice[symbol] = nil
       stale[symbol] = nil
+      if recent?.symbol == symbol { recent = nil }
     }
   }
 
-  /// Subscribed quotes (`quotes[start...]`) arrived at `now`, each symbol's price is noted, and
+  /// Subscribed quotes (`quotes[start...]`) arrived at `wall`: each symbol's price is noted, and
   /// the symbols that were stale and are not now reported.
-  mutating func track(_ quotes: [Quote], from start: Int, at now: Instant, into actions: inout [FeedAction]) {
-    var previous: String?
-    for quote in quotes[start...] where quote.symbol != previous {
-      previous = quote.symbol
-      lastPrice[quote.symbol] = now
-      owed[quote.symbol] = now
+  mutating func track(_ quotes: [Quote], from start: Int, wall: Int64, into actions: inout [FeedAction]) {
+    for quote in quotes[start...] {
+      if stale.isEmpty, let recent, wall &- recent.wall < Self.resolution, recent.symbol == quote.symbol {
+        continue
+      }
+      recent = (quote.symbol, wall)
+      lastPrice[quote.symbol] = wall
       if !stale.isEmpty, let since = stale.removeValue(forKey: quote.symbol) {
-        actions.append(.report(.recovered(symbol: quote.symbol, after: since.duration(to: now))))
+        actions.append(.report(.recovered(symbol: quote.symbol, after: .milliseconds(max(0, wall - since)))))
       }
     }
   }
 
   /// Reports the symbols that have been owed a price for `staleAfter` while the venue is connected
   /// and sending, once each.
-  mutating func check(at now: Instant, into actions: inout [FeedAction]) {
+  mutating func check(at now: Instant, wall: Int64, into actions: inout [FeedAction]) {
     guard let staleAfter, let due = nextCheck, due <= now else { return }
     nextCheck = now.advanced(by: Self.checkInterval(staleAfter))
     guard connected else { return }
@@ -98,10 +107,12 @@ public struct FeedActivity<Instant: InstantProtocol>: Sendable where Instant.Dur
       lastHeard = now
     }
     guard let lastHeard, lastHeard.duration(to: now) < staleAfter else { return }
-    for (symbol, since) in owed.sorted(by: { $0.key < $1.key })
-    where stale[symbol] == nil && since.duration(to: now) >= staleAfter {
+    let limit = Self.milliseconds(staleAfter)
+    for (symbol, owed) in owedSince.sorted(by: { $0.key < $1.key }) where stale[symbol] == nil {
+      let since = max(owed, lastPrice[symbol] ?? owed)
+      guard wall - since >= limit else { continue }
       stale[symbol] = since
-      actions.append(.report(.stale(symbol: symbol, after: since.duration(to: now))))
+      actions.append(.report(.stale(symbol: symbol, after: .milliseconds(wall - since))))
     }
   }
 
@@ -116,11 +127,16 @@ public struct FeedActivity<Instant: InstantProtocol>: Sendable where Instant.Dur
     min(max(staleAfter / 4, .milliseconds(50)), .seconds(1))
   }
 
+  static func milliseconds(_ duration: Duration) -> Int64 {
+    let (seconds, attoseconds) = duration.components
+    return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+  }
+
   /// The figures as of `now` (`wall`: the wall clock's milliseconds then).
   public func statistics(at now: Instant, wall: Int64, subscribed: Int) -> FeedStatistics {
-    let symbols = owed.keys.sorted().map { symbol in
+    let symbols = owedSince.keys.sorted().map { symbol in
       FeedStatistics.Symbol(
-        symbol: symbol, sinceLastPrice: lastPrice[symbol].map { $0.duration(to: now) },
+        symbol: symbol, sinceLastPrice: lastPrice[symbol].map { .milliseconds(max(0, wall - $0)) },
         stale: stale[symbol] != nil)
     }
     return FeedStatistics(
