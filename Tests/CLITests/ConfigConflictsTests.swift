@@ -112,6 +112,14 @@ import Testing
     #expect(found.map(\.fatal) == [false])
   }
 
+  @Test func aMetricsTokenWithoutMetricsWarns() throws {
+    #expect(
+      try conflicts(flags: ["--demo", "--metrics-token", "t0k"]).map(\.message) == [
+        "--metrics-token does nothing without --metrics"
+      ])
+    #expect(try conflicts(flags: ["--demo", "--metrics", "9464", "--metrics-token", "t0k"]).isEmpty)
+  }
+
   @Test(arguments: [
     ["--replay", "f", "--speed", "max", "--format", "json", "--every-trade", "--count", "3"],
     ["--replay", "f", "--format", "price"], ["--demo", "--record", "f"],

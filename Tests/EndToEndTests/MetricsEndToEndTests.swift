@@ -1,6 +1,7 @@
 import Foundation
 import Recording
 import Testing
+import Transport
 
 @testable import Emulators
 @testable import TestSupport
@@ -122,6 +123,24 @@ struct MetricsEndToEndTests {
     let recovered = try Self.health(port, until: { $0.status == 200 })
     #expect(recovered.status == 200)
     #expect(ticker.waitForStderr { $0.contains("MSFT has prices again") }.contains("MSFT has prices again"))
+  }
+
+  @Test("beyond loopback without --metrics-token: refused (64); a port in use: 71; the token never said")
+  func listeningRules() async throws {
+    let open = try await TickerProcess.run(["--demo", "--metrics", "0.0.0.0:0", "--count", "1"])
+    #expect(open.status == 64)
+    #expect(open.stderr.contains("--metrics 0.0.0.0:0 would show this run's metrics to anyone"))
+    let taken = try TCPListener(host: "127.0.0.1", port: 0)
+    defer { taken.close() }
+    let busy = try await TickerProcess.run(["--demo", "--metrics", "127.0.0.1:\(taken.port)", "--count", "1"])
+    #expect(busy.status == 71)
+    #expect(busy.stderr.contains("cannot listen for --metrics on 127.0.0.1:\(taken.port)"))
+    let secret = "metrics-secret-4242"
+    let guarded = try await TickerProcess.run(
+      ["--demo", "--metrics", "0.0.0.0:0", "--count", "2"],
+      environment: TickerProcess.cleanEnvironment(["TICKER_METRICS_TOKEN": secret]))
+    #expect(guarded.status == 0, "stderr: \(guarded.stderr)")
+    #expect(!guarded.stderr.contains(secret))
   }
 
   /// `/healthz` asked again until `done` holds (a hang guard of 30 s: the ticker's state changes

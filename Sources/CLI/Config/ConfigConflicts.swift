@@ -20,6 +20,7 @@ public enum ConfigConflicts {
     finder.spread()
     finder.source()
     finder.natsSettings()
+    finder.metricsSettings()
     return finder.found
   }
 
@@ -159,6 +160,12 @@ public enum ConfigConflicts {
         found.append(Conflict(fatal: false, message: "\(flag) does nothing without --publish or --source"))
       }
       pair("--nats-nkey", "--nats-creds", "each holds the key to sign in to NATS with: give one")
+    }
+
+    mutating func metricsSettings() {
+      if config.sources["--metrics-token"] != nil, config.metrics == nil {
+        found.append(Conflict(fatal: false, message: "--metrics-token does nothing without --metrics"))
+      }
     }
   }
 }
