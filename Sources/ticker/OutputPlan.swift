@@ -59,7 +59,10 @@ struct OutputPlan: Sendable {
     }
     let board = BoardOutput(
       screen: TerminalScreen(fd: 1), provider: provider, venue: venue, symbols: symbols,
-      useColor: Self.useColor(context), limit: config.count, venues: venues, venueSymbols: venueSymbols)
+      useColor: Self.useColor(context), limit: config.count, venues: venues, venueSymbols: venueSymbols,
+      sayDropped: { [diagnostics = context.diagnostics] dropped in
+        diagnostics.note("(\(dropped) earlier line(s) from while the board was up are not shown)")
+      })
     self.board = board
     diagnostics = context.diagnostics.writing(to: board.diagnostic)
     alertCommand = Self.alertCommand(context, diagnostics: diagnostics, board: true)

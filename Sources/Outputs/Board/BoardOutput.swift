@@ -1,5 +1,6 @@
 import Dispatch
 import FeedRuntime
+import JSON
 import Synchronization
 import TickerSupport
 import Venues
@@ -34,6 +35,8 @@ public final class BoardOutput: Sendable {
   public static let heldLines = 200
 
   private let screen: TerminalScreen
+  /// Says how many held lines were dropped (through the run's diagnostics, in their format).
+  private let sayDropped: @Sendable (Int) -> Void
   private let provider: any Provider
   private let limit: Int?
   private let stderrIsTerminal: Bool
@@ -65,8 +68,13 @@ public final class BoardOutput: Sendable {
   public init(
     screen: TerminalScreen, provider: any Provider, venue: String, symbols: [String], useColor: Bool,
     limit: Int?, stderrIsTerminal: Bool = isTerminal(2), venues: [any Provider] = [],
-    venueSymbols: [(venue: UInt8, symbol: String)] = []
+    venueSymbols: [(venue: UInt8, symbol: String)] = [],
+    sayDropped: @escaping @Sendable (Int) -> Void = { dropped in
+      try? FileDescriptorWriter(fd: 2).write(
+        "ticker: (\(dropped) earlier line(s) from while the board was up are not shown)\n")
+    }
   ) {
+    self.sayDropped = sayDropped
     self.screen = screen
     self.provider = provider
     self.limit = limit
@@ -160,10 +168,7 @@ public final class BoardOutput: Sendable {
         state.droppedLines += 1
       }
       state.held.append(line)
-      var text = String(decoding: line, as: UTF8.self)
-      if text.hasSuffix("\n") { text.removeLast() }
-      if text.hasPrefix("ticker: ") { text.removeFirst(8) }
-      state.model.show(message: text, at: ContinuousClock.now)
+      state.model.show(message: Self.statusText(line), at: ContinuousClock.now)
       state.dirty = true
       return true
     }
@@ -183,11 +188,26 @@ public final class BoardOutput: Sendable {
       }
       return (state.held, state.droppedLines)
     }
+    if dropped > 0 { sayDropped(dropped) }
     let stderr = FileDescriptorWriter(fd: 2)
-    if dropped > 0 {
-      try? stderr.write("ticker: (\(dropped) earlier line(s) from while the board was up are not shown)\n")
-    }
     for line in held { try? stderr.write(line) }
+  }
+
+  /// What the status line shows of a stderr line: its words without `ticker: `; of a JSON line
+  /// (`--log-format json`), its message, led by its level unless that is info.
+  static func statusText(_ line: [UInt8]) -> String {
+    var text = String(decoding: line, as: UTF8.self)
+    if text.hasSuffix("\n") { text.removeLast() }
+    if text.hasPrefix("{"), let object = try? JSONParser().parse(line),
+      let message = object["message"]?.stringValue
+    {
+      let level = object["level"]?.stringValue ?? "info"
+      var escaped: [UInt8] = []
+      TerminalText.appendEscaped((level == "info" ? "" : level + ": ") + message, to: &escaped)
+      return String(decoding: escaped, as: UTF8.self)
+    }
+    if text.hasPrefix("ticker: ") { text.removeFirst(8) }
+    return text
   }
 
   /// Draws everything again at once (the terminal was resized or given back).
