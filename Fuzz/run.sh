@@ -63,7 +63,8 @@ stale() {
 # OpenSSL shim's is written here; SwiftPM writes its own), and the shim is compiled with clang:
 # it loads OpenSSL only when a wss:// connection is made, which no harness does.
 modules_in_order=(
-  TickerSupport JSON Transport WebSocketWire WebSocketClient WebSocketServer NATS Venues FeedRuntime Outputs Recording
+  TickerSupport JSON Transport WebSocketWire WebSocketClient WebSocketServer NATS Monitoring Venues FeedRuntime Outputs
+  Recording
   NATSBridge CLI
 )
 mkdir -p "$build/COpenSSLShim"

@@ -31,25 +31,19 @@ public struct PrometheusText: Sendable {
     text += " \(Self.number(value))\n"
   }
 
-  static func escapedHelp(_ help: String) -> String {
-    var out = ""
-    for c in help.unicodeScalars {
-      switch c {
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      default: out.unicodeScalars.append(c)
-      }
-    }
-    return out
-  }
+  /// Help text: backslashes and line feeds escaped.
+  static func escapedHelp(_ help: String) -> String { escaped(help, quotes: false) }
 
-  static func escapedLabel(_ value: String) -> String {
+  /// A label value: backslashes, line feeds and double quotes escaped.
+  static func escapedLabel(_ value: String) -> String { escaped(value, quotes: true) }
+
+  private static func escaped(_ text: String, quotes: Bool) -> String {
     var out = ""
-    for c in value.unicodeScalars {
+    for c in text.unicodeScalars {
       switch c {
       case "\\": out += "\\\\"
       case "\n": out += "\\n"
-      case "\"": out += "\\\""
+      case "\"" where quotes: out += "\\\""
       default: out.unicodeScalars.append(c)
       }
     }
