@@ -35,6 +35,8 @@ struct MetricsHostileEndToEndTests {
     defer { server.stop() }
     let (ticker, port) = try MetricsEndToEndTests.ticker(server)
     defer { ticker.signal(SIGTERM) }
+    // Prices are flowing (the venue is connected: /healthz is 200) before the clients come.
+    _ = ticker.waitForLines(1)
     let (opened, gigabyteSent) = try await offPool { () throws -> (Int, Int) in
       let slow = try Self.slowloris(port: port, clients: 20)
       defer { for fd in slow { close(fd) } }
