@@ -53,7 +53,8 @@ public struct FeedActivity<Instant: InstantProtocol>: Sendable where Instant.Dur
   mutating func connected(at now: Instant, wall: Int64, symbols: [String]) {
     connected = true
     everConnected = true
-    lastMessageWall = wall
+    // Not a message: a new connection to a server that sends nothing stays silent (/healthz and
+    // the watchdog judge the last message, whichever connection brought it).
     lastHeard = now
     messagesAtCheck = messages
     guard tracksSymbols else { return }

@@ -19,7 +19,7 @@ public struct FeedStatistics: Sendable, Equatable {
   public var connected: Bool
   /// Whether a connection was ever open and subscribed.
   public var everConnected: Bool
-  /// Since the venue's last message (or since the connection opened); nil before any.
+  /// Since the venue's last message, whichever connection brought it; nil before the first.
   public var sinceLastMessage: Duration?
   public var messages: Int
   public var pricesReceived: Int

@@ -32,7 +32,7 @@ public enum FeedMetrics {
     }
     text.family(
       "ticker_venue_last_message_age_seconds", .gauge,
-      help: "Seconds since the venue's last message (or since its connection opened).")
+      help: "Seconds since the venue's last message, on any connection (absent before the first).")
     for (name, statistics) in started {
       guard let age = statistics.sinceLastMessage else { continue }
       text.sample("ticker_venue_last_message_age_seconds", ["venue": name], seconds(age))
