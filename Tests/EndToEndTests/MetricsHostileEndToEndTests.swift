@@ -40,7 +40,7 @@ struct MetricsHostileEndToEndTests {
     let (opened, gigabyteSent) = try await offPool { () throws -> (Int, Int) in
       let slow = try Self.slowloris(port: port, clients: 20)
       defer { for fd in slow { close(fd) } }
-      let opened = try PlainSocket.exclusively { try Self.flood(port: port) }
+      let opened = try Self.flood(port: port)
       return (opened, try Self.gigabyteRequestLine(port: port))
     }
     #expect(opened >= 1000, "the descriptor limit allowed \(opened) connections only")
@@ -56,26 +56,15 @@ struct MetricsHostileEndToEndTests {
     #expect(peak > 0 && peak < 100 << 10, "peak RSS \(peak) KiB")
   }
 
-  /// Opens 10,000 connections (or three quarters of the descriptor limit) in waves of 100, half of
-  /// them sending half a request head, each wave followed by a request that must be answered
-  /// (the server kept up with the wave); closes them all. How many were opened.
+  /// Opens 10,000 connections (or three quarters of the descriptor limit), each wave of them
+  /// followed by a request that must be answered; closes them all. How many were opened.
   static func flood(port: Int) throws -> Int {
     let count = min(10_000, PlainSocket.raisedDescriptorLimit() * 3 / 4 - 256)
-    var open: [Int32] = []
-    defer { for fd in open { close(fd) } }
-    let half = Array("GET /metrics HTTP/1.1\r\nHost: x\r\n".utf8)
-    while open.count < count {
-      for _ in 0..<min(100, count - open.count) {
-        let fd = try PlainSocket.connect(port: port)
-        open.append(fd)
-        if open.count % 2 == 0 {
-          _ = half.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, PlainSocket.noSignal) }
-        }
-      }
+    try PlainSocket.flood(port: port, count: count) { open in
       let answer = try HTTPFetch.get(port, "/healthz")
-      guard answer.status == 200 else { throw HTTPFetchError("healthz \(answer.status) after \(open.count)") }
+      guard answer.status == 200 else { throw HTTPFetchError("healthz \(answer.status) after \(open)") }
     }
-    return open.count
+    return count
   }
 
   /// Connections that each send the first byte of a request and no more.

@@ -30,10 +30,14 @@ import Transport
     server.start()
     defer { server.stop() }
     let port = server.port
-    let answered = try await offPool {
-      try PlainSocket.exclusively {
-        try Self.flood(port: port, count: count, accepted: { server.statistics.accepted })
+    // A request after every wave (the server kept up with it); every tenth of the way, its status.
+    let answered = try await offPool { () throws -> [Int] in
+      var answered: [Int] = []
+      try PlainSocket.flood(port: port, count: count) { open in
+        let status = try HTTPTestClient.request(port: port, "/metrics").status
+        if answered.count < open * Self.waves / count { answered.append(status) }
       }
+      return answered
     }
     #expect(answered == Array(repeating: 200, count: Self.waves))
     let statistics = server.statistics
@@ -45,36 +49,5 @@ import Transport
     // Closed by the clients, the last ones free their slots.
     #expect(await eventually { server.statistics.open == 0 })
     #expect(try HTTPTestClient.request(port: port, "/metrics").status == 200)
-  }
-
-  /// Opens `count` connections in waves of 100 (every other one sends half a head), each wave
-  /// taken by the server before the next (a wave larger than the listener's backlog would wait
-  /// for the kernel's SYN retries: a second each), a fresh request every tenth of the way while
-  /// all are open; closes them all at the end. The fresh requests' statuses.
-  /// Plain sockets: a `TCPStream` holds a wake-up pair of descriptors besides its socket.
-  private static func flood(port: Int, count: Int, accepted: @Sendable () -> Int) throws -> [Int] {
-    var open: [Int32] = []
-    open.reserveCapacity(count)
-    defer { for fd in open { close(fd) } }
-    let half = Array("GET /metrics HTTP/1.1\r\nHost: x\r\n".utf8)
-    var answered: [Int] = []
-    var fresh = 0
-    while open.count < count {
-      for _ in 0..<min(100, count - open.count) {
-        let fd = try PlainSocket.connect(port: port)
-        open.append(fd)
-        // A write to a connection the server already closed may fail: that is the point.
-        if open.count % 2 == 0 {
-          _ = half.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, PlainSocket.noSignal) }
-        }
-      }
-      let start = ContinuousClock.now
-      while accepted() < open.count + fresh, ContinuousClock.now - start < .seconds(30) { usleep(1000) }
-      if answered.count < open.count * waves / count {
-        answered.append(try HTTPTestClient.request(port: port, "/metrics").status)
-        fresh += 1
-      }
-    }
-    return answered
   }
 }

@@ -54,6 +54,29 @@ package enum PlainSocket {
     return fd
   }
 
+  /// Opens `count` connections to 127.0.0.1:`port` in waves of 100 (every other one sending half a
+  /// request head and no more), all kept open, calling `afterWave` with how many are open after
+  /// each: a request it makes there is taken after the wave's connections, so the next wave never
+  /// outruns the listener's backlog (which would wait for the kernel's SYN retries, a second
+  /// each). Closes them all at the end, within `exclusively`'s share of the descriptors.
+  package static func flood(port: Int, count: Int, afterWave: (Int) throws -> Void) throws {
+    try exclusively {
+      var open: [Int32] = []
+      open.reserveCapacity(count)
+      defer { for fd in open { close(fd) } }
+      let half = Array("GET /metrics HTTP/1.1\r\nHost: x\r\n".utf8)
+      while open.count < count {
+        for _ in 0..<min(100, count - open.count) {
+          let fd = try connect(port: port)
+          open.append(fd)
+          // A write to a connection the server already closed may fail: that is the point.
+          if open.count % 2 == 0 { _ = half.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, noSignal) } }
+        }
+        try afterWave(open.count)
+      }
+    }
+  }
+
   /// One flood at a time in this process: each may take three quarters of the descriptor limit,
   /// and the suites that flood run in parallel with each other.
   private static let floods = DispatchSemaphore(value: 1)

@@ -37,14 +37,14 @@ public enum FeedMetrics {
       guard let age = statistics.sinceLastMessage else { continue }
       text.sample("ticker_venue_last_message_age_seconds", ["venue": name], seconds(age))
     }
-    counter("ticker_venue_messages_received_total", "Messages received from the venue.", started, \.messages)
-    counter(
-      "ticker_venue_prices_received_total", "Prices received for followed symbols.", started, \.pricesReceived
-    )
-    counter(
-      "ticker_venue_prices_output_total",
+    perVenue(
+      "ticker_venue_messages_received_total", .counter, "Messages received from the venue.", \.messages)
+    perVenue(
+      "ticker_venue_prices_received_total", .counter, "Prices received for followed symbols.",
+      \.pricesReceived)
+    perVenue(
+      "ticker_venue_prices_output_total", .counter,
       "Prices that passed the filters and went to the outputs (printed, drawn, served or published).",
-      started,
       \.pricesOutput)
     text.family("ticker_venue_reconnects_total", .counter, help: "Connections lost, by why.")
     for (name, statistics) in started {
@@ -54,24 +54,15 @@ public enum FeedMetrics {
           Double(statistics.reconnects[reason] ?? 0))
       }
     }
-    gauge("ticker_venue_subscribed_symbols", "Symbols followed on the venue.", started, \.subscribed)
+    perVenue("ticker_venue_subscribed_symbols", .gauge, "Symbols followed on the venue.", \.subscribed)
     writeSymbols(started, into: &text)
 
-    func counter(
-      _ name: String, _ help: String, _ venues: [(String, FeedStatistics)],
-      _ value: KeyPath<FeedStatistics, Int>
+    /// A family with one series per venue started, its value read from each venue's figures.
+    func perVenue(
+      _ name: String, _ kind: PrometheusText.Kind, _ help: String, _ value: KeyPath<FeedStatistics, Int>
     ) {
-      text.family(name, .counter, help: help)
-      for (venue, statistics) in venues {
-        text.sample(name, ["venue": venue], Double(statistics[keyPath: value]))
-      }
-    }
-    func gauge(
-      _ name: String, _ help: String, _ venues: [(String, FeedStatistics)],
-      _ value: KeyPath<FeedStatistics, Int>
-    ) {
-      text.family(name, .gauge, help: help)
-      for (venue, statistics) in venues {
+      text.family(name, kind, help: help)
+      for (venue, statistics) in started {
         text.sample(name, ["venue": venue], Double(statistics[keyPath: value]))
       }
     }
