@@ -16,7 +16,7 @@ import Testing
 struct MetricsHostileEndToEndTests {
   static let trades = 600
 
-  /// AAPL trades every 25 ms (15 s), then the connection is held.
+  /// AAPL trades every 25 ms (15 s).
   static func script() -> SessionScript {
     var steps = [
       SessionScript.Step(direction: .server, kind: .http, afterMilliseconds: 0, body: "HTTP/1.1 101")
@@ -30,7 +30,10 @@ struct MetricsHostileEndToEndTests {
 
   @Test("10,000 idle connections, slowloris and a 1 GiB request line cost no price and bounded memory")
   func hostileClientsCostNoPrice() async throws {
-    let server = try FeedServer(script: Self.script(), options: .init(timeScale: 1, ending: .hold))
+    // After the 600, the venue goes on trading (slowly: nobody reads stdout meanwhile), so it is
+    // connected and sending however long the flood takes on a loaded machine.
+    let server = try FeedServer(
+      script: Self.script(), options: .init(timeScale: 1, ending: .synthetic(seed: 3, interval: 0.5)))
     server.start()
     defer { server.stop() }
     let (ticker, port) = try MetricsEndToEndTests.ticker(server)
@@ -47,9 +50,10 @@ struct MetricsHostileEndToEndTests {
     // The server stopped reading the request line long before a gigabyte.
     #expect(gigabyteSent < 64 << 20, "sent \(gigabyteSent) bytes before the server closed")
     let lines = ticker.waitForLines(Self.trades, within: 60)
-    #expect(lines.count == Self.trades)
+    #expect(lines.count >= Self.trades)
     #expect(
-      lines.map { $0.split(separator: "\t").last.map(String.init) } == (1...Self.trades).map { "\($0).25" })
+      lines.prefix(Self.trades).map { $0.split(separator: "\t").last.map(String.init) }
+        == (1...Self.trades).map { "\($0).25" })
     #expect(try HTTPFetch.get(port, "/healthz").status == 200)
     // Its peak memory stayed far below what keeping any of that would cost.
     let peak = ticker.peakResidentKilobytes() ?? 0
